@@ -1,0 +1,66 @@
+package org.sctpj.stack.wire.chunk;
+
+import java.nio.ByteBuffer;
+import org.sctpj.stack.wire.ParseErrorKind;
+import org.sctpj.stack.wire.Parsed;
+
+/** Decoding of any chunk by its type code. */
+public final class Chunks {
+    private Chunks() {}
+
+    /**
+     * Decodes the chunk whose header starts at absolute index {@code offset} of {@code buf}.
+     * {@code length} is its Chunk Length field, already checked by the caller to be at least 4 and
+     * to lie within the buffer. Types this codec does not know become {@link UnknownChunk}.
+     */
+    public static Parsed<? extends Chunk> decode(ByteBuffer buf, int offset, int length) {
+        int type = buf.get(offset) & 0xff;
+        return switch (type) {
+            case ChunkType.DATA -> DataChunk.decode(buf, offset, length);
+            case ChunkType.ABORT -> AbortChunk.decode(buf, offset, length);
+            default -> UnknownChunk.decode(buf, offset, length);
+        };
+    }
+
+    /**
+     * Decodes one chunk from {@code buf}'s position to its limit, checking the header first: for
+     * tests, tools and chunks quoted inside error causes.
+     */
+    public static Parsed<? extends Chunk> decode(ByteBuffer buf) {
+        ByteBuffer b = buf.slice();
+        if (b.remaining() < Chunk.HEADER_LENGTH) {
+            return Parsed.fail(ParseErrorKind.CHUNK_HEADER_TRUNCATED, -1, 0, b.remaining() + " bytes");
+        }
+        int type = b.get(0) & 0xff;
+        int length = b.getShort(2) & 0xffff;
+        if (length < Chunk.HEADER_LENGTH) {
+            return Parsed.fail(ParseErrorKind.CHUNK_LENGTH_TOO_SMALL, type, 0, "chunk length " + length);
+        }
+        if (length > b.remaining()) {
+            return Parsed.fail(
+                    ParseErrorKind.CHUNK_LENGTH_PAST_PACKET,
+                    type,
+                    0,
+                    "chunk length " + length + " but " + b.remaining() + " bytes");
+        }
+        return decode(b, 0, length);
+    }
+
+    /** Fixed-field length check shared by the chunk decoders. */
+    static <T> Parsed<T> checkFixed(int type, int offset, int length, int fixed) {
+        return Parsed.fail(
+                ParseErrorKind.TRUNCATED_FIXED_FIELDS,
+                type,
+                offset,
+                ChunkType.name(type) + " chunk length " + length + " is below its fixed " + fixed + " bytes");
+    }
+
+    /** Error for a chunk that must have exactly {@code expected} bytes. */
+    static <T> Parsed<T> wrongLength(int type, int offset, int length, int expected) {
+        return Parsed.fail(
+                ParseErrorKind.TRUNCATED_FIXED_FIELDS,
+                type,
+                offset,
+                ChunkType.name(type) + " chunk length " + length + ", must be " + expected);
+    }
+}
