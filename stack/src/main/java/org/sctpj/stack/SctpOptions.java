@@ -1,0 +1,367 @@
+package org.sctpj.stack;
+
+import java.time.Duration;
+
+/**
+ * Protocol options of an endpoint and of the associations it creates: one immutable value, with
+ * the defaults of RFC 9260 section 16 ("Suggested SCTP Protocol Parameter Values") and two named
+ * profiles from the source thesis (Table 6.1): {@link #WAN} (the RFC defaults) and {@link #LAN} (a
+ * cluster profile for fast failover). Change fields through {@link #toBuilder()}:
+ *
+ * <pre>{@code
+ * SctpOptions o = SctpOptions.LAN.toBuilder().noDelay(true).sendBufferBytes(8 << 20).build();
+ * }</pre>
+ *
+ * @param rtoInitial RTO.Initial, the retransmission timeout before any RTT is measured (1 s)
+ * @param rtoMin RTO.Min (1 s)
+ * @param rtoMax RTO.Max (60 s)
+ * @param maxBurst Max.Burst, the most packets sent at once on one path in response to one event (4)
+ * @param associationMaxRetrans Association.Max.Retrans, consecutive unacknowledged retransmissions
+ *     and heartbeats, over all paths, after which the peer is unreachable (10)
+ * @param pathMaxRetrans Path.Max.Retrans, consecutive timeouts after which a path is inactive (5)
+ * @param maxInitRetransmits Max.Init.Retransmits, for INIT and COOKIE ECHO (8)
+ * @param heartbeatInterval HB.interval, the idle time after which a destination is probed (30 s)
+ * @param heartbeatEnabled whether idle destinations are probed at all (true)
+ * @param validCookieLife Valid.Cookie.Life, how long a State Cookie is accepted (60 s)
+ * @param cookieSecretRotation how often the cookie HMAC secret changes; a cookie signed with the
+ *     previous secret is still accepted, so this must be at least {@code validCookieLife} (10 min)
+ * @param delayedAckTime how long a SACK may be delayed (200 ms, RFC 9260 section 6.2)
+ * @param sackFrequency a SACK is sent at least for every this many packets with DATA received (2)
+ * @param noDelay disables the Nagle-like bundling delay of small messages (false: Nagle on)
+ * @param pathMtu the MTU assumed for new paths, in bytes of IP packet (1500)
+ * @param encapsulationOverhead bytes the lower layer adds between IP and SCTP: 0 for raw IP, 8 for
+ *     UDP encapsulation (RFC 6951); set by the lower layer
+ * @param sendBufferBytes user data that may wait or be in flight per association (4 MiB)
+ * @param receiveBufferBytes the receive window advertised to the peer (a_rwnd), and the bound on
+ *     memory for reassembly and undelivered messages per association (4 MiB)
+ * @param maxMessageSize the largest message {@code send} accepts (4 MiB, at most the send buffer)
+ * @param outboundStreams streams requested towards the peer in INIT (OS, 16)
+ * @param maxInboundStreams the most streams accepted from the peer (MIS, 65535); per-stream state is
+ *     kept only for streams in use
+ */
+public record SctpOptions(
+        Duration rtoInitial,
+        Duration rtoMin,
+        Duration rtoMax,
+        int maxBurst,
+        int associationMaxRetrans,
+        int pathMaxRetrans,
+        int maxInitRetransmits,
+        Duration heartbeatInterval,
+        boolean heartbeatEnabled,
+        Duration validCookieLife,
+        Duration cookieSecretRotation,
+        Duration delayedAckTime,
+        int sackFrequency,
+        boolean noDelay,
+        int pathMtu,
+        int encapsulationOverhead,
+        int sendBufferBytes,
+        int receiveBufferBytes,
+        int maxMessageSize,
+        int outboundStreams,
+        int maxInboundStreams) {
+
+    /** RFC 9260 section 16 defaults, as for wide-area paths. */
+    public static final SctpOptions WAN = new SctpOptions(
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(60),
+            4,
+            10,
+            5,
+            8,
+            Duration.ofSeconds(30),
+            true,
+            Duration.ofSeconds(60),
+            Duration.ofMinutes(10),
+            Duration.ofMillis(200),
+            2,
+            false,
+            1500,
+            0,
+            4 << 20,
+            4 << 20,
+            4 << 20,
+            16,
+            65535);
+
+    /** The defaults: the same as {@link #WAN}. */
+    public static final SctpOptions DEFAULTS = WAN;
+
+    /**
+     * The cluster profile of the source thesis (Table 6.1): RTO.Min 20 ms, RTO.Max 100 ms,
+     * HB.interval 50 ms, Path.Max.Retrans 2; RTO.Initial lowered to RTO.Max. Failover within about
+     * 475 ms in the worst case (formula 6.1).
+     */
+    public static final SctpOptions LAN = WAN.toBuilder()
+            .rtoInitial(Duration.ofMillis(100))
+            .rtoMin(Duration.ofMillis(20))
+            .rtoMax(Duration.ofMillis(100))
+            .heartbeatInterval(Duration.ofMillis(50))
+            .pathMaxRetrans(2)
+            .build();
+
+    /** Validates the combination. */
+    public SctpOptions {
+        positive("rtoInitial", rtoInitial);
+        positive("rtoMin", rtoMin);
+        positive("rtoMax", rtoMax);
+        if (rtoMin.compareTo(rtoMax) > 0) {
+            throw new IllegalArgumentException("rtoMin " + rtoMin + " exceeds rtoMax " + rtoMax);
+        }
+        atLeast("maxBurst", maxBurst, 1);
+        atLeast("associationMaxRetrans", associationMaxRetrans, 0);
+        atLeast("pathMaxRetrans", pathMaxRetrans, 0);
+        atLeast("maxInitRetransmits", maxInitRetransmits, 0);
+        positive("heartbeatInterval", heartbeatInterval);
+        positive("validCookieLife", validCookieLife);
+        if (cookieSecretRotation.compareTo(validCookieLife) < 0) {
+            throw new IllegalArgumentException("cookieSecretRotation " + cookieSecretRotation
+                    + " must be at least validCookieLife " + validCookieLife
+                    + ", or valid cookies would be refused");
+        }
+        if (delayedAckTime.isNegative() || delayedAckTime.compareTo(Duration.ofMillis(500)) > 0) {
+            throw new IllegalArgumentException(
+                    "delayedAckTime must be 0..500 ms (RFC 9260 section 6.2), was " + delayedAckTime);
+        }
+        atLeast("sackFrequency", sackFrequency, 1);
+        if (pathMtu < 576 || pathMtu > 65535) {
+            throw new IllegalArgumentException("pathMtu must be 576..65535, was " + pathMtu);
+        }
+        if (encapsulationOverhead < 0 || encapsulationOverhead > 64) {
+            throw new IllegalArgumentException("encapsulationOverhead must be 0..64, was " + encapsulationOverhead);
+        }
+        atLeast("sendBufferBytes", sendBufferBytes, 1500);
+        atLeast("receiveBufferBytes", receiveBufferBytes, 1500);
+        atLeast("maxMessageSize", maxMessageSize, 1);
+        if (maxMessageSize > sendBufferBytes) {
+            throw new IllegalArgumentException("maxMessageSize " + maxMessageSize + " exceeds sendBufferBytes "
+                    + sendBufferBytes + ": raise the send buffer or lower the message size");
+        }
+        if (outboundStreams < 1 || outboundStreams > 65535) {
+            throw new IllegalArgumentException("outboundStreams must be 1..65535, was " + outboundStreams);
+        }
+        if (maxInboundStreams < 1 || maxInboundStreams > 65535) {
+            throw new IllegalArgumentException("maxInboundStreams must be 1..65535, was " + maxInboundStreams);
+        }
+    }
+
+    private static void positive(String name, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be a positive duration, was " + d);
+        }
+    }
+
+    private static void atLeast(String name, int v, int min) {
+        if (v < min) {
+            throw new IllegalArgumentException(name + " must be at least " + min + ", was " + v);
+        }
+    }
+
+    /** A builder starting from these values. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Mutable builder of {@link SctpOptions}; {@link #build()} validates. */
+    public static final class Builder {
+        private Duration rtoInitial;
+        private Duration rtoMin;
+        private Duration rtoMax;
+        private int maxBurst;
+        private int associationMaxRetrans;
+        private int pathMaxRetrans;
+        private int maxInitRetransmits;
+        private Duration heartbeatInterval;
+        private boolean heartbeatEnabled;
+        private Duration validCookieLife;
+        private Duration cookieSecretRotation;
+        private Duration delayedAckTime;
+        private int sackFrequency;
+        private boolean noDelay;
+        private int pathMtu;
+        private int encapsulationOverhead;
+        private int sendBufferBytes;
+        private int receiveBufferBytes;
+        private int maxMessageSize;
+        private int outboundStreams;
+        private int maxInboundStreams;
+
+        private Builder(SctpOptions o) {
+            rtoInitial = o.rtoInitial;
+            rtoMin = o.rtoMin;
+            rtoMax = o.rtoMax;
+            maxBurst = o.maxBurst;
+            associationMaxRetrans = o.associationMaxRetrans;
+            pathMaxRetrans = o.pathMaxRetrans;
+            maxInitRetransmits = o.maxInitRetransmits;
+            heartbeatInterval = o.heartbeatInterval;
+            heartbeatEnabled = o.heartbeatEnabled;
+            validCookieLife = o.validCookieLife;
+            cookieSecretRotation = o.cookieSecretRotation;
+            delayedAckTime = o.delayedAckTime;
+            sackFrequency = o.sackFrequency;
+            noDelay = o.noDelay;
+            pathMtu = o.pathMtu;
+            encapsulationOverhead = o.encapsulationOverhead;
+            sendBufferBytes = o.sendBufferBytes;
+            receiveBufferBytes = o.receiveBufferBytes;
+            maxMessageSize = o.maxMessageSize;
+            outboundStreams = o.outboundStreams;
+            maxInboundStreams = o.maxInboundStreams;
+        }
+
+        /** Sets {@link SctpOptions#rtoInitial()}. */
+        public Builder rtoInitial(Duration v) {
+            rtoInitial = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#rtoMin()}. */
+        public Builder rtoMin(Duration v) {
+            rtoMin = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#rtoMax()}. */
+        public Builder rtoMax(Duration v) {
+            rtoMax = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#maxBurst()}. */
+        public Builder maxBurst(int v) {
+            maxBurst = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#associationMaxRetrans()}. */
+        public Builder associationMaxRetrans(int v) {
+            associationMaxRetrans = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#pathMaxRetrans()}. */
+        public Builder pathMaxRetrans(int v) {
+            pathMaxRetrans = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#maxInitRetransmits()}. */
+        public Builder maxInitRetransmits(int v) {
+            maxInitRetransmits = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#heartbeatInterval()}. */
+        public Builder heartbeatInterval(Duration v) {
+            heartbeatInterval = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#heartbeatEnabled()}. */
+        public Builder heartbeatEnabled(boolean v) {
+            heartbeatEnabled = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#validCookieLife()}. */
+        public Builder validCookieLife(Duration v) {
+            validCookieLife = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#cookieSecretRotation()}. */
+        public Builder cookieSecretRotation(Duration v) {
+            cookieSecretRotation = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#delayedAckTime()}. */
+        public Builder delayedAckTime(Duration v) {
+            delayedAckTime = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#sackFrequency()}. */
+        public Builder sackFrequency(int v) {
+            sackFrequency = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#noDelay()}. */
+        public Builder noDelay(boolean v) {
+            noDelay = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#pathMtu()}. */
+        public Builder pathMtu(int v) {
+            pathMtu = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#encapsulationOverhead()}. */
+        public Builder encapsulationOverhead(int v) {
+            encapsulationOverhead = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#sendBufferBytes()}. */
+        public Builder sendBufferBytes(int v) {
+            sendBufferBytes = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#receiveBufferBytes()}. */
+        public Builder receiveBufferBytes(int v) {
+            receiveBufferBytes = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#maxMessageSize()}. */
+        public Builder maxMessageSize(int v) {
+            maxMessageSize = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#outboundStreams()}. */
+        public Builder outboundStreams(int v) {
+            outboundStreams = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#maxInboundStreams()}. */
+        public Builder maxInboundStreams(int v) {
+            maxInboundStreams = v;
+            return this;
+        }
+
+        /** The options; throws {@link IllegalArgumentException} naming the bad value. */
+        public SctpOptions build() {
+            return new SctpOptions(
+                    rtoInitial,
+                    rtoMin,
+                    rtoMax,
+                    maxBurst,
+                    associationMaxRetrans,
+                    pathMaxRetrans,
+                    maxInitRetransmits,
+                    heartbeatInterval,
+                    heartbeatEnabled,
+                    validCookieLife,
+                    cookieSecretRotation,
+                    delayedAckTime,
+                    sackFrequency,
+                    noDelay,
+                    pathMtu,
+                    encapsulationOverhead,
+                    sendBufferBytes,
+                    receiveBufferBytes,
+                    maxMessageSize,
+                    outboundStreams,
+                    maxInboundStreams);
+        }
+    }
+}
