@@ -30,15 +30,15 @@ public final class CauseCode {
     public static final int USER_INITIATED_ABORT = 12;
     /** Protocol Violation, RFC 9260 section 3.3.10.13. */
     public static final int PROTOCOL_VIOLATION = 13;
-    /** Request to Delete Last Remaining IP Address, RFC 5061 section 5.1. */
+    /** Request to Delete Last Remaining IP Address, RFC 5061 section 4.3. */
     public static final int DELETE_LAST_REMAINING_ADDRESS = 0x00A0;
-    /** Operation Refused Due to Resource Shortage, RFC 5061 section 5.1. */
+    /** Operation Refused Due to Resource Shortage, RFC 5061 section 4.3. */
     public static final int RESOURCE_SHORTAGE = 0x00A1;
-    /** Request to Delete Source IP Address, RFC 5061 section 5.1. */
+    /** Request to Delete Source IP Address, RFC 5061 section 4.3. */
     public static final int DELETE_SOURCE_ADDRESS = 0x00A2;
-    /** Association Aborted Due to Illegal ASCONF-ACK, RFC 5061 section 5.1. */
+    /** Association Aborted Due to Illegal ASCONF-ACK, RFC 5061 section 4.3. */
     public static final int ILLEGAL_ASCONF_ACK = 0x00A3;
-    /** Request Refused - No Authorization, RFC 5061 section 5.1. */
+    /** Request Refused - No Authorization, RFC 5061 section 4.3. */
     public static final int NO_AUTHORIZATION = 0x00A4;
     /** Unsupported HMAC Identifier, RFC 4895 section 4.1. */
     public static final int UNSUPPORTED_HMAC_IDENTIFIER = 0x0105;

@@ -21,6 +21,31 @@ public final class ErrorCauses {
         return switch (code) {
             case CauseCode.INVALID_STREAM_IDENTIFIER -> InvalidStreamIdentifierCause.decode(
                     buf, offset, length, chunkType);
+            case CauseCode.MISSING_MANDATORY_PARAMETER -> MissingMandatoryParameterCause.decode(
+                    buf, offset, length, chunkType);
+            case CauseCode.STALE_COOKIE -> StaleCookieCause.decode(buf, offset, length, chunkType);
+            case CauseCode.OUT_OF_RESOURCE -> OutOfResourceCause.decode(buf, offset, length, chunkType);
+            case CauseCode.UNRESOLVABLE_ADDRESS -> UnresolvableAddressCause.decode(buf, offset, length, chunkType);
+            case CauseCode.UNRECOGNIZED_CHUNK_TYPE -> UnrecognizedChunkTypeCause.decode(buf, offset, length, chunkType);
+            case CauseCode.INVALID_MANDATORY_PARAMETER -> InvalidMandatoryParameterCause.decode(
+                    buf, offset, length, chunkType);
+            case CauseCode.UNRECOGNIZED_PARAMETERS -> UnrecognizedParametersCause.decode(
+                    buf, offset, length, chunkType);
+            case CauseCode.NO_USER_DATA -> NoUserDataCause.decode(buf, offset, length, chunkType);
+            case CauseCode.COOKIE_WHILE_SHUTTING_DOWN -> CookieReceivedWhileShuttingDownCause.decode(
+                    buf, offset, length, chunkType);
+            case CauseCode.RESTART_WITH_NEW_ADDRESSES -> RestartWithNewAddressesCause.decode(
+                    buf, offset, length, chunkType);
+            case CauseCode.USER_INITIATED_ABORT -> UserInitiatedAbortCause.decode(buf, offset, length, chunkType);
+            case CauseCode.PROTOCOL_VIOLATION -> ProtocolViolationCause.decode(buf, offset, length, chunkType);
+            case CauseCode.DELETE_LAST_REMAINING_ADDRESS -> DeleteLastRemainingAddressCause.decode(
+                    buf, offset, length, chunkType);
+            case CauseCode.RESOURCE_SHORTAGE -> ResourceShortageCause.decode(buf, offset, length, chunkType);
+            case CauseCode.DELETE_SOURCE_ADDRESS -> DeleteSourceAddressCause.decode(buf, offset, length, chunkType);
+            case CauseCode.ILLEGAL_ASCONF_ACK -> IllegalAsconfAckCause.decode(buf, offset, length, chunkType);
+            case CauseCode.NO_AUTHORIZATION -> NoAuthorizationCause.decode(buf, offset, length, chunkType);
+            case CauseCode.UNSUPPORTED_HMAC_IDENTIFIER -> UnsupportedHmacIdentifierCause.decode(
+                    buf, offset, length, chunkType);
             default -> UnknownCause.decode(buf, offset, length, chunkType);
         };
     }

@@ -1,0 +1,48 @@
+package org.sctpj.stack.wire.cause;
+
+import java.nio.ByteBuffer;
+import org.sctpj.stack.wire.Parsed;
+import org.sctpj.stack.wire.TlvFraming;
+
+/**
+ * Invalid Mandatory Parameter, RFC 9260 section 3.3.10.7: a mandatory parameter of an INIT or INIT ACK had an invalid value.
+ *
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |     Cause Code = 7            |      Cause Length = 4         |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * </pre>
+ *
+ * <p>The cause has no cause-specific information; any other length is malformed.
+ */
+public record InvalidMandatoryParameterCause() implements ErrorCause {
+
+    /** The only valid Cause Length. */
+    public static final int LENGTH = 4;
+
+    /** The one value of this cause. */
+    public static final InvalidMandatoryParameterCause INSTANCE = new InvalidMandatoryParameterCause();
+
+    @Override
+    public int code() {
+        return CauseCode.INVALID_MANDATORY_PARAMETER;
+    }
+
+    @Override
+    public int valueLength() {
+        return 0;
+    }
+
+    @Override
+    public void writeValue(ByteBuffer out) {}
+
+    /** Decodes; the length must be exactly 4. */
+    public static Parsed<InvalidMandatoryParameterCause> decode(ByteBuffer buf, int offset, int length, int chunkType) {
+        if (length != LENGTH) {
+            return TlvFraming.badLength(chunkType, offset, "Invalid Mandatory Parameter cause", length, "must be 4");
+        }
+        return Parsed.ok(INSTANCE);
+    }
+}
