@@ -1,5 +1,6 @@
 package org.sctpj.sim;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -229,7 +230,7 @@ class LinkTest {
             }
             assertEquals(1, bits);
         }
-        assertTrue(java.util.Arrays.equals(original, sent));
+        assertArrayEquals(original, sent);
     }
 
     @Test

@@ -3,8 +3,12 @@ package org.sctpj.sim;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.ChecksumPolicy;
 import org.sctpj.stack.wire.ParseErrorKind;
 import org.sctpj.stack.wire.Parsed;
@@ -39,8 +43,7 @@ final class Toys {
         for (int i = 0; i < payload; i++) {
             user[i] = (byte) (tsn + i);
         }
-        DataChunk d =
-                new DataChunk(false, false, true, true, tsn, 0, tsn & 0xffff, 0, org.sctpj.stack.wire.Bytes.of(user));
+        DataChunk d = new DataChunk(false, false, true, true, tsn, 0, tsn & 0xffff, 0, Bytes.of(user));
         return SctpPacket.of(5000, 5001, 0x1234_5678, d).toBytes();
     }
 
@@ -172,9 +175,9 @@ final class Toys {
         long nextPing;
         int sent;
         final int maxPings;
-        final java.util.ArrayDeque<byte[]> out = new java.util.ArrayDeque<>();
+        final ArrayDeque<byte[]> out = new ArrayDeque<>();
         final List<Long> rtts = new ArrayList<>();
-        final java.util.Map<Integer, Long> pingTimes = new java.util.HashMap<>();
+        final Map<Integer, Long> pingTimes = new HashMap<>();
         int pongsAnswered;
 
         PingPong(InetAddress self, InetAddress peer, long firstPing, long period, int maxPings) {
@@ -213,16 +216,7 @@ final class Toys {
                                 5000,
                                 5001,
                                 1,
-                                new DataChunk(
-                                        false,
-                                        false,
-                                        true,
-                                        true,
-                                        sent,
-                                        0,
-                                        0,
-                                        1,
-                                        org.sctpj.stack.wire.Bytes.of(new byte[8])))
+                                new DataChunk(false, false, true, true, sent, 0, 0, 1, Bytes.of(new byte[8])))
                         .toBytes());
                 sent++;
                 nextPing = nowNanos + period;
