@@ -1,0 +1,28 @@
+package org.sctpj.sim;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * A packet a {@link SimNode} hands to the network: its bytes (from the buffer's position to its
+ * limit) and the IP address pair that selects the {@link Path} it travels on.
+ *
+ * @param packet the packet bytes, from position to limit
+ * @param source the sending address, one of the sending node's path addresses
+ * @param destination the peer address
+ */
+public record Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination) {
+
+    /** Checks that no component is null. */
+    public Outgoing {
+        Objects.requireNonNull(packet, "packet: pass the bytes to send");
+        Objects.requireNonNull(source, "source: pass the local address the packet leaves from");
+        Objects.requireNonNull(destination, "destination: pass the peer address the packet goes to");
+    }
+
+    /** A packet of the given bytes (the array is wrapped, not copied). */
+    public static Outgoing of(byte[] packet, InetAddress source, InetAddress destination) {
+        return new Outgoing(ByteBuffer.wrap(packet), source, destination);
+    }
+}
