@@ -12,7 +12,9 @@ import static org.sctpj.stack.wire.param.ParamTests.assertRealBytes;
 import static org.sctpj.stack.wire.param.ParamTests.assertRoundTrip;
 import static org.sctpj.stack.wire.param.ParamTests.decodeOk;
 
+import java.net.Inet4Address;
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -25,7 +27,7 @@ import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.ParseErrorKind;
 import org.sctpj.stack.wire.chunk.ChunkType;
 
-/** The parameters of RFC 9260 itself (IPv4 Address has its own tests elsewhere or none). */
+/** The parameters of RFC 9260 itself, with ECN Capable of its Appendix A. */
 class Rfc9260ParametersTest {
 
     private static final int INIT = ChunkType.INIT;
@@ -66,6 +68,36 @@ class Rfc9260ParametersTest {
         // the hand-made Python sender (odd length 35), echoed by Linux 6.1 in frame 19
         String hex = "00010023637261667465642d6865617274626561742d696e666f3a41dac0903f7c81dc";
         assertRealBytes(hex, new HeartbeatInfoParameter(Bytes.fromHex(hex.substring(8))), HEARTBEAT);
+    }
+
+    // ---- IPv4 Address
+
+    @Property(tries = 200)
+    void ipv4RoundTrips(@ForAll @Size(value = 4) byte[] address) throws Exception {
+        assertRoundTrip(new Ipv4AddressParameter((Inet4Address) InetAddress.getByAddress(address)), INIT);
+    }
+
+    @Test
+    void ipv4Encodes() throws Exception {
+        assertEncodes(
+                new Ipv4AddressParameter((Inet4Address) InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, 1})),
+                "0005 0008 c0000201",
+                INIT);
+    }
+
+    @Test
+    void ipv4FromLinux() throws Exception {
+        // kernel-to-usrsctp_udp_multihomed-heartbeats.pcap, frame 1, INIT sent by Linux 6.1
+        assertRealBytes(
+                "000500080a630004",
+                new Ipv4AddressParameter((Inet4Address) InetAddress.getByAddress(new byte[] {10, 99, 0, 4})),
+                INIT);
+    }
+
+    @Test
+    void ipv4WrongLength() {
+        assertFails("0005 000c 0a630004 00000000", INIT, ParseErrorKind.BAD_PARAMETER_LENGTH, 0);
+        assertFails("0005 0006 0a63", INIT, ParseErrorKind.BAD_PARAMETER_LENGTH, 0);
     }
 
     // ---- IPv6 Address
