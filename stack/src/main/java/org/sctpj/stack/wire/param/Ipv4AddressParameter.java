@@ -20,7 +20,7 @@ import org.sctpj.stack.wire.TlvFraming;
  *
  * @param address the address
  */
-public record Ipv4AddressParameter(Inet4Address address) implements Parameter {
+public record Ipv4AddressParameter(Inet4Address address) implements AddressParameter {
 
     /** The only valid Parameter Length. */
     public static final int LENGTH = 8;

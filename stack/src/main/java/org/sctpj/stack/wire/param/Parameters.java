@@ -21,6 +21,47 @@ public final class Parameters {
         int type = Wire.u16(buf, offset);
         return switch (type) {
             case ParameterType.IPV4_ADDRESS -> Ipv4AddressParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.HEARTBEAT_INFO -> HeartbeatInfoParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.IPV6_ADDRESS -> Ipv6AddressParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.STATE_COOKIE -> StateCookieParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.UNRECOGNIZED_PARAMETER -> UnrecognizedParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.COOKIE_PRESERVATIVE -> CookiePreservativeParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.HOST_NAME_ADDRESS -> HostNameAddressParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.SUPPORTED_ADDRESS_TYPES -> SupportedAddressTypesParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.OUTGOING_SSN_RESET_REQUEST -> OutgoingSsnResetRequestParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.INCOMING_SSN_RESET_REQUEST -> IncomingSsnResetRequestParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.SSN_TSN_RESET_REQUEST -> SsnTsnResetRequestParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.RECONFIGURATION_RESPONSE -> ReconfigurationResponseParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.ADD_OUTGOING_STREAMS_REQUEST -> AddOutgoingStreamsRequestParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.ADD_INCOMING_STREAMS_REQUEST -> AddIncomingStreamsRequestParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.ECN_CAPABLE -> EcnCapableParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.ZERO_CHECKSUM_ACCEPTABLE -> ZeroChecksumAcceptableParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.RANDOM -> RandomParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.CHUNK_LIST -> ChunkListParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.REQUESTED_HMAC_ALGORITHM -> RequestedHmacAlgorithmParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.PADDING -> PaddingParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.SUPPORTED_EXTENSIONS -> SupportedExtensionsParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.FORWARD_TSN_SUPPORTED -> ForwardTsnSupportedParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.ADD_IP_ADDRESS -> AddIpAddressParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.DELETE_IP_ADDRESS -> DeleteIpAddressParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.ERROR_CAUSE_INDICATION -> ErrorCauseIndicationParameter.decode(
+                    buf, offset, length, chunkType);
+            case ParameterType.SET_PRIMARY_ADDRESS -> SetPrimaryAddressParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.SUCCESS_INDICATION -> SuccessIndicationParameter.decode(buf, offset, length, chunkType);
+            case ParameterType.ADAPTATION_LAYER_INDICATION -> AdaptationLayerIndicationParameter.decode(
+                    buf, offset, length, chunkType);
             default -> UnknownParameter.decode(buf, offset, length, chunkType);
         };
     }
