@@ -75,6 +75,8 @@ public record NrSackChunk(
 
     /** Bytes of header and fixed fields, before the gap blocks. */
     public static final int FIXED_LENGTH = 20;
+    /** Bytes of one gap ack block or duplicate TSN. */
+    private static final int ITEM_LENGTH = 4;
 
     /** Validates the fields. */
     public NrSackChunk {
@@ -103,7 +105,9 @@ public record NrSackChunk(
 
     @Override
     public int valueLength() {
-        return FIXED_LENGTH - HEADER_LENGTH + 4 * (gapAckBlocks.size() + nrGapAckBlocks.size() + duplicateTsns.size());
+        return FIXED_LENGTH
+                - HEADER_LENGTH
+                + ITEM_LENGTH * (gapAckBlocks.size() + nrGapAckBlocks.size() + duplicateTsns.size());
     }
 
     @Override
@@ -135,7 +139,7 @@ public record NrSackChunk(
         int gaps = Wire.u16(buf, offset + 12);
         int nrGaps = Wire.u16(buf, offset + 14);
         int dups = Wire.u16(buf, offset + 16);
-        int expected = FIXED_LENGTH + 4 * (gaps + nrGaps + dups);
+        int expected = FIXED_LENGTH + ITEM_LENGTH * (gaps + nrGaps + dups);
         if (expected != length) {
             return Parsed.fail(
                     ParseErrorKind.LIST_LENGTH_MISMATCH,
@@ -149,14 +153,14 @@ public record NrSackChunk(
         if (!gapList.isOk()) {
             return gapList.castFailure();
         }
-        at += 4 * gaps;
+        at += ITEM_LENGTH * gaps;
         Parsed<List<GapAckBlock>> nrList = blocks(buf, at, nrGaps, "NR gap ack block");
         if (!nrList.isOk()) {
             return nrList.castFailure();
         }
-        at += 4 * nrGaps;
+        at += ITEM_LENGTH * nrGaps;
         List<Integer> dupList = new ArrayList<>(dups);
-        for (int i = 0; i < dups; i++, at += 4) {
+        for (int i = 0; i < dups; i++, at += ITEM_LENGTH) {
             dupList.add(Wire.u32(buf, at));
         }
         return Parsed.ok(new NrSackChunk(
@@ -165,7 +169,7 @@ public record NrSackChunk(
 
     private static Parsed<List<GapAckBlock>> blocks(ByteBuffer buf, int at, int n, String what) {
         List<GapAckBlock> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++, at += GapAckBlock.LENGTH) {
+        for (int i = 0; i < n; i++, at += ITEM_LENGTH) {
             int start = Wire.u16(buf, at);
             int end = Wire.u16(buf, at + 2);
             if (start > end) {
