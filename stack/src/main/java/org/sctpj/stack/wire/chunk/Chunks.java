@@ -18,6 +18,17 @@ public final class Chunks {
         return switch (type) {
             case ChunkType.DATA -> DataChunk.decode(buf, offset, length);
             case ChunkType.ABORT -> AbortChunk.decode(buf, offset, length);
+            case ChunkType.ECNE -> EcneChunk.decode(buf, offset, length);
+            case ChunkType.CWR -> CwrChunk.decode(buf, offset, length);
+            case ChunkType.AUTH -> AuthChunk.decode(buf, offset, length);
+            case ChunkType.NR_SACK -> NrSackChunk.decode(buf, offset, length);
+            case ChunkType.I_DATA -> IDataChunk.decode(buf, offset, length);
+            case ChunkType.ASCONF_ACK -> AsconfAckChunk.decode(buf, offset, length);
+            case ChunkType.RE_CONFIG -> ReConfigChunk.decode(buf, offset, length);
+            case ChunkType.PAD -> PadChunk.decode(buf, offset, length);
+            case ChunkType.FORWARD_TSN -> ForwardTsnChunk.decode(buf, offset, length);
+            case ChunkType.ASCONF -> AsconfChunk.decode(buf, offset, length);
+            case ChunkType.I_FORWARD_TSN -> IForwardTsnChunk.decode(buf, offset, length);
             default -> UnknownChunk.decode(buf, offset, length);
         };
     }
