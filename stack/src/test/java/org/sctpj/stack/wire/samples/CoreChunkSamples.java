@@ -87,8 +87,8 @@ public final class CoreChunkSamples {
                 new SackChunk(0xa40310f8, 0x00031cd8, List.of(), List.of(0xa40310f8, 0xa40310f6)),
                 new SackChunk(
                         0xfffffffd,
-                        0,
-                        List.of(new GapAckBlock(2, 2), new GapAckBlock(4, 10), new GapAckBlock(12, 65535)),
+                        1500,
+                        List.of(new GapAckBlock(2, 2), new GapAckBlock(4, 10), new GapAckBlock(12, 40)),
                         List.of(0xffffffff)),
                 // HEARTBEAT / HEARTBEAT ACK: typical, odd-length info.
                 HeartbeatChunk.of(HEARTBEAT_INFO),
