@@ -17,7 +17,18 @@ public final class Chunks {
         int type = buf.get(offset) & 0xff;
         return switch (type) {
             case ChunkType.DATA -> DataChunk.decode(buf, offset, length);
+            case ChunkType.INIT -> InitChunk.decode(buf, offset, length);
+            case ChunkType.INIT_ACK -> InitAckChunk.decode(buf, offset, length);
+            case ChunkType.SACK -> SackChunk.decode(buf, offset, length);
+            case ChunkType.HEARTBEAT -> HeartbeatChunk.decode(buf, offset, length);
+            case ChunkType.HEARTBEAT_ACK -> HeartbeatAckChunk.decode(buf, offset, length);
             case ChunkType.ABORT -> AbortChunk.decode(buf, offset, length);
+            case ChunkType.SHUTDOWN -> ShutdownChunk.decode(buf, offset, length);
+            case ChunkType.SHUTDOWN_ACK -> ShutdownAckChunk.decode(buf, offset, length);
+            case ChunkType.ERROR -> ErrorChunk.decode(buf, offset, length);
+            case ChunkType.COOKIE_ECHO -> CookieEchoChunk.decode(buf, offset, length);
+            case ChunkType.COOKIE_ACK -> CookieAckChunk.decode(buf, offset, length);
+            case ChunkType.SHUTDOWN_COMPLETE -> ShutdownCompleteChunk.decode(buf, offset, length);
             case ChunkType.ECNE -> EcneChunk.decode(buf, offset, length);
             case ChunkType.CWR -> CwrChunk.decode(buf, offset, length);
             case ChunkType.AUTH -> AuthChunk.decode(buf, offset, length);

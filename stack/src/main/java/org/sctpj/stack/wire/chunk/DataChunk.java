@@ -123,30 +123,11 @@ public record DataChunk(
 
     /**
      * Decodes a DATA chunk whose header starts at absolute index {@code offset} and whose Chunk
-     * Length ({@code length}) has been checked to lie within the buffer.
+     * Length ({@code length}) has been checked to lie within the buffer, with the rules of {@link
+     * DataChunkView#check}.
      */
     public static Parsed<DataChunk> decode(ByteBuffer buf, int offset, int length) {
-        if (length < FIXED_LENGTH) {
-            return Parsed.fail(
-                    ParseErrorKind.TRUNCATED_FIXED_FIELDS,
-                    ChunkType.DATA,
-                    offset,
-                    "DATA chunk length " + length + " is below its fixed " + FIXED_LENGTH + " bytes");
-        }
-        if (length == FIXED_LENGTH) {
-            return Parsed.fail(ParseErrorKind.NO_USER_DATA, ChunkType.DATA, offset, "DATA chunk carries no user data");
-        }
-        int flags = Wire.u8(buf, offset + 1);
-        return Parsed.ok(new DataChunk(
-                (flags & FLAG_I) != 0,
-                (flags & FLAG_U) != 0,
-                (flags & FLAG_B) != 0,
-                (flags & FLAG_E) != 0,
-                Wire.u32(buf, offset + 4),
-                Wire.u16(buf, offset + 8),
-                Wire.u16(buf, offset + 10),
-                Wire.u32(buf, offset + 12),
-                Bytes.copyOf(buf, offset + FIXED_LENGTH, length - FIXED_LENGTH)));
+        return DataChunkView.check(buf, offset, length).map(DataChunkView::toRecord);
     }
 
     @Override
