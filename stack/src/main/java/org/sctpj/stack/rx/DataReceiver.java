@@ -1,0 +1,433 @@
+package org.sctpj.stack.rx;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.wire.Serial;
+import org.sctpj.stack.wire.chunk.DataChunk;
+
+/**
+ * The receiving half of an association's data transfer (RFC 9260 sections 6.2, 6.5, 6.6, 6.9):
+ * tracks received TSNs, decides when to SACK and what it says, reassembles fragments and delivers
+ * messages in order per stream (unordered ones at once).
+ *
+ * <p>Calling contract: for each received packet, {@link #onData} per DATA chunk, then {@link
+ * #onPacketProcessed} once; whenever {@link #sackNeeded} (check after each packet and when {@link
+ * #sackDeadline()} passes), {@link #writeSack}; {@link #pollMessage()} until it returns null.
+ *
+ * <p>Memory is bounded whatever the peer sends: a TSN is accepted only within {@link
+ * #TSN_WINDOW} above the cumulative TSN, and only while the bytes held (fragments and undelivered
+ * messages) stay within the receive buffer, or, for a TSN filling a hole below the highest one
+ * received, within twice the receive buffer (so that the hole that blocks progress can always be
+ * filled). Per-stream state is created on first use.
+ */
+public final class DataReceiver {
+
+    /** How far above the cumulative TSN a TSN may be accepted. */
+    public static final int TSN_WINDOW = TsnTracker.WINDOW;
+
+    /** How many duplicate TSNs are kept for the next SACK. */
+    public static final int MAX_DUPLICATES = 32;
+
+    /** The outcome of {@link #onData}. */
+    public enum DataResult {
+        /** A new TSN, stored (or, for a contradicting fragment, counted in {@link #protocolViolations()}). */
+        NEW,
+        /** Already received; reported in the next SACK's duplicate list. */
+        DUPLICATE,
+        /** No room (receive buffer or TSN window); not recorded as received, the peer will resend. */
+        DROPPED_NO_ROOM,
+        /**
+         * The stream is not open: not stored, but the TSN is acknowledged; the association sends an
+         * ERROR with an Invalid Stream Identifier cause (RFC 9260 section 6.5).
+         */
+        INVALID_STREAM
+    }
+
+    private static final class Fragment {
+        final int streamId;
+        final int ssn;
+        final int ppid;
+        final int flags;
+        final byte[] data;
+
+        Fragment(int streamId, int ssn, int ppid, int flags, byte[] data) {
+            this.streamId = streamId;
+            this.ssn = ssn;
+            this.ppid = ppid;
+            this.flags = flags;
+            this.data = data;
+        }
+
+        boolean begin() {
+            return (flags & DataChunk.FLAG_B) != 0;
+        }
+
+        boolean end() {
+            return (flags & DataChunk.FLAG_E) != 0;
+        }
+
+        boolean unordered() {
+            return (flags & DataChunk.FLAG_U) != 0;
+        }
+
+        boolean sameMessage(Fragment o) {
+            return streamId == o.streamId && unordered() == o.unordered() && (unordered() || ssn == o.ssn);
+        }
+    }
+
+    private static final class InboundStream {
+        int nextSsn;
+        Map<Integer, ReceivedMessage> pending;
+    }
+
+    private final SctpOptions options;
+    private final long receiveBuffer;
+    private final long delayedAckNanos;
+    private final int inboundStreams;
+    private final TsnTracker tracker;
+    private final Map<Integer, Fragment> fragments = new HashMap<>();
+    private final Map<Integer, InboundStream> streams = new HashMap<>();
+    private final ArrayDeque<ReceivedMessage> ready = new ArrayDeque<>();
+    private long buffered;
+
+    private final int[] dups = new int[MAX_DUPLICATES];
+    private int dupCount;
+    private int[] gapStarts = new int[16];
+    private int[] gapEnds = new int[16];
+
+    private boolean inPacket;
+    private boolean gapsAtPacketStart;
+    private boolean eventInPacket;
+    private boolean immediate;
+    private long sackDeadline = Long.MAX_VALUE;
+    private int packetsSinceSack;
+    private long lastAdvertisedRwnd;
+
+    private long protocolViolations;
+    private long droppedChunks;
+
+    /**
+     * A receiver expecting {@code peerInitialTsn} first.
+     *
+     * @param inboundStreams the negotiated number of inbound streams (1..65535)
+     */
+    public DataReceiver(SctpOptions o, int peerInitialTsn, int inboundStreams) {
+        this.options = Objects.requireNonNull(o, "options");
+        if (inboundStreams < 1 || inboundStreams > 65535) {
+            throw new IllegalArgumentException("inbound streams must be 1..65535, was " + inboundStreams);
+        }
+        this.inboundStreams = inboundStreams;
+        this.receiveBuffer = o.receiveBufferBytes();
+        this.delayedAckNanos = o.delayedAckTime().toNanos();
+        this.tracker = new TsnTracker(peerInitialTsn);
+        this.lastAdvertisedRwnd = receiveBuffer;
+    }
+
+    /**
+     * Takes one DATA chunk. Copies {@code userDataLength} bytes at absolute index {@code
+     * userDataOffset} of {@code buf} if the chunk is kept; the buffer's position is not changed.
+     *
+     * @param flags the DATA chunk flags byte (I, U, B, E)
+     */
+    public DataResult onData(
+            int tsn,
+            int streamId,
+            int ssn,
+            int ppid,
+            int flags,
+            ByteBuffer buf,
+            int userDataOffset,
+            int userDataLength,
+            long now) {
+        beginPacket();
+        if ((flags & DataChunk.FLAG_I) != 0) {
+            eventInPacket = true;
+        }
+        if (tracker.isReceived(tsn)) {
+            if (dupCount < MAX_DUPLICATES) {
+                dups[dupCount++] = tsn;
+            }
+            eventInPacket = true;
+            return DataResult.DUPLICATE;
+        }
+        int len = Math.max(0, userDataLength);
+        boolean fits = buffered + len <= receiveBuffer;
+        boolean fillsHole = Serial.lt(tsn, tracker.highestReceived()) && buffered + len <= 2 * receiveBuffer;
+        if (!tracker.inWindow(tsn) || !(fits || fillsHole)) {
+            droppedChunks++;
+            eventInPacket = true;
+            return DataResult.DROPPED_NO_ROOM;
+        }
+        tracker.add(tsn);
+        if (streamId < 0 || streamId >= inboundStreams) {
+            return DataResult.INVALID_STREAM;
+        }
+        byte[] data = new byte[len];
+        buf.get(userDataOffset, data, 0, len);
+        boolean unordered = (flags & DataChunk.FLAG_U) != 0;
+        int b = flags & (DataChunk.FLAG_B | DataChunk.FLAG_E);
+        if (b == (DataChunk.FLAG_B | DataChunk.FLAG_E)) {
+            buffered += len;
+            complete(new ReceivedMessage(streamId, ppid, unordered, data), ssn);
+            return DataResult.NEW;
+        }
+        Fragment f = new Fragment(streamId, ssn & 0xffff, ppid, flags, data);
+        if (!fitsNeighbours(tsn, f)) {
+            protocolViolations++;
+            return DataResult.NEW;
+        }
+        fragments.put(tsn, f);
+        buffered += len;
+        reassemble(tsn, f);
+        return DataResult.NEW;
+    }
+
+    /**
+     * Whether fragment {@code f} at {@code tsn} can still be part of a complete message given its
+     * already received neighbours (a received neighbour no longer held was delivered or dropped,
+     * so it cannot belong to f's message).
+     */
+    private boolean fitsNeighbours(int tsn, Fragment f) {
+        if (!f.begin()) {
+            Fragment prev = fragments.get(tsn - 1);
+            if (prev == null ? tracker.isReceived(tsn - 1) : (prev.end() || !prev.sameMessage(f))) {
+                return false;
+            }
+        }
+        if (!f.end()) {
+            Fragment next = fragments.get(tsn + 1);
+            if (next == null ? tracker.isReceived(tsn + 1) : (next.begin() || !next.sameMessage(f))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void reassemble(int tsn, Fragment f) {
+        int last = tsn;
+        Fragment cur = f;
+        while (!cur.end()) {
+            Fragment next = fragments.get(last + 1);
+            if (next == null) {
+                return;
+            }
+            last++;
+            cur = next;
+        }
+        int first = tsn;
+        cur = f;
+        while (!cur.begin()) {
+            Fragment prev = fragments.get(first - 1);
+            if (prev == null) {
+                return;
+            }
+            first--;
+            cur = prev;
+        }
+        long total = 0;
+        for (int t = first; t != last + 1; t++) {
+            total += fragments.get(t).data.length;
+        }
+        byte[] data = new byte[(int) total];
+        int at = 0;
+        for (int t = first; t != last + 1; t++) {
+            Fragment x = fragments.remove(t);
+            System.arraycopy(x.data, 0, data, at, x.data.length);
+            at += x.data.length;
+        }
+        complete(new ReceivedMessage(f.streamId, cur.ppid, f.unordered(), data), f.ssn);
+    }
+
+    private void complete(ReceivedMessage m, int ssn) {
+        if (m.unordered()) {
+            ready.addLast(m);
+            return;
+        }
+        InboundStream s = streams.get(m.streamId());
+        if (s == null) {
+            s = new InboundStream();
+            streams.put(m.streamId(), s);
+        }
+        ssn &= 0xffff;
+        if (ssn == s.nextSsn) {
+            ready.addLast(m);
+            s.nextSsn = (s.nextSsn + 1) & 0xffff;
+            while (s.pending != null && !s.pending.isEmpty()) {
+                ReceivedMessage next = s.pending.remove(s.nextSsn);
+                if (next == null) {
+                    break;
+                }
+                ready.addLast(next);
+                s.nextSsn = (s.nextSsn + 1) & 0xffff;
+            }
+            return;
+        }
+        if (Serial.lt16(ssn, s.nextSsn)) {
+            drop(m); // an SSN already delivered: the peer reused it
+            return;
+        }
+        if (s.pending == null) {
+            s.pending = new HashMap<>();
+        }
+        if (s.pending.putIfAbsent(ssn, m) != null) {
+            drop(m);
+        }
+    }
+
+    private void drop(ReceivedMessage m) {
+        protocolViolations++;
+        buffered -= m.data().length;
+    }
+
+    private void beginPacket() {
+        if (!inPacket) {
+            inPacket = true;
+            gapsAtPacketStart = tracker.hasGaps();
+        }
+    }
+
+    /**
+     * Ends the processing of one received packet and decides when to SACK (RFC 9260 section 6.2):
+     * at once when a gap exists or was just closed, a duplicate or a chunk that could not be kept
+     * arrived, the I bit was set (or {@code immediateRequested}), or {@link
+     * SctpOptions#sackFrequency()} packets with DATA arrived since the last SACK; otherwise the
+     * delayed-ack timer starts if it is not running.
+     */
+    public void onPacketProcessed(boolean packetHadData, boolean immediateRequested, long now) {
+        if (packetHadData) {
+            packetsSinceSack++;
+            boolean gaps = tracker.hasGaps() || (inPacket && gapsAtPacketStart);
+            if (gaps
+                    || eventInPacket
+                    || immediateRequested
+                    || packetsSinceSack >= options.sackFrequency()
+                    || delayedAckNanos == 0) {
+                immediate = true;
+            } else if (sackDeadline == Long.MAX_VALUE) {
+                sackDeadline = now + delayedAckNanos;
+            }
+        } else if (immediateRequested || eventInPacket) {
+            immediate = true;
+        }
+        inPacket = false;
+        eventInPacket = false;
+    }
+
+    /** When the delayed SACK is due; {@link Long#MAX_VALUE} when no SACK is delayed. */
+    public long sackDeadline() {
+        return sackDeadline;
+    }
+
+    /** Whether a SACK should be sent now: one is due at once, or the delayed-ack timer expired. */
+    public boolean sackNeeded(long now) {
+        return immediate || now >= sackDeadline;
+    }
+
+    /**
+     * Writes the SACK content: cumulative TSN, a_rwnd, as many gap blocks as fit in {@code
+     * maxBytes} of SACK chunk, then as many duplicate TSNs as still fit. The duplicate list is
+     * cleared and the SACK counts as sent (no SACK due, delayed-ack timer stopped).
+     *
+     * @param maxBytes room for the SACK chunk, its 16 fixed bytes included
+     */
+    public void writeSack(SackWriter w, int maxBytes) {
+        int room = Math.max(0, (maxBytes - 16) / 4);
+        int gapRoom = Math.min(room, 32768);
+        if (gapStarts.length < gapRoom && tracker.hasGaps()) {
+            int n = Math.min(gapRoom, Math.max(gapStarts.length * 2, 64));
+            gapStarts = new int[n];
+            gapEnds = new int[n];
+        }
+        int gaps = tracker.hasGaps() ? tracker.gapBlocks(gapStarts, gapEnds, Math.min(gapRoom, gapStarts.length)) : 0;
+        int dupsOut = Math.min(dupCount, room - gaps);
+        long rwnd = aRwnd();
+        w.sack(tracker.cumulativeTsn(), rwnd, gapStarts, gapEnds, gaps, dups, dupsOut);
+        dupCount = 0;
+        immediate = false;
+        sackDeadline = Long.MAX_VALUE;
+        packetsSinceSack = 0;
+        lastAdvertisedRwnd = rwnd;
+    }
+
+    /**
+     * The next message for the user, or null when none is ready. Releasing its bytes may reopen
+     * the window: a window-update SACK is then requested when the window grows by a quarter of the
+     * receive buffer since the last SACK, or opens from zero.
+     */
+    public ReceivedMessage pollMessage() {
+        ReceivedMessage m = ready.pollFirst();
+        if (m == null) {
+            return null;
+        }
+        buffered -= m.data().length;
+        long rwnd = aRwnd();
+        if ((lastAdvertisedRwnd == 0 && rwnd > 0) || rwnd - lastAdvertisedRwnd >= receiveBuffer / 4) {
+            immediate = true;
+        }
+        return m;
+    }
+
+    /** Whether a message is ready for {@link #pollMessage()}. */
+    public boolean hasMessage() {
+        return !ready.isEmpty();
+    }
+
+    /** The Cumulative TSN: every TSN up to it was received. */
+    public int cumulativeTsn() {
+        return tracker.cumulativeTsn();
+    }
+
+    /** The highest TSN received. */
+    public int highestTsn() {
+        return tracker.highestReceived();
+    }
+
+    /** Bytes held: fragments, and complete messages the user has not polled. */
+    public long bufferedBytes() {
+        return buffered;
+    }
+
+    /** The receive window to advertise: the receive buffer minus the bytes held, at least 0. */
+    public long aRwnd() {
+        return Math.max(0, receiveBuffer - buffered);
+    }
+
+    /** Whether TSNs above the cumulative TSN were received (the next SACK has gap blocks). */
+    public boolean hasGaps() {
+        return tracker.hasGaps();
+    }
+
+    /** Duplicate TSNs waiting for the next SACK. */
+    public int pendingDuplicates() {
+        return dupCount;
+    }
+
+    /**
+     * Chunks that contradicted earlier ones (fragment sequences that cannot form a message, an SSN
+     * reused) and were dropped; the association may ABORT with a Protocol Violation cause.
+     */
+    public long protocolViolations() {
+        return protocolViolations;
+    }
+
+    /** Chunks dropped for lack of room ({@link DataResult#DROPPED_NO_ROOM}). */
+    public long droppedChunks() {
+        return droppedChunks;
+    }
+
+    /** Fragments waiting for the rest of their message. */
+    public int pendingFragments() {
+        return fragments.size();
+    }
+
+    @Override
+    public String toString() {
+        return "DataReceiver[cum=" + Integer.toUnsignedString(tracker.cumulativeTsn()) + " highest="
+                + Integer.toUnsignedString(tracker.highestReceived()) + " buffered=" + buffered + " fragments="
+                + fragments.size() + " ready=" + ready.size() + "]";
+    }
+}

@@ -1,0 +1,666 @@
+package org.sctpj.stack.tx;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.path.CongestionController;
+import org.sctpj.stack.path.Path;
+import org.sctpj.stack.wire.Serial;
+import org.sctpj.stack.wire.chunk.DataChunk;
+
+/**
+ * The sending half of an association's data transfer (RFC 9260 sections 6.1 to 6.3 and 7.2): the
+ * send buffer, stream scheduling, fragmentation, TSN and SSN assignment, outstanding chunks, SACK
+ * processing, retransmission (T3-rtx and fast retransmit) and the per-path congestion windows
+ * (through a {@link CongestionController}).
+ *
+ * <p>Calling contract, all on the association's thread, times passed in:
+ *
+ * <ol>
+ *   <li>{@link #send} queues a message (or says {@link SendStatus#WOULD_BLOCK});
+ *   <li>to transmit, the association picks a path p, calls {@link #beginBurst(Path)} once per event
+ *       (a SACK, a timeout, a send), then for each packet {@link PacketBuilder#reset} (bundling
+ *       control chunks first if it wants), {@link #fill} and, if the packet is not empty, sends it;
+ *       it stops when {@link #fill} adds no DATA. {@link #fill} starts T3-rtx of p when it sends;
+ *   <li>a received SACK goes to {@link #onSack}, which returns an {@link AckResult};
+ *   <li>when {@link Path#t3Deadline()} passes, {@link #onT3Expired}; the association counts the
+ *       error and picks a path for the retransmissions (RFC 9260 section 6.4.1);
+ *   <li>on abort, {@link #drainUnsent()}.
+ * </ol>
+ *
+ * <p>Paths are identified by {@link Path#index()} (0..63). Byte counts (flight size, rwnd,
+ * buffer) are of user data.
+ */
+public final class DataSender {
+
+    /** The outcome of {@link #send}. */
+    public enum SendStatus {
+        /** The message was copied into the send buffer. */
+        ACCEPTED,
+        /** The send buffer lacks room for the whole message; nothing was consumed. */
+        WOULD_BLOCK
+    }
+
+    private static final int MAX_PATHS = 64;
+
+    private final SctpOptions options;
+    private final CongestionController cc;
+    private int outboundStreams;
+    private int nextTsn;
+    private int cumAck;
+    private long peerRwnd;
+
+    private final Map<Integer, OutboundStream> streams = new HashMap<>();
+    private final ArrayDeque<OutboundStream> roundRobin = new ArrayDeque<>();
+    private long queuedBytes;
+    private int queuedMessages;
+    private int immediateQueued;
+
+    private final SentChunkRing ring = new SentChunkRing();
+    /** Bytes of chunks not covered by the cumulative ack (gap-acked included). */
+    private long outstandingBytes;
+    /** Bytes of chunks acknowledged by neither the cumulative ack nor a gap block. */
+    private long unackedBytes;
+
+    private int markedCount;
+    private int fastPending;
+
+    private boolean inFastRecovery;
+    private int recoveryPoint;
+    private long rttProbeMask;
+    private final int[] burst = new int[MAX_PATHS];
+
+    private final AckResult result = new AckResult();
+    private final long[] newlyAckedBytes = new long[MAX_PATHS];
+    private final SentChunk[] earliestBefore = new SentChunk[MAX_PATHS];
+    private final int[] pendingOnPath = new int[MAX_PATHS];
+
+    /**
+     * A sender whose first DATA chunk will carry {@code initialTsn}.
+     *
+     * @param outboundStreams streams usable now (see {@link #setOutboundStreams})
+     * @param peerRwnd the a_rwnd of the peer's INIT or INIT ACK
+     * @param cc the congestion controller; the association has already called {@link
+     *     CongestionController#init} for each path
+     */
+    public DataSender(SctpOptions o, int initialTsn, int outboundStreams, long peerRwnd, CongestionController cc) {
+        this.options = Objects.requireNonNull(o, "options");
+        this.cc = Objects.requireNonNull(cc, "congestion controller");
+        setOutboundStreams(outboundStreams);
+        this.nextTsn = initialTsn;
+        this.cumAck = initialTsn - 1;
+        this.peerRwnd = Math.max(0, peerRwnd);
+        Arrays.fill(burst, o.maxBurst());
+    }
+
+    /**
+     * Sets the number of usable outbound streams, after negotiation: the lesser of ours and the
+     * peer's inbound streams. Messages already queued on higher streams are still sent.
+     *
+     * @throws IllegalArgumentException outside 1..65535
+     */
+    public void setOutboundStreams(int n) {
+        if (n < 1 || n > 65535) {
+            throw new IllegalArgumentException("outbound streams must be 1..65535, was " + n);
+        }
+        outboundStreams = n;
+    }
+
+    /** The number of usable outbound streams. */
+    public int outboundStreams() {
+        return outboundStreams;
+    }
+
+    /**
+     * Queues one message: copies the remaining bytes of {@code data}, advancing its position, if
+     * the whole message fits the free send buffer; otherwise returns {@link SendStatus#WOULD_BLOCK}
+     * and leaves {@code data} untouched.
+     *
+     * @param immediate set the I bit (RFC 7053) on the message's last fragment
+     * @throws IllegalArgumentException for a stream at or above {@link #outboundStreams()}, an
+     *     empty message or one over {@link SctpOptions#maxMessageSize()}
+     */
+    public SendStatus send(int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data) {
+        if (streamId < 0 || streamId >= outboundStreams) {
+            throw new IllegalArgumentException("stream " + streamId + " is not open: use a stream below "
+                    + outboundStreams + " (the negotiated outbound streams)");
+        }
+        int len = data.remaining();
+        if (len == 0) {
+            throw new IllegalArgumentException("a message must carry at least one byte (RFC 9260 has no empty DATA)");
+        }
+        if (len > options.maxMessageSize()) {
+            throw new IllegalArgumentException("message of " + len + " bytes exceeds maxMessageSize "
+                    + options.maxMessageSize() + ": split it or raise the option");
+        }
+        if (len > freeBytes()) {
+            return SendStatus.WOULD_BLOCK;
+        }
+        byte[] copy = new byte[len];
+        data.get(copy);
+        OutboundStream s = streams.get(streamId);
+        if (s == null) {
+            s = new OutboundStream(streamId);
+            streams.put(streamId, s);
+        }
+        if (s.queue.isEmpty()) {
+            roundRobin.addLast(s);
+        }
+        s.queue.addLast(new OutboundMessage(streamId, ppid, unordered, immediate, copy));
+        queuedBytes += len;
+        queuedMessages++;
+        if (immediate) {
+            immediateQueued++;
+        }
+        return SendStatus.ACCEPTED;
+    }
+
+    /** User bytes held: queued and not yet sent, plus sent and not cumulatively acknowledged. */
+    public long bufferedBytes() {
+        return queuedBytes + outstandingBytes;
+    }
+
+    /** Room left in the send buffer ({@link SctpOptions#sendBufferBytes()} minus buffered). */
+    public long freeBytes() {
+        return Math.max(0, options.sendBufferBytes() - bufferedBytes());
+    }
+
+    /** Nothing queued and nothing outstanding: the sender is dry. */
+    public boolean isEmpty() {
+        return queuedMessages == 0 && ring.size() == 0;
+    }
+
+    /** DATA chunks sent and not covered by the cumulative ack. */
+    public int outstandingCount() {
+        return ring.size();
+    }
+
+    /** User bytes of the chunks of {@link #outstandingCount()}. */
+    public long outstandingBytes() {
+        return outstandingBytes;
+    }
+
+    /** The peer's receiver window as this sender estimates it (RFC 9260 section 6.2.1). */
+    public long peerRwnd() {
+        return peerRwnd;
+    }
+
+    /** The TSN the next new DATA chunk will carry. */
+    public int nextTsn() {
+        return nextTsn;
+    }
+
+    /** The Cumulative TSN Ack Point: the last TSN acknowledged cumulatively. */
+    public int cumulativeAckTsn() {
+        return cumAck;
+    }
+
+    /** Whether the sender is in Fast Recovery (RFC 9260 section 7.2.4). */
+    public boolean inFastRecovery() {
+        return inFastRecovery;
+    }
+
+    /** Chunks marked for retransmission and not yet resent. */
+    public int markedForRetransmission() {
+        return markedCount;
+    }
+
+    /**
+     * Whether anything waits to be sent: chunks marked for retransmission or queued messages. The
+     * windows may still forbid sending now; {@link #fill} decides.
+     */
+    public boolean hasDataToSend(long now) {
+        return markedCount > 0 || queuedMessages > 0;
+    }
+
+    /** Starts a new burst on {@code p}: up to Max.Burst packets may be filled (RFC 9260 section 6.1). */
+    public void beginBurst(Path p) {
+        burst[p.index()] = options.maxBurst();
+    }
+
+    /** How many more packets {@link #fill} will fill on {@code p} in the current burst. */
+    public int packetsAllowed(Path p) {
+        return burst[p.index()];
+    }
+
+    /**
+     * Adds DATA chunks for destination {@code p} to the packet: first chunks marked for fast
+     * retransmit (one packet's worth, regardless of cwnd), then other chunks marked for
+     * retransmission, then new data, within p's cwnd (a packet may start while the flight size is
+     * below cwnd), the peer's rwnd (with zero window probing), Nagle and the burst budget. Starts
+     * T3-rtx on p when it adds DATA and the timer is not running. Adds nothing if nothing may go.
+     *
+     * @param paths all paths of the association (unused by this version; for CMT variants)
+     */
+    public void fill(PacketBuilder pb, Path p, List<Path> paths, long now) {
+        int idx = p.index();
+        if (burst[idx] <= 0) {
+            return;
+        }
+        int before = pb.dataChunkCount();
+        int beforeBytes = pb.dataBytes();
+        boolean cwndOpen = p.flightSize() < p.cwnd();
+        int rtxChunks = 0;
+        long rtxBytes = 0;
+
+        if (fastPending > 0) {
+            int sent = 0;
+            for (int i = 0; i < ring.size(); i++) {
+                SentChunk c = ring.get(i);
+                if (!c.fast) {
+                    continue;
+                }
+                if (!addChunk(pb, c)) {
+                    break;
+                }
+                retransmitted(c, p, now);
+                sent++;
+                rtxChunks++;
+                rtxBytes += c.length;
+            }
+            if (sent > 0 && fastPending > 0) {
+                // One packet's worth ignores cwnd; the rest wait for the window (7.2.4 step 5).
+                for (int i = 0; i < ring.size(); i++) {
+                    ring.get(i).fast = false;
+                }
+                fastPending = 0;
+            }
+        }
+        if (markedCount > 0 && cwndOpen) {
+            for (int i = 0; i < ring.size() && markedCount > 0; i++) {
+                SentChunk c = ring.get(i);
+                if (!c.marked || c.fast) {
+                    continue;
+                }
+                if (!addChunk(pb, c)) {
+                    break;
+                }
+                retransmitted(c, p, now);
+                rtxChunks++;
+                rtxBytes += c.length;
+            }
+        }
+        if (queuedMessages > 0 && cwndOpen && !nagleHolds(pb)) {
+            fillNew(pb, p, before, now);
+        }
+        int added = pb.dataChunkCount() - before;
+        if (added > 0) {
+            burst[idx]--;
+            p.startT3(now);
+            p.recordSent(now, pb.dataBytes() - beforeBytes, rtxChunks, rtxBytes);
+        }
+    }
+
+    private boolean nagleHolds(PacketBuilder pb) {
+        if (options.noDelay() || unackedBytes == 0 || immediateQueued > 0 || !pb.isEmpty()) {
+            return false;
+        }
+        long estimate = queuedBytes + (long) DataChunk.FIXED_LENGTH * queuedMessages;
+        return estimate < pb.remaining();
+    }
+
+    private void fillNew(PacketBuilder pb, Path p, int before, long now) {
+        int emptyRoom = pb.maxDataPayloadEmpty();
+        while (queuedMessages > 0) {
+            OutboundStream s = roundRobin.peekFirst();
+            OutboundMessage m = s.queue.peekFirst();
+            int rest = m.unsentBytes();
+            int room = pb.maxDataPayload();
+            if (room < 1) {
+                return;
+            }
+            if (m.sentOffset == 0 && rest > room && rest <= emptyRoom && pb.dataChunkCount() > 0) {
+                return; // fits whole in the next packet: do not split it
+            }
+            int len = Math.min(rest, room);
+            boolean probe = false;
+            if (len > peerRwnd) {
+                // RFC 9260 6.1 A: with nothing outstanding, one chunk probes the window.
+                if (unackedBytes == 0 && pb.dataChunkCount() == before) {
+                    probe = true;
+                } else {
+                    return;
+                }
+            }
+            boolean first = m.sentOffset == 0;
+            if (first && !m.unordered) {
+                m.ssn = s.nextSsn;
+                s.nextSsn = (s.nextSsn + 1) & 0xffff;
+            }
+            boolean last = len == rest;
+            int flags = (first ? DataChunk.FLAG_B : 0)
+                    | (last ? DataChunk.FLAG_E : 0)
+                    | (m.unordered ? DataChunk.FLAG_U : 0)
+                    | (last && m.immediate ? DataChunk.FLAG_I : 0);
+            SentChunk c = new SentChunk(nextTsn, m, m.sentOffset, len, flags);
+            if (!addChunk(pb, c)) {
+                return; // cannot happen: room was computed from the packet
+            }
+            nextTsn++;
+            m.sentOffset += len;
+            queuedBytes -= len;
+            outstandingBytes += len;
+            unackedBytes += len;
+            peerRwnd = Math.max(0, peerRwnd - len);
+            c.path = p;
+            c.sendCount = 1;
+            c.sentNanos = now;
+            c.inFlight = true;
+            p.addFlight(len);
+            long bit = 1L << p.index();
+            if ((rttProbeMask & bit) == 0) {
+                rttProbeMask |= bit;
+                c.rttProbe = true;
+            }
+            ring.addLast(c);
+            if (last) {
+                s.queue.removeFirst();
+                queuedMessages--;
+                if (m.immediate) {
+                    immediateQueued--;
+                }
+                roundRobin.removeFirst();
+                if (!s.queue.isEmpty()) {
+                    roundRobin.addLast(s);
+                }
+            } else {
+                return; // the packet is full
+            }
+            if (probe) {
+                return;
+            }
+        }
+    }
+
+    private boolean addChunk(PacketBuilder pb, SentChunk c) {
+        OutboundMessage m = c.msg;
+        return pb.tryAddData(c.flags, c.tsn, m.streamId, m.ssn, m.ppid, m.data, c.offset, c.length);
+    }
+
+    private void retransmitted(SentChunk c, Path p, long now) {
+        if (c.fast) {
+            c.fast = false;
+            fastPending--;
+        }
+        c.marked = false;
+        markedCount--;
+        clearProbe(c);
+        c.path = p;
+        c.sendCount++;
+        c.sentNanos = now;
+        c.missCount = 0;
+        c.inFlight = true;
+        p.addFlight(c.length);
+    }
+
+    private void clearProbe(SentChunk c) {
+        if (c.rttProbe) {
+            c.rttProbe = false;
+            rttProbeMask &= ~(1L << c.path.index());
+        }
+    }
+
+    /**
+     * Processes a SACK (RFC 9260 sections 6.2.1, 6.3.2, 7.2): drops stale ones; frees cumulatively
+     * acknowledged chunks; marks gap-acknowledged ones (reneging is honoured: a chunk no longer
+     * covered is outstanding again and T3-rtx of its path is started); measures RTT (Karn's rule);
+     * updates the peer's rwnd; counts miss indications by the HTNA rule and marks chunks for fast
+     * retransmit at the third, entering Fast Recovery; feeds the congestion controller; stops or
+     * restarts T3-rtx per path (R2, R3).
+     *
+     * @param gapStarts start offsets of the gap blocks (relative to {@code cumTsnAck}), ascending
+     * @param gapEnds end offsets, inclusive
+     * @param gapCount gap blocks used from the arrays
+     * @param dupCount duplicate TSNs reported (statistics only)
+     * @param paths the association's paths, each with a distinct {@link Path#index()}
+     * @return the result, reused by the next call
+     */
+    public AckResult onSack(
+            int cumTsnAck,
+            long aRwnd,
+            int[] gapStarts,
+            int[] gapEnds,
+            int gapCount,
+            int dupCount,
+            List<Path> paths,
+            long now) {
+        AckResult r = result;
+        r.clear();
+        if (Serial.lt(cumTsnAck, cumAck)) {
+            r.ignored = true;
+            return r;
+        }
+        if (Serial.ge(cumTsnAck, nextTsn)) {
+            r.ignored = true;
+            r.protocolViolation = true;
+            return r;
+        }
+        long fullyUsedMask = 0;
+        for (Path p : paths) {
+            int i = p.index();
+            newlyAckedBytes[i] = 0;
+            earliestBefore[i] = null;
+            pendingOnPath[i] = 0;
+            if (p.flightSize() >= p.cwnd()) {
+                fullyUsedMask |= 1L << i;
+            }
+        }
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            if (c.inFlight && earliestBefore[c.path.index()] == null) {
+                earliestBefore[c.path.index()] = c;
+            }
+        }
+        boolean cumAdvanced = Serial.gt(cumTsnAck, cumAck);
+        int htna = cumAck;
+        boolean anyHtna = false;
+        while (ring.size() > 0 && Serial.le(ring.first().tsn, cumTsnAck)) {
+            SentChunk c = ring.removeFirst();
+            if (!c.acked) {
+                newlyAcked(c, now);
+                htna = c.tsn;
+                anyHtna = true;
+            }
+            clearProbe(c);
+            outstandingBytes -= c.length;
+        }
+        cumAck = cumTsnAck;
+        if (inFastRecovery && Serial.ge(cumAck, recoveryPoint)) {
+            inFastRecovery = false;
+        }
+
+        // Gap blocks and reneging, in one pass over the outstanding chunks.
+        int k = 0;
+        int highestReported = cumAck;
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            int off = c.tsn - cumAck;
+            while (k < gapCount && gapEnds[k] < off) {
+                k++;
+            }
+            boolean covered = k < gapCount && gapStarts[k] <= off && off <= gapEnds[k];
+            if (covered) {
+                highestReported = c.tsn;
+                if (!c.acked) {
+                    newlyAcked(c, now);
+                    if (!anyHtna || Serial.gt(c.tsn, htna)) {
+                        htna = c.tsn;
+                        anyHtna = true;
+                    }
+                }
+            } else if (c.acked) {
+                c.acked = false; // reneged (RFC 9260 6.2.1 D iv)
+                unackedBytes += c.length;
+                c.missCount++;
+                c.path.startT3(now);
+            }
+        }
+        // Congestion window growth comes before any fast retransmit reduction (7.2.4 note).
+        for (Path p : paths) {
+            int i = p.index();
+            if (newlyAckedBytes[i] > 0) {
+                cc.onAck(p, newlyAckedBytes[i], cumAdvanced, (fullyUsedMask & (1L << i)) != 0, inFastRecovery);
+            }
+        }
+
+        // Miss indications (HTNA) and fast retransmit.
+        boolean allReported = inFastRecovery && cumAdvanced;
+        int missLimit = allReported ? highestReported : htna;
+        boolean countMisses = allReported || anyHtna;
+        long fastPaths = 0;
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            if (c.acked || c.marked) {
+                continue;
+            }
+            if (countMisses && Serial.lt(c.tsn, missLimit)) {
+                c.missCount++;
+                if (c.missCount >= 3 && !c.fastDone) {
+                    mark(c);
+                    c.fast = true;
+                    c.fastDone = true;
+                    fastPending++;
+                    fastPaths |= 1L << c.path.index();
+                    r.fastRetransmitsMarked++;
+                    continue;
+                }
+            }
+            pendingOnPath[c.path.index()]++;
+        }
+        if (fastPaths != 0 && !inFastRecovery) {
+            inFastRecovery = true;
+            recoveryPoint = nextTsn - 1;
+            r.enteredFastRecovery = true;
+            for (Path p : paths) {
+                if ((fastPaths & (1L << p.index())) != 0) {
+                    cc.onFastRetransmit(p);
+                }
+            }
+        }
+
+        peerRwnd = Math.max(0, aRwnd - unackedBytes);
+        for (Path p : paths) {
+            int i = p.index();
+            if (pendingOnPath[i] == 0) {
+                p.stopT3();
+            } else if (earliestBefore[i] != null && earliestBefore[i].acked) {
+                p.restartT3(now);
+            }
+            burst[i] = options.maxBurst();
+        }
+        r.cumAckAdvanced = cumAdvanced;
+        return r;
+    }
+
+    private void newlyAcked(SentChunk c, long now) {
+        c.acked = true;
+        int i = c.path.index();
+        newlyAckedBytes[i] += c.length;
+        result.bytesNewlyAcked += c.length;
+        result.newlyAckedPathMask |= 1L << i;
+        unackedBytes -= c.length;
+        if (c.inFlight) {
+            c.inFlight = false;
+            c.path.addFlight(-c.length);
+        }
+        if (c.marked) {
+            c.marked = false;
+            markedCount--;
+            if (c.fast) {
+                c.fast = false;
+                fastPending--;
+            }
+        }
+        if (c.rttProbe) {
+            if (c.sendCount == 1) {
+                c.path.rto().sample(now - c.sentNanos);
+            }
+            clearProbe(c);
+        }
+    }
+
+    private void mark(SentChunk c) {
+        c.marked = true;
+        markedCount++;
+        if (c.inFlight) {
+            c.inFlight = false;
+            c.path.addFlight(-c.length);
+        }
+        clearProbe(c);
+    }
+
+    /**
+     * T3-rtx of {@code p} expired (RFC 9260 section 6.3.3): the controller reduces cwnd (E1), the
+     * RTO backs off (E2), and every chunk outstanding on p is marked for retransmission (E3), to go
+     * wherever the association sends next; the timer is stopped and restarts when data is sent.
+     * Counting the error is the association's job.
+     *
+     * @param paths the association's paths
+     */
+    public void onT3Expired(Path p, List<Path> paths, long now) {
+        cc.onT3Timeout(p);
+        p.rto().backoff();
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            if (c.path == p && !c.acked && !c.marked) {
+                mark(c);
+            }
+        }
+        p.stopT3();
+        for (Path q : paths) {
+            burst[q.index()] = options.maxBurst();
+        }
+    }
+
+    /**
+     * Empties the sender for abort or failure: every message not fully acknowledged, in sending
+     * order (outstanding first, then queued per stream).
+     */
+    public List<UnsentMessage> drainUnsent() {
+        List<UnsentMessage> out = new ArrayList<>();
+        OutboundMessage last = null;
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            if (c.inFlight) {
+                c.path.addFlight(-c.length);
+            }
+            OutboundMessage m = c.msg;
+            if (m != last) {
+                out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.data, true));
+                last = m;
+            }
+        }
+        for (OutboundStream s : roundRobin) {
+            for (OutboundMessage m : s.queue) {
+                if (m != last) {
+                    out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.data, m.sentOffset > 0));
+                }
+            }
+            s.queue.clear();
+        }
+        roundRobin.clear();
+        ring.clear();
+        queuedBytes = 0;
+        queuedMessages = 0;
+        immediateQueued = 0;
+        outstandingBytes = 0;
+        unackedBytes = 0;
+        markedCount = 0;
+        fastPending = 0;
+        rttProbeMask = 0;
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "DataSender[next=" + Integer.toUnsignedString(nextTsn) + " cum=" + Integer.toUnsignedString(cumAck)
+                + " queued=" + queuedMessages + "/" + queuedBytes + " outstanding=" + ring.size() + "/"
+                + outstandingBytes + " rwnd=" + peerRwnd + " fr=" + inFastRecovery + "]";
+    }
+}

@@ -1,0 +1,145 @@
+package org.sctpj.stack.tx;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.sctpj.stack.wire.Crc32c;
+import org.sctpj.stack.wire.SctpPacket;
+import org.sctpj.stack.wire.Wire;
+import org.sctpj.stack.wire.chunk.Chunk;
+import org.sctpj.stack.wire.chunk.DataChunk;
+
+/**
+ * Builds one SCTP packet at a time (RFC 9260 section 3) in a reusable heap buffer: {@link #reset}
+ * writes the common header, {@link #tryAdd}/{@link #tryAddData} append chunks while they fit in the
+ * path's packet size, {@link #finish} fills the CRC32c and returns the packet's bytes.
+ */
+public final class PacketBuilder {
+
+    private final ByteBuffer buf;
+    private int limit;
+    private int chunkCount;
+    private int dataChunkCount;
+    private int dataBytes;
+
+    /**
+     * A builder whose packets can hold up to {@code capacity} bytes.
+     *
+     * @throws IllegalArgumentException if capacity is below 16 bytes (header plus a chunk header)
+     */
+    public PacketBuilder(int capacity) {
+        if (capacity < SctpPacket.HEADER_LENGTH + Chunk.HEADER_LENGTH) {
+            throw new IllegalArgumentException("capacity must be at least 16 bytes, was " + capacity);
+        }
+        buf = ByteBuffer.allocate(capacity);
+        limit = capacity;
+    }
+
+    /**
+     * Starts a new packet with the common header.
+     *
+     * @param maxBytes the largest SCTP packet for the path: MTU - IP header (20 for IPv4, 40 for
+     *     IPv6) - encapsulation overhead; capped at the builder's capacity
+     * @throws IllegalArgumentException for ports outside 0..65535 or maxBytes below 16
+     */
+    public void reset(int srcPort, int dstPort, int verificationTag, int maxBytes) {
+        Wire.checkU16("srcPort", srcPort);
+        Wire.checkU16("dstPort", dstPort);
+        if (maxBytes < SctpPacket.HEADER_LENGTH + Chunk.HEADER_LENGTH) {
+            throw new IllegalArgumentException("maxBytes must be at least 16, was " + maxBytes);
+        }
+        buf.clear();
+        limit = Math.min(maxBytes, buf.capacity());
+        buf.putShort((short) srcPort);
+        buf.putShort((short) dstPort);
+        buf.putInt(verificationTag);
+        buf.putInt(0);
+        chunkCount = 0;
+        dataChunkCount = 0;
+        dataBytes = 0;
+    }
+
+    /** Bytes still free in this packet. */
+    public int remaining() {
+        return limit - buf.position();
+    }
+
+    /**
+     * The most user data one more DATA chunk may carry in this packet (its header and padding
+     * counted); 0 if not even one byte fits.
+     */
+    public int maxDataPayload() {
+        return Math.max(0, (remaining() & ~3) - DataChunk.FIXED_LENGTH);
+    }
+
+    /** The most user data one DATA chunk may carry in an empty packet of this size. */
+    public int maxDataPayloadEmpty() {
+        return Math.max(0, ((limit - SctpPacket.HEADER_LENGTH) & ~3) - DataChunk.FIXED_LENGTH);
+    }
+
+    /** True if no chunk has been added since {@link #reset}. */
+    public boolean isEmpty() {
+        return chunkCount == 0;
+    }
+
+    /** Appends a chunk if it fits (padding included); returns false, adding nothing, if not. */
+    public boolean tryAdd(Chunk c) {
+        if (c.encodedLength() > remaining()) {
+            return false;
+        }
+        c.encode(buf);
+        chunkCount++;
+        if (c instanceof DataChunk d) {
+            dataChunkCount++;
+            dataBytes += d.userData().length();
+        }
+        return true;
+    }
+
+    /**
+     * Appends a DATA chunk (RFC 9260 section 3.3.1) carrying {@code data[off..off+len)} if it fits;
+     * returns false, adding nothing, if not.
+     *
+     * @param flags the DATA flags byte (I, U, B, E)
+     * @throws IllegalArgumentException if len is below 1
+     */
+    public boolean tryAddData(int flags, int tsn, int sid, int ssn, int ppid, byte[] data, int off, int len) {
+        if (len < 1) {
+            throw new IllegalArgumentException("a DATA chunk carries at least one byte, len was " + len);
+        }
+        if (Wire.pad4(DataChunk.FIXED_LENGTH + len) > remaining()) {
+            return false;
+        }
+        DataChunk.write(buf, flags, tsn, sid, ssn, ppid, data, off, len);
+        chunkCount++;
+        dataChunkCount++;
+        dataBytes += len;
+        return true;
+    }
+
+    /** Chunks of any type in the packet. */
+    public int chunkCount() {
+        return chunkCount;
+    }
+
+    /** DATA chunks in the packet. */
+    public int dataChunkCount() {
+        return dataChunkCount;
+    }
+
+    /** User data bytes in the packet's DATA chunks. */
+    public int dataBytes() {
+        return dataBytes;
+    }
+
+    /** The packet's length so far. */
+    public int length() {
+        return buf.position();
+    }
+
+    /** Fills the CRC32c checksum and returns a copy of exactly the packet's bytes. */
+    public byte[] finish() {
+        int n = buf.position();
+        Crc32c.fill(buf, 0, n);
+        return Arrays.copyOf(buf.array(), n);
+    }
+}
