@@ -140,7 +140,7 @@ public record SctpPacket(int sourcePort, int destinationPort, int verificationTa
      * Checks the chunk header at {@code off} in a packet of {@code n} bytes and returns its Chunk
      * Length: at least 4, within the packet, its padding within the packet too.
      */
-    static Parsed<Integer> frameChunk(ByteBuffer b, int off, int n) {
+    public static Parsed<Integer> frameChunk(ByteBuffer b, int off, int n) {
         if (n - off < Chunk.HEADER_LENGTH) {
             return Parsed.fail(
                     ParseErrorKind.CHUNK_HEADER_TRUNCATED,

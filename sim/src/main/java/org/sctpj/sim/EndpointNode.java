@@ -1,0 +1,121 @@
+package org.sctpj.sim;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.Transmit;
+
+/**
+ * Adapts an sctpj {@link Endpoint} to the simulator: the reference driver of the core's calling
+ * contract on a virtual clock. Events are drained after every call into the endpoint and handed
+ * to the listener (which may call back into the endpoint, e.g. to send more) and kept in {@link
+ * #events()} for assertions.
+ */
+public final class EndpointNode implements SimNode {
+    private Endpoint endpoint;
+    private final List<SctpEvent> events = new ArrayList<>();
+    private Consumer<SctpEvent> listener = e -> {};
+    private Predicate<ByteBuffer> dropInbound = b -> false;
+    private long droppedInbound;
+    private boolean keepEvents = true;
+    private long lastNow;
+
+    /** Wraps {@code endpoint}. */
+    public EndpointNode(Endpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** The endpoint. */
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /** Sets the listener that sees each event as it is drained (on the simulator's thread). */
+    public EndpointNode onEvent(Consumer<SctpEvent> l) {
+        this.listener = l;
+        return this;
+    }
+
+    /**
+     * Drops inbound packets the predicate accepts before the endpoint sees them (for tests that
+     * lose one chosen packet, e.g. the first COOKIE ECHO). The predicate sees a read-only view.
+     */
+    public EndpointNode dropInbound(Predicate<ByteBuffer> filter) {
+        this.dropInbound = filter;
+        return this;
+    }
+
+    /** Packets dropped by the {@link #dropInbound} filter. */
+    public long droppedInbound() {
+        return droppedInbound;
+    }
+
+    /** Replaces the endpoint, as when the host restarts and loses all association state. */
+    public void replaceEndpoint(Endpoint fresh) {
+        this.endpoint = fresh;
+    }
+
+    /** Whether events are also kept in {@link #events()} (on by default; off for long runs). */
+    public EndpointNode keepEvents(boolean keep) {
+        this.keepEvents = keep;
+        return this;
+    }
+
+    /** The events seen so far, in order. */
+    public List<SctpEvent> events() {
+        return events;
+    }
+
+    /** The last time the simulator gave this node. */
+    public long now() {
+        return lastNow;
+    }
+
+    @Override
+    public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long nowNanos) {
+        lastNow = nowNanos;
+        if (dropInbound.test(packet.asReadOnlyBuffer())) {
+            droppedInbound++;
+            return;
+        }
+        endpoint.handleInput(packet, from, to, nowNanos);
+        drainEvents();
+    }
+
+    @Override
+    public void handleTimeout(long nowNanos) {
+        lastNow = nowNanos;
+        endpoint.handleTimeout(nowNanos);
+        drainEvents();
+    }
+
+    @Override
+    public long nextTimeout() {
+        return endpoint.nextTimeout();
+    }
+
+    @Override
+    public Outgoing pollTransmit(long nowNanos) {
+        lastNow = nowNanos;
+        drainEvents();
+        Transmit t = endpoint.pollTransmit(nowNanos).orElse(null);
+        drainEvents();
+        return t == null ? null : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination());
+    }
+
+    /** Hands every pending event to the listener. */
+    public void drainEvents() {
+        SctpEvent e;
+        while ((e = endpoint.pollEvent().orElse(null)) != null) {
+            if (keepEvents) {
+                events.add(e);
+            }
+            listener.accept(e);
+        }
+    }
+}

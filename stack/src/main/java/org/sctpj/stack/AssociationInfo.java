@@ -1,0 +1,79 @@
+package org.sctpj.stack;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.sctpj.stack.assoc.Association;
+import org.sctpj.stack.path.Path;
+
+/**
+ * A snapshot of an association (RFC 6458 {@code SCTP_STATUS} and {@code SCTP_GET_PEER_ADDR_INFO}).
+ *
+ * @param id the association
+ * @param state its state (RFC 9260 section 4), e.g. {@code ESTABLISHED}
+ * @param primary the primary path's peer address
+ * @param outboundStreams negotiated outbound streams
+ * @param inboundStreams negotiated inbound streams
+ * @param sendBufferFree free bytes in the send buffer
+ * @param paths one entry per peer address
+ */
+public record AssociationInfo(
+        AssociationId id,
+        String state,
+        InetAddress primary,
+        int outboundStreams,
+        int inboundStreams,
+        long sendBufferFree,
+        List<PathInfo> paths) {
+
+    /**
+     * Per-path statistics.
+     *
+     * @param address the peer address
+     * @param status UNCONFIRMED, ACTIVE or INACTIVE
+     * @param cwnd congestion window, bytes
+     * @param ssthresh slow-start threshold, bytes
+     * @param srttNanos smoothed RTT (0 before the first measurement)
+     * @param rtoNanos current retransmission timeout
+     * @param errorCount consecutive timeouts
+     * @param bytesSent user-data bytes sent on the path, retransmissions included
+     * @param packetsSent packets sent on the path
+     * @param bytesRetransmitted user-data bytes retransmitted on the path
+     */
+    public record PathInfo(
+            InetAddress address,
+            String status,
+            long cwnd,
+            long ssthresh,
+            long srttNanos,
+            long rtoNanos,
+            int errorCount,
+            long bytesSent,
+            long packetsSent,
+            long bytesRetransmitted) {}
+
+    static AssociationInfo of(Association a) {
+        List<PathInfo> ps = new ArrayList<>();
+        for (Path p : a.paths()) {
+            ps.add(new PathInfo(
+                    p.address(),
+                    p.status().name(),
+                    p.cwnd(),
+                    p.ssthresh(),
+                    p.rto().srtt(),
+                    p.rto().rto(),
+                    p.errorCount(),
+                    p.bytesSent(),
+                    p.packetsSent(),
+                    p.bytesRetransmitted()));
+        }
+        return new AssociationInfo(
+                a.id(),
+                a.state().name(),
+                a.primaryAddress(),
+                a.outboundStreams(),
+                a.inboundStreams(),
+                a.sendBufferFree(),
+                List.copyOf(ps));
+    }
+}

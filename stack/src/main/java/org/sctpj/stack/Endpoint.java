@@ -1,0 +1,531 @@
+package org.sctpj.stack;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+import org.sctpj.stack.assoc.Association;
+import org.sctpj.stack.assoc.AssociationHost;
+import org.sctpj.stack.assoc.CookieSecrets;
+import org.sctpj.stack.assoc.Handshake;
+import org.sctpj.stack.assoc.InboundPacket;
+import org.sctpj.stack.assoc.StateCookie;
+import org.sctpj.stack.wire.Bytes;
+import org.sctpj.stack.wire.Crc32c;
+import org.sctpj.stack.wire.Parsed;
+import org.sctpj.stack.wire.SctpPacket;
+import org.sctpj.stack.wire.cause.StaleCookieCause;
+import org.sctpj.stack.wire.chunk.AbortChunk;
+import org.sctpj.stack.wire.chunk.Chunk;
+import org.sctpj.stack.wire.chunk.ChunkType;
+import org.sctpj.stack.wire.chunk.Chunks;
+import org.sctpj.stack.wire.chunk.CookieEchoChunk;
+import org.sctpj.stack.wire.chunk.ErrorChunk;
+import org.sctpj.stack.wire.chunk.InitChunk;
+import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
+
+/**
+ * An SCTP endpoint (RFC 9260 section 1.3): a local port and address set, and the associations
+ * that use them. This is the protocol core's entry point. It is <b>sans-IO</b>: it reads no clock,
+ * does no I/O, starts no thread and takes no lock. Its owner feeds it packets and time and takes
+ * out packets, events and the next deadline.
+ *
+ * <h2>Calling contract</h2>
+ *
+ * <p>One thread (the owner) makes every call. {@code now} is a monotonic time in nanoseconds
+ * chosen by the owner (a virtual clock in tests); it never goes backwards.
+ *
+ * <ol>
+ *   <li>Create: {@code new Endpoint(port, localAddresses, options, random, now)}; {@link #listen}
+ *       to accept associations; {@link #connect} to start one.
+ *   <li>Whenever a packet arrives: {@link #handleInput}.
+ *   <li>Whenever {@code now >= }{@link #nextTimeout()}: {@link #handleTimeout}.
+ *   <li>After any of the calls above and after every user command ({@link #send}, {@link
+ *       #shutdown}, {@link #abort}, ...): drain {@link #pollTransmit} (send each packet through
+ *       the lower layer) and {@link #pollEvent} (hand each event to the user) until both are
+ *       empty, then re-read {@link #nextTimeout()} and sleep until then or until the next input.
+ * </ol>
+ *
+ * <p>The reference driver following this contract is the stack thread of the {@code timers}
+ * module; the deterministic test harness drives two endpoints the same way on a virtual clock.
+ *
+ * <p>Input from the network never throws: malformed packets are counted ({@link #stats()}) and
+ * dropped, or answered as RFC 9260 says. Misuse by the caller throws {@link
+ * IllegalArgumentException} or {@link IllegalStateException} with a message that says what to do.
+ */
+public final class Endpoint {
+
+    /** Bound on packets queued by the endpoint itself (OOTB replies, INIT ACKs): beyond it, drop. */
+    static final int MAX_ENDPOINT_OUTPUT = 256;
+
+    private record PeerKey(InetAddress address, int port) {}
+
+    private final int localPort;
+    private final List<InetAddress> localAddresses;
+    private final SctpOptions options;
+    private final RandomGenerator random;
+    private final CookieSecrets secrets;
+    private final Host host = new Host();
+    private final Map<PeerKey, Association> byPeer = new HashMap<>();
+    private final Map<AssociationId, Association> byId = new LinkedHashMap<>();
+    private final ArrayDeque<Association> draining = new ArrayDeque<>();
+    private final ArrayDeque<Transmit> endpointOutput = new ArrayDeque<>();
+    private final ArrayDeque<SctpEvent> events = new ArrayDeque<>();
+    private final InboundPacket inbound = new InboundPacket();
+    private final Stats stats = new Stats();
+    private boolean listening;
+    private int nextId = 1;
+    private int pollCursor;
+
+    /**
+     * An endpoint on {@code localPort} with the given local addresses (at least one; they are
+     * announced in INIT when there are several).
+     *
+     * @param random the source of tags, initial TSNs and nonces: a {@link
+     *     java.security.SecureRandom} in production, a seeded generator in tests
+     * @param now the current time, to start the cookie secret's period
+     */
+    public Endpoint(
+            int localPort, List<InetAddress> localAddresses, SctpOptions options, RandomGenerator random, long now) {
+        if (localPort <= 0 || localPort > 65535) {
+            throw new IllegalArgumentException("local port must be 1..65535, was " + localPort);
+        }
+        if (localAddresses.isEmpty()) {
+            throw new IllegalArgumentException("give at least one local address (the address to bind)");
+        }
+        this.localPort = localPort;
+        this.localAddresses = List.copyOf(localAddresses);
+        this.options = options;
+        this.random = random;
+        this.secrets = new CookieSecrets(random, options.cookieSecretRotation().toNanos(), now);
+    }
+
+    /** The local port. */
+    public int localPort() {
+        return localPort;
+    }
+
+    /** The local addresses. */
+    public List<InetAddress> localAddresses() {
+        return localAddresses;
+    }
+
+    /** The options associations are created with. */
+    public SctpOptions options() {
+        return options;
+    }
+
+    /** Accept (true) or refuse (false, the default) associations initiated by peers. */
+    public void listen(boolean on) {
+        listening = on;
+    }
+
+    /** Whether peers may initiate associations. */
+    public boolean isListening() {
+        return listening;
+    }
+
+    // ------------------------------------------------------------------ user commands
+
+    /**
+     * Starts an association to {@code peerPort} at the given peer addresses (the first is the
+     * primary path). The result arrives as an {@link SctpEvent.AssociationChange} event:
+     * COMMUNICATION_UP, or CANT_START.
+     *
+     * @throws IllegalStateException if an association with one of these addresses and port exists
+     */
+    public AssociationId connect(List<InetAddress> peers, int peerPort, long now) {
+        return connect(peers, peerPort, options, now);
+    }
+
+    /** As {@link #connect(List, int, long)}, with options for this association only. */
+    public AssociationId connect(List<InetAddress> peers, int peerPort, SctpOptions opts, long now) {
+        if (peers.isEmpty()) {
+            throw new IllegalArgumentException("give at least one peer address");
+        }
+        if (peerPort <= 0 || peerPort > 65535) {
+            throw new IllegalArgumentException("peer port must be 1..65535, was " + peerPort);
+        }
+        for (InetAddress p : peers) {
+            Association existing = byPeer.get(new PeerKey(p, peerPort));
+            if (existing != null) {
+                throw new IllegalStateException("an association with " + p + ":" + peerPort + " exists already ("
+                        + existing.id() + "): use it, or shut it down first");
+            }
+        }
+        AssociationId id = new AssociationId(nextId++);
+        Association a = Association.connect(host, id, opts, peerPort, peers, now);
+        byId.put(id, a);
+        return id;
+    }
+
+    /**
+     * Sends a message (non-blocking). Returns {@link SendStatus#WOULD_BLOCK} when the send buffer
+     * has no room for it; nothing is taken then.
+     *
+     * @throws IllegalArgumentException for an unknown association, a stream that does not exist,
+     *     an empty message or one over the maximum message size
+     * @throws IllegalStateException if the association is not established or is shutting down
+     */
+    public SendStatus send(AssociationId id, SendInfo info, ByteBuffer data, long now) {
+        return assoc(id).send(info, data, now);
+    }
+
+    /** Starts a graceful shutdown of the association (RFC 9260 section 9.2). */
+    public void shutdown(AssociationId id, long now) {
+        assoc(id).shutdown(now);
+    }
+
+    /** Aborts the association with a User-Initiated Abort cause carrying {@code reason}. */
+    public void abort(AssociationId id, byte[] reason, long now) {
+        assoc(id).abort(Bytes.of(reason), now);
+    }
+
+    /** Sets the send-space threshold of the association (see {@link SctpEvent.SendSpaceAvailable}). */
+    public void setSendThreshold(AssociationId id, long bytes) {
+        assoc(id).setSendThreshold(bytes);
+    }
+
+    /** Makes {@code address} the association's primary path. */
+    public void setPrimary(AssociationId id, InetAddress address) {
+        assoc(id).setPrimary(address);
+    }
+
+    /** Sets the MTU of the path to {@code address}. */
+    public void setPathMtu(AssociationId id, InetAddress address, int mtu) {
+        assoc(id).setPathMtu(address, mtu);
+    }
+
+    /** The live associations. */
+    public List<AssociationId> associations() {
+        return List.copyOf(byId.keySet());
+    }
+
+    /** A snapshot of an association's state, if it exists. */
+    public Optional<AssociationInfo> info(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(AssociationInfo.of(a));
+    }
+
+    private Association assoc(AssociationId id) {
+        Association a = byId.get(id);
+        if (a == null) {
+            throw new IllegalArgumentException(
+                    id + " is not a live association of this endpoint (closed or never opened)");
+        }
+        return a;
+    }
+
+    // ------------------------------------------------------------------ input
+
+    /**
+     * A packet arrived from {@code from} to {@code to} (the SCTP packet: common header and chunks,
+     * from the buffer's position to its limit; the buffer is not kept).
+     */
+    public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+        stats.received++;
+        int n = packet.remaining();
+        if (n >= SctpPacket.HEADER_LENGTH && !Crc32c.verify(packet, packet.position(), n)) {
+            stats.badChecksum++;
+            return;
+        }
+        Parsed<InboundPacket> framed = inbound.frame(packet, from, to);
+        if (!framed.isOk()) {
+            stats.malformed++;
+            return;
+        }
+        InboundPacket pkt = framed.value();
+        if (pkt.destinationPort() != localPort) {
+            stats.wrongPort++;
+            return;
+        }
+        Association a = byPeer.get(new PeerKey(from, pkt.sourcePort()));
+        if (a != null) {
+            a.handlePacket(pkt, now);
+            return;
+        }
+        outOfTheBlue(pkt, now);
+    }
+
+    /** RFC 9260 section 8.4, and section 5.1 for INIT and COOKIE ECHO without an association. */
+    private void outOfTheBlue(InboundPacket pkt, long now) {
+        stats.outOfTheBlue++;
+        int first = pkt.type(0);
+        int vtag = pkt.verificationTag();
+        if (pkt.contains(ChunkType.ABORT)) {
+            return; // 8.4 (2)
+        }
+        switch (first) {
+            case ChunkType.INIT -> {
+                if (vtag != 0 || pkt.chunkCount() != 1) {
+                    return; // 8.5.1 A: an INIT travels alone with tag 0
+                }
+                Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(0), pkt.length(0));
+                if (!p.isOk() || !(p.value() instanceof InitChunk init)) {
+                    stats.malformed++;
+                    return;
+                }
+                if (!listening) {
+                    // 8.4 (3): nobody listens: ABORT tagged with the INIT's Initiate Tag.
+                    reply(pkt, init.initiateTag(), AbortChunk.of(false));
+                    return;
+                }
+                Handshake.answerInit(
+                                host,
+                                options,
+                                init,
+                                pkt.sourcePort(),
+                                pkt.from(),
+                                pkt.to(),
+                                Handshake.randomTag(random),
+                                random.nextInt(),
+                                0,
+                                0,
+                                now)
+                        .ifPresent(ans -> reply(pkt, ans.verificationTag(), ans.chunk()));
+            }
+            case ChunkType.COOKIE_ECHO -> cookieEcho(pkt, now);
+            case ChunkType.SHUTDOWN_ACK ->
+            // 8.4 (5): SHUTDOWN COMPLETE with the T bit, reflecting the packet's tag.
+            reply(pkt, vtag, new ShutdownCompleteChunk(true));
+            case ChunkType.SHUTDOWN_COMPLETE, ChunkType.COOKIE_ACK -> {
+                // 8.4 (6), (7): discard
+            }
+            case ChunkType.ERROR -> {
+                // 8.4 (7): discard (a Stale Cookie error or anything else needs no answer)
+            }
+            default ->
+            // 8.4 (8): ABORT with the T bit, reflecting the packet's tag.
+            reply(pkt, vtag, AbortChunk.of(true));
+        }
+    }
+
+    private void cookieEcho(InboundPacket pkt, long now) {
+        if (!listening) {
+            reply(pkt, pkt.verificationTag(), AbortChunk.of(true));
+            return;
+        }
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(0), pkt.length(0));
+        if (!p.isOk() || !(p.value() instanceof CookieEchoChunk echo)) {
+            stats.malformed++;
+            return;
+        }
+        StateCookie.Opened opened = StateCookie.open(echo.cookie(), secrets, now);
+        if (opened instanceof StateCookie.Stale stale) {
+            // RFC 9260 section 5.1.5 step 3: Stale Cookie error, tagged for the peer.
+            stats.staleCookies++;
+            reply(pkt, stale.cookie().peerTag(), new ErrorChunk(List.of(new StaleCookieCause((int)
+                    Math.min(stale.stalenessMicros(), 0xffffffffL)))));
+            return;
+        }
+        if (!(opened instanceof StateCookie.Valid valid)) {
+            stats.badCookies++;
+            return; // forged or altered: silently discarded (5.1.5 step 1)
+        }
+        StateCookie c = valid.cookie();
+        if (pkt.verificationTag() != c.localTag() || c.peerPort() != pkt.sourcePort() || c.localPort() != localPort) {
+            stats.badCookies++;
+            return;
+        }
+        AssociationId id = new AssociationId(nextId++);
+        Association a = Association.fromCookie(host, id, options, c, pkt.from(), now);
+        byId.put(id, a);
+        a.handlePacket(pkt, 1, now); // chunks bundled after the COOKIE ECHO
+    }
+
+    private void reply(InboundPacket pkt, int vtag, Chunk chunk) {
+        if (endpointOutput.size() >= MAX_ENDPOINT_OUTPUT) {
+            stats.outputDropped++;
+            return;
+        }
+        SctpPacket out = SctpPacket.of(pkt.destinationPort(), pkt.sourcePort(), vtag, chunk);
+        endpointOutput.add(new Transmit(out.toBytes(), pkt.to(), pkt.from()));
+    }
+
+    // ------------------------------------------------------------------ time
+
+    /** The earliest deadline of any association, or {@link Long#MAX_VALUE} when none. */
+    public long nextTimeout() {
+        long m = Long.MAX_VALUE;
+        for (Association a : byId.values()) {
+            m = Math.min(m, a.nextTimeout());
+        }
+        return m;
+    }
+
+    /** Runs every timer due at {@code now}. */
+    public void handleTimeout(long now) {
+        for (Association a : new ArrayList<>(byId.values())) {
+            if (a.nextTimeout() <= now) {
+                a.handleTimeout(now);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ output
+
+    /** The next packet to send, or empty when there is nothing to send now. */
+    public Optional<Transmit> pollTransmit(long now) {
+        Transmit t = endpointOutput.poll();
+        if (t != null) {
+            stats.sent++;
+            return Optional.of(t);
+        }
+        while (!draining.isEmpty()) {
+            Association a = draining.peek();
+            Optional<Transmit> out = a.pollTransmit(now);
+            if (out.isPresent()) {
+                stats.sent++;
+                return out;
+            }
+            draining.poll();
+        }
+        int n = byId.size();
+        if (n == 0) {
+            return Optional.empty();
+        }
+        // Round robin over the associations so that one busy association cannot starve the others.
+        Association[] all = byId.values().toArray(new Association[0]);
+        for (int k = 0; k < n; k++) {
+            Association a = all[(pollCursor + k) % n];
+            Optional<Transmit> out = a.pollTransmit(now);
+            if (out.isPresent()) {
+                pollCursor = (pollCursor + k + 1) % n;
+                stats.sent++;
+                return out;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The next event for the user, or empty. */
+    public Optional<SctpEvent> pollEvent() {
+        return Optional.ofNullable(events.poll());
+    }
+
+    /** Counters of what the endpoint received, dropped and sent. */
+    public EndpointStats stats() {
+        return stats.snapshot();
+    }
+
+    /** Mutable counters behind {@link EndpointStats}. */
+    private static final class Stats {
+        long received;
+        long badChecksum;
+        long malformed;
+        long wrongPort;
+        long outOfTheBlue;
+        long staleCookies;
+        long badCookies;
+        long outputDropped;
+        long sent;
+
+        EndpointStats snapshot() {
+            return new EndpointStats(
+                    received,
+                    badChecksum,
+                    malformed,
+                    wrongPort,
+                    outOfTheBlue,
+                    staleCookies,
+                    badCookies,
+                    outputDropped,
+                    sent);
+        }
+    }
+
+    /** The endpoint's services to its associations. */
+    private final class Host implements AssociationHost {
+        @Override
+        public SctpOptions options() {
+            return options;
+        }
+
+        @Override
+        public RandomGenerator random() {
+            return random;
+        }
+
+        @Override
+        public int localPort() {
+            return localPort;
+        }
+
+        @Override
+        public List<InetAddress> localAddresses() {
+            return localAddresses;
+        }
+
+        @Override
+        public InetAddress sourceFor(InetAddress destination) {
+            return chooseSource(localAddresses, destination);
+        }
+
+        @Override
+        public CookieSecrets cookieSecrets() {
+            return secrets;
+        }
+
+        @Override
+        public void emit(SctpEvent event) {
+            events.add(event);
+        }
+
+        @Override
+        public void peerAddressesChanged(Association a) {
+            byPeer.values().removeIf(x -> x == a);
+            for (InetAddress p : a.peerAddresses()) {
+                byPeer.putIfAbsent(new PeerKey(p, a.peerPort()), a);
+            }
+        }
+
+        @Override
+        public void closed(Association a) {
+            byPeer.values().removeIf(x -> x == a);
+            byId.remove(a.id());
+            draining.add(a);
+        }
+    }
+
+    /**
+     * The local address to send from towards {@code destination}: one of the same family sharing
+     * the longest prefix with it (so that each path of a multihomed pair keeps to its own
+     * network), else the first local address.
+     */
+    static InetAddress chooseSource(List<InetAddress> locals, InetAddress destination) {
+        InetAddress best = null;
+        int bestLen = -1;
+        byte[] d = destination.getAddress();
+        for (InetAddress l : locals) {
+            if ((l instanceof Inet4Address) != (destination instanceof Inet4Address)) {
+                continue;
+            }
+            int len = commonPrefix(l.getAddress(), d);
+            if (len > bestLen) {
+                best = l;
+                bestLen = len;
+            }
+        }
+        return best != null ? best : locals.get(0);
+    }
+
+    private static int commonPrefix(byte[] a, byte[] b) {
+        int bits = 0;
+        for (int i = 0; i < a.length; i++) {
+            int x = (a[i] ^ b[i]) & 0xff;
+            if (x == 0) {
+                bits += 8;
+            } else {
+                return bits + Integer.numberOfLeadingZeros(x) - 24;
+            }
+        }
+        return bits;
+    }
+}

@@ -1,0 +1,26 @@
+package org.sctpj.stack;
+
+/**
+ * Counters of an {@link Endpoint}'s packets, from its creation.
+ *
+ * @param received packets handed to {@link Endpoint#handleInput}
+ * @param badChecksum dropped: CRC32c mismatch (corruption on the way)
+ * @param malformed dropped: chunk framing or a chunk that does not decode
+ * @param wrongPort dropped: destination port is not ours
+ * @param outOfTheBlue packets that matched no association (RFC 9260 section 8.4), INIT and
+ *     COOKIE ECHO included
+ * @param staleCookies COOKIE ECHOs refused as expired (answered with a Stale Cookie error)
+ * @param badCookies COOKIE ECHOs refused as forged, altered or mismatched (silently)
+ * @param outputDropped endpoint replies dropped because too many were pending
+ * @param sent packets handed out by {@link Endpoint#pollTransmit}
+ */
+public record EndpointStats(
+        long received,
+        long badChecksum,
+        long malformed,
+        long wrongPort,
+        long outOfTheBlue,
+        long staleCookies,
+        long badCookies,
+        long outputDropped,
+        long sent) {}

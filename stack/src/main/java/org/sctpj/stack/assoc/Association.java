@@ -1,0 +1,1280 @@
+package org.sctpj.stack.assoc;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpEvent.AssociationChangeType;
+import org.sctpj.stack.SctpEvent.PeerAddressState;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.Transmit;
+import org.sctpj.stack.path.CongestionController;
+import org.sctpj.stack.path.Path;
+import org.sctpj.stack.path.PathStatus;
+import org.sctpj.stack.path.Rfc9260CongestionController;
+import org.sctpj.stack.rx.DataReceiver;
+import org.sctpj.stack.rx.ReceivedMessage;
+import org.sctpj.stack.tx.AckResult;
+import org.sctpj.stack.tx.DataSender;
+import org.sctpj.stack.tx.PacketBuilder;
+import org.sctpj.stack.tx.UnsentMessage;
+import org.sctpj.stack.wire.Bytes;
+import org.sctpj.stack.wire.Parsed;
+import org.sctpj.stack.wire.UnrecognizedAction;
+import org.sctpj.stack.wire.cause.CookieReceivedWhileShuttingDownCause;
+import org.sctpj.stack.wire.cause.ErrorCause;
+import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
+import org.sctpj.stack.wire.cause.NoUserDataCause;
+import org.sctpj.stack.wire.cause.ProtocolViolationCause;
+import org.sctpj.stack.wire.cause.StaleCookieCause;
+import org.sctpj.stack.wire.cause.UnrecognizedChunkTypeCause;
+import org.sctpj.stack.wire.cause.UserInitiatedAbortCause;
+import org.sctpj.stack.wire.chunk.AbortChunk;
+import org.sctpj.stack.wire.chunk.Chunk;
+import org.sctpj.stack.wire.chunk.ChunkType;
+import org.sctpj.stack.wire.chunk.Chunks;
+import org.sctpj.stack.wire.chunk.CookieAckChunk;
+import org.sctpj.stack.wire.chunk.CookieEchoChunk;
+import org.sctpj.stack.wire.chunk.DataChunkView;
+import org.sctpj.stack.wire.chunk.ErrorChunk;
+import org.sctpj.stack.wire.chunk.HeartbeatAckChunk;
+import org.sctpj.stack.wire.chunk.HeartbeatChunk;
+import org.sctpj.stack.wire.chunk.InitAckChunk;
+import org.sctpj.stack.wire.chunk.InitChunk;
+import org.sctpj.stack.wire.chunk.SackChunkView;
+import org.sctpj.stack.wire.chunk.ShutdownAckChunk;
+import org.sctpj.stack.wire.chunk.ShutdownChunk;
+import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
+import org.sctpj.stack.wire.param.HeartbeatInfoParameter;
+import org.sctpj.stack.wire.param.Parameter;
+
+/**
+ * One association: the state machine of RFC 9260 sections 4 to 9 for one peer, fed with the chunks
+ * of packets the endpoint routed to it, with time, and with user commands; it produces packets
+ * ({@link #pollTransmit}), events (through its {@link AssociationHost}) and its next deadline
+ * ({@link #nextTimeout}). Data transfer itself lives in {@link DataSender} and {@link
+ * DataReceiver}; per-destination state in {@link Path}.
+ *
+ * <p>Not thread-safe: one owner calls everything (see {@link org.sctpj.stack.Endpoint}).
+ */
+public final class Association {
+
+    /** The association states of RFC 9260 section 4 (CLOSED once finished). */
+    public enum State {
+        /** INIT sent, waiting for INIT ACK (T1-init running). */
+        COOKIE_WAIT,
+        /** COOKIE ECHO sent, waiting for COOKIE ACK (T1-cookie running). */
+        COOKIE_ECHOED,
+        /** Data flows both ways. */
+        ESTABLISHED,
+        /** The user asked for shutdown; outstanding data is still being delivered. */
+        SHUTDOWN_PENDING,
+        /** SHUTDOWN sent (T2-shutdown running). */
+        SHUTDOWN_SENT,
+        /** SHUTDOWN received; our outstanding data is still being delivered. */
+        SHUTDOWN_RECEIVED,
+        /** SHUTDOWN ACK sent (T2-shutdown running). */
+        SHUTDOWN_ACK_SENT,
+        /** Finished: nothing more is accepted; queued final chunks may still go out. */
+        CLOSED
+    }
+
+    private static final long NONE = Long.MAX_VALUE;
+
+    /** A control chunk waiting to be sent, with its destination and packet Verification Tag. */
+    private record Control(Chunk chunk, InetAddress destination, int verificationTag) {}
+
+    private final AssociationHost host;
+    private final AssociationId id;
+    private final SctpOptions o;
+    private final int peerPort;
+    private State state;
+
+    private int localTag;
+    private int peerTag;
+    private int localInitialTsn;
+    private int localOutbound;
+    private int localMaxInbound;
+    private int outboundStreams;
+    private int inboundStreams;
+
+    private final List<Path> paths = new ArrayList<>();
+    private int primary;
+    private final Heartbeats heartbeats = new Heartbeats();
+    private final CongestionController cc = new Rfc9260CongestionController();
+    private DataSender tx;
+    private DataReceiver rx;
+    private final PacketBuilder pb;
+    private final ArrayDeque<Control> controls = new ArrayDeque<>();
+    private final long[] rttOut = new long[1];
+
+    // Setup timers (T1-init / T1-cookie), RFC 9260 section 5.1.
+    private long t1Deadline = NONE;
+    private int t1Count;
+    private InitChunk sentInit;
+    private Bytes cookieToEcho;
+    private long preservativeMillis;
+
+    // Shutdown timers, RFC 9260 section 9.2.
+    private long t2Deadline = NONE;
+    private int t2Count;
+    private long t5Deadline = NONE;
+    private boolean shutdownAfterData;
+
+    private int associationErrors;
+    private InetAddress lastDataSource;
+    private long sendThreshold;
+    private boolean wasDry = true;
+
+    private Association(AssociationHost host, AssociationId id, SctpOptions o, int peerPort) {
+        this.host = host;
+        this.id = id;
+        this.o = o;
+        this.peerPort = peerPort;
+        this.pb = new PacketBuilder(65535);
+    }
+
+    // ------------------------------------------------------------------ creation
+
+    /**
+     * Starts an association towards {@code peers} (RFC 9260 section 5.1 A): sends INIT to the
+     * first address and enters COOKIE-WAIT.
+     */
+    public static Association connect(
+            AssociationHost host, AssociationId id, SctpOptions o, int peerPort, List<InetAddress> peers, long now) {
+        Association a = new Association(host, id, o, peerPort);
+        a.localTag = Handshake.randomTag(host.random());
+        a.localInitialTsn = host.random().nextInt();
+        a.localOutbound = o.outboundStreams();
+        a.localMaxInbound = o.maxInboundStreams();
+        for (InetAddress p : new LinkedHashSet<>(peers)) {
+            a.addPath(p, PathStatus.ACTIVE, now);
+        }
+        a.state = State.COOKIE_WAIT;
+        a.sendInit(now);
+        return a;
+    }
+
+    /**
+     * Builds the association a valid COOKIE ECHO describes (RFC 9260 section 5.1 D): ESTABLISHED,
+     * COOKIE ACK queued, COMMUNICATION_UP emitted. {@code from} is the COOKIE ECHO's source.
+     */
+    public static Association fromCookie(
+            AssociationHost host, AssociationId id, SctpOptions o, StateCookie c, InetAddress from, long now) {
+        Association a = new Association(host, id, o, c.peerPort());
+        a.localOutbound = c.localOutbound();
+        a.localMaxInbound = c.localMaxInbound();
+        a.adoptCookie(c, now);
+        Set<InetAddress> addrs = new LinkedHashSet<>();
+        addrs.add(from);
+        addrs.addAll(c.peerAddresses());
+        for (InetAddress p : addrs) {
+            // The COOKIE ECHO's source is confirmed by the handshake; listed addresses need a
+            // heartbeat first (RFC 9260 section 5.4).
+            a.addPath(p, p.equals(from) ? PathStatus.ACTIVE : PathStatus.UNCONFIRMED, now);
+        }
+        a.primary = 0;
+        a.state = State.ESTABLISHED;
+        a.queue(new CookieAckChunk(), from, a.peerTag);
+        a.emitUp(AssociationChangeType.COMMUNICATION_UP, now);
+        return a;
+    }
+
+    /** Takes tags, TSNs and stream counts from a cookie and builds the data path. */
+    private void adoptCookie(StateCookie c, long now) {
+        localTag = c.localTag();
+        peerTag = c.peerTag();
+        localInitialTsn = c.localInitialTsn();
+        startDataPath(c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
+    }
+
+    private void startDataPath(int myInitialTsn, int peerInitialTsn, int peerRwnd, int peerOs, int peerMis) {
+        outboundStreams = Math.min(localOutbound, peerMis);
+        inboundStreams = Math.min(peerOs, localMaxInbound);
+        tx = new DataSender(o, myInitialTsn, outboundStreams, Integer.toUnsignedLong(peerRwnd), cc);
+        rx = new DataReceiver(o, peerInitialTsn, inboundStreams);
+        for (Path p : paths) {
+            cc.init(p, Integer.toUnsignedLong(peerRwnd));
+        }
+    }
+
+    private Path addPath(InetAddress addr, PathStatus status, long now) {
+        for (Path p : paths) {
+            if (p.address().equals(addr)) {
+                return p;
+            }
+        }
+        if (paths.size() >= StateCookie.MAX_ADDRESSES) {
+            return null;
+        }
+        Path p = new Path(paths.size(), addr, o.pathMtu(), o);
+        p.setStatus(status);
+        paths.add(p);
+        if (tx != null) {
+            cc.init(p, tx.peerRwnd());
+        }
+        // Unconfirmed addresses are probed at once (RFC 9260 section 5.4); others after HB.interval.
+        heartbeats.ensure(paths.size(), status == PathStatus.UNCONFIRMED ? now : now + heartbeatDelay(p));
+        host.peerAddressesChanged(this);
+        return p;
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    /** This association's id. */
+    public AssociationId id() {
+        return id;
+    }
+
+    /** The current state. */
+    public State state() {
+        return state;
+    }
+
+    /** The peer's port. */
+    public int peerPort() {
+        return peerPort;
+    }
+
+    /** Our Verification Tag. */
+    public int localTag() {
+        return localTag;
+    }
+
+    /** The peer's Verification Tag. */
+    public int peerTag() {
+        return peerTag;
+    }
+
+    /** The peer's addresses, primary first. */
+    public List<InetAddress> peerAddresses() {
+        List<InetAddress> out = new ArrayList<>(paths.size());
+        for (Path p : paths) {
+            out.add(p.address());
+        }
+        return out;
+    }
+
+    /** The paths (one per peer address), in index order. */
+    public List<Path> paths() {
+        return paths;
+    }
+
+    /** The primary path's address. */
+    public InetAddress primaryAddress() {
+        return paths.get(primary).address();
+    }
+
+    /** Negotiated outbound streams (0 before establishment). */
+    public int outboundStreams() {
+        return outboundStreams;
+    }
+
+    /** Negotiated inbound streams (0 before establishment). */
+    public int inboundStreams() {
+        return inboundStreams;
+    }
+
+    /** True once CLOSED and every final chunk has been handed out. */
+    public boolean isFinished() {
+        return state == State.CLOSED && controls.isEmpty();
+    }
+
+    /** Free bytes in the send buffer (0 before establishment). */
+    public long sendBufferFree() {
+        return tx == null ? 0 : tx.freeBytes();
+    }
+
+    // ------------------------------------------------------------------ user commands
+
+    /**
+     * Queues a message (RFC 9260 section 10.1 SEND). Accepted only when ESTABLISHED.
+     *
+     * @throws IllegalStateException if the association is not established or is shutting down
+     * @throws IllegalArgumentException for a stream beyond the negotiated count, an empty or
+     *     oversized message
+     */
+    public SendStatus send(SendInfo info, ByteBuffer data, long now) {
+        switch (state) {
+            case ESTABLISHED -> {}
+            case COOKIE_WAIT, COOKIE_ECHOED -> throw new IllegalStateException(
+                    id + " is not established yet: wait for the COMMUNICATION_UP event before sending");
+            case CLOSED -> throw new IllegalStateException(id + " is closed: open a new association");
+            default -> throw new IllegalStateException(id + " is shutting down (" + state + "): no new data");
+        }
+        if (info.streamId() >= outboundStreams) {
+            throw new IllegalArgumentException("stream " + info.streamId() + " does not exist on " + id
+                    + ": the peer granted " + outboundStreams + " outbound streams (0.." + (outboundStreams - 1) + ")");
+        }
+        DataSender.SendStatus s = tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data);
+        if (s == DataSender.SendStatus.WOULD_BLOCK) {
+            return SendStatus.WOULD_BLOCK;
+        }
+        wasDry = false;
+        return SendStatus.ACCEPTED;
+    }
+
+    /** Sets the free-space threshold of the send callback (0: after every SACK that frees space). */
+    public void setSendThreshold(long bytes) {
+        if (bytes < 0 || bytes > o.sendBufferBytes()) {
+            throw new IllegalArgumentException(
+                    "send threshold must be 0.." + o.sendBufferBytes() + " (the send buffer size), was " + bytes);
+        }
+        sendThreshold = bytes;
+    }
+
+    /** Makes {@code address} the primary path (RFC 9260 section 10.1 SET PRIMARY). */
+    public void setPrimary(InetAddress address) {
+        for (Path p : paths) {
+            if (p.address().equals(address)) {
+                primary = p.index();
+                host.emit(new SctpEvent.PeerAddressChange(id, address, PeerAddressState.MADE_PRIMARY));
+                return;
+            }
+        }
+        throw new IllegalArgumentException(
+                address + " is not an address of the peer of " + id + ": " + peerAddresses());
+    }
+
+    /** Sets the MTU of the path to {@code address}. */
+    public void setPathMtu(InetAddress address, int mtu) {
+        if (mtu < 576 || mtu > 65535) {
+            throw new IllegalArgumentException("MTU must be 576..65535, was " + mtu);
+        }
+        for (Path p : paths) {
+            if (p.address().equals(address)) {
+                p.setMtu(mtu);
+                return;
+            }
+        }
+        throw new IllegalArgumentException(address + " is not an address of the peer of " + id);
+    }
+
+    /**
+     * Graceful shutdown (RFC 9260 section 9.2): no more data is accepted; once all outstanding
+     * data is acknowledged, SHUTDOWN is sent. Before establishment this is an abort.
+     */
+    public void shutdown(long now) {
+        switch (state) {
+            case ESTABLISHED -> {
+                state = State.SHUTDOWN_PENDING;
+                progressShutdown(now);
+            }
+            case COOKIE_WAIT, COOKIE_ECHOED -> abort(Bytes.EMPTY, now);
+            default -> {} // already shutting down or closed
+        }
+    }
+
+    /** Aborts (RFC 9260 section 9.1): ABORT with a User-Initiated Abort cause carrying {@code reason}. */
+    public void abort(Bytes reason, long now) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (state != State.COOKIE_WAIT) {
+            queue(AbortChunk.of(false, new UserInitiatedAbortCause(reason)), primaryAddress(), peerTag);
+        }
+        fail(
+                state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED
+                        ? AssociationChangeType.CANT_START
+                        : AssociationChangeType.COMMUNICATION_LOST,
+                List.of(),
+                "aborted by the local user",
+                now);
+    }
+
+    // ------------------------------------------------------------------ input
+
+    /**
+     * Processes a packet routed to this association. The endpoint has verified the checksum and
+     * framing and matched the packet to us by address and port; the Verification Tag is checked
+     * here (RFC 9260 section 8.5).
+     */
+    public void handlePacket(InboundPacket pkt, long now) {
+        handlePacket(pkt, 0, now);
+    }
+
+    /**
+     * As {@link #handlePacket(InboundPacket, long)}, starting at chunk {@code start}: the endpoint
+     * passes 1 after it built this association from the COOKIE ECHO in chunk 0.
+     */
+    public void handlePacket(InboundPacket pkt, int start, long now) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (start == 0 && !verificationTagOk(pkt, pkt.type(0))) {
+            return;
+        }
+        boolean hadData = false;
+        boolean immediate = false;
+        boolean closedDuring = false;
+        for (int i = start; i < pkt.chunkCount() && !closedDuring; i++) {
+            int type = pkt.type(i);
+            switch (type) {
+                case ChunkType.DATA -> {
+                    int r = onData(pkt, i, now);
+                    if (r < 0) {
+                        closedDuring = true;
+                    } else if (r > 0) {
+                        hadData = true;
+                        immediate |= (pkt.flags(i) & 0x08) != 0;
+                    }
+                }
+                case ChunkType.SACK -> onSack(pkt, i, now);
+                case ChunkType.INIT -> onInit(pkt, i, now);
+                case ChunkType.INIT_ACK -> onInitAck(pkt, i, now);
+                case ChunkType.COOKIE_ECHO -> onCookieEcho(pkt, i, now);
+                case ChunkType.COOKIE_ACK -> onCookieAck(now);
+                case ChunkType.HEARTBEAT -> onHeartbeat(pkt, i);
+                case ChunkType.HEARTBEAT_ACK -> onHeartbeatAck(pkt, i, now);
+                case ChunkType.ABORT -> {
+                    onAbort(pkt, i, now);
+                    closedDuring = true;
+                }
+                case ChunkType.SHUTDOWN -> onShutdown(pkt, i, now);
+                case ChunkType.SHUTDOWN_ACK -> onShutdownAck(pkt, now);
+                case ChunkType.SHUTDOWN_COMPLETE -> onShutdownComplete(now);
+                case ChunkType.ERROR -> onError(pkt, i, now);
+                default -> {
+                    if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true; // "stop processing": the rest of the packet is discarded
+                    }
+                }
+            }
+            if (state == State.CLOSED) {
+                closedDuring = true;
+            }
+        }
+        if (rx != null && state != State.CLOSED) {
+            rx.onPacketProcessed(hadData, immediate, now);
+            deliverMessages();
+            if (hadData && state == State.SHUTDOWN_SENT) {
+                // RFC 9260 section 9.2: answer each packet with DATA with a SHUTDOWN, restart T2.
+                queueShutdown(now);
+            }
+        }
+    }
+
+    /** RFC 9260 sections 8.5 and 8.5.1. */
+    private boolean verificationTagOk(InboundPacket pkt, int first) {
+        int vtag = pkt.verificationTag();
+        switch (first) {
+            case ChunkType.INIT:
+                return vtag == 0 && pkt.chunkCount() == 1;
+            case ChunkType.ABORT:
+            case ChunkType.SHUTDOWN_COMPLETE: {
+                boolean t = (pkt.flags(0) & 1) != 0;
+                return t ? vtag == peerTag && peerTag != 0 : vtag == localTag;
+            }
+            case ChunkType.COOKIE_ECHO:
+                return true; // checked against the cookie (section 5.2.4)
+            case ChunkType.INIT_ACK:
+                return vtag == localTag && pkt.chunkCount() == 1;
+            default:
+                return vtag == localTag;
+        }
+    }
+
+    /** DATA: returns 1 if new data was taken, 0 otherwise, -1 if the association was aborted. */
+    private int onData(InboundPacket pkt, int i, long now) {
+        if (rx == null
+                || !(state == State.ESTABLISHED || state == State.SHUTDOWN_PENDING || state == State.SHUTDOWN_SENT)) {
+            return 0; // RFC 9260 section 9.2: no new data after SHUTDOWN was received
+        }
+        Parsed<DataChunkView> p = DataChunkView.check(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk()) {
+            // RFC 9260 section 6.2: a DATA chunk with no user data is answered with ABORT.
+            int tsn = pkt.length(i) >= 8 ? pkt.buffer().getInt(pkt.offset(i) + 4) : 0;
+            protocolAbort(new NoUserDataCause(tsn), "DATA chunk with no user data", now);
+            return -1;
+        }
+        DataChunkView d = p.value();
+        lastDataSource = pkt.from();
+        DataReceiver.DataResult r = rx.onData(
+                d.tsn(),
+                d.streamId(),
+                d.ssn(),
+                d.ppid(),
+                d.flags(),
+                d.buffer(),
+                d.userDataOffset(),
+                d.userDataLength(),
+                now);
+        if (r == DataReceiver.DataResult.INVALID_STREAM) {
+            // RFC 9260 section 6.5: acknowledge the TSN and report the stream.
+            queue(new ErrorChunk(List.of(new InvalidStreamIdentifierCause(d.streamId()))), pkt.from(), peerTag);
+        }
+        return 1;
+    }
+
+    private void onSack(InboundPacket pkt, int i, long now) {
+        if (tx == null || state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
+            return;
+        }
+        Parsed<SackChunkView> p = SackChunkView.check(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk()) {
+            return;
+        }
+        SackChunkView s = p.value();
+        int n = s.gapBlockCount();
+        int[] starts = new int[n];
+        int[] ends = new int[n];
+        for (int g = 0; g < n; g++) {
+            starts[g] = s.gapStart(g);
+            ends[g] = s.gapEnd(g);
+        }
+        long freeBefore = tx.freeBytes();
+        AckResult r =
+                tx.onSack(s.cumTsnAck(), Integer.toUnsignedLong(s.aRwnd()), starts, ends, n, s.dupCount(), paths, now);
+        afterAck(r, freeBefore, now);
+    }
+
+    /** Error counters, path recovery and the send events after acknowledged data. */
+    private void afterAck(AckResult r, long freeBefore, long now) {
+        if (r.anyNewlyAcked()) {
+            associationErrors = 0;
+            for (Path p : paths) {
+                if (r.newlyAckedOn(p.index())) {
+                    p.resetErrorCount();
+                    if (p.status() == PathStatus.INACTIVE) {
+                        setPathStatus(p, PathStatus.ACTIVE);
+                    }
+                }
+            }
+        }
+        long free = tx.freeBytes();
+        if (free > freeBefore && free >= sendThreshold) {
+            host.emit(new SctpEvent.SendSpaceAvailable(id, free));
+        }
+        if (tx.isEmpty() && !wasDry) {
+            wasDry = true;
+            host.emit(new SctpEvent.SenderDry(id));
+        }
+        progressShutdown(now);
+    }
+
+    private void onInit(InboundPacket pkt, int i, long now) {
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk() || !(p.value() instanceof InitChunk init)) {
+            return;
+        }
+        int tag;
+        int tsn;
+        int tieLocal;
+        int tiePeer;
+        if (state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
+            // RFC 9260 section 5.2.1: answer with our original Initiate Tag and TSN; keep state.
+            tag = localTag;
+            tsn = localInitialTsn;
+            tieLocal = 0;
+            tiePeer = 0;
+            if (state == State.COOKIE_ECHOED) {
+                tieLocal = localTag;
+                tiePeer = peerTag;
+            }
+        } else if (state == State.SHUTDOWN_ACK_SENT) {
+            // RFC 9260 section 9.2: an INIT in SHUTDOWN-ACK-SENT is answered by the SHUTDOWN ACK.
+            queue(new ShutdownAckChunk(), pkt.from(), peerTag);
+            return;
+        } else {
+            // RFC 9260 section 5.2.2: a new random tag, and tie-tags so the COOKIE ECHO can be
+            // recognised as a restart (case A) or a collision (case B).
+            tag = Handshake.randomTag(host.random());
+            tsn = host.random().nextInt();
+            tieLocal = localTag;
+            tiePeer = peerTag;
+        }
+        Handshake.answerInit(host, o, init, peerPort, pkt.from(), pkt.to(), tag, tsn, tieLocal, tiePeer, now)
+                .ifPresent(a -> queue(a.chunk(), pkt.from(), a.verificationTag()));
+    }
+
+    private void onInitAck(InboundPacket pkt, int i, long now) {
+        if (state != State.COOKIE_WAIT) {
+            return; // RFC 9260 section 5.2.3: discard
+        }
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk() || !(p.value() instanceof InitAckChunk ack)) {
+            return;
+        }
+        InitHandling.PeerParams pp = InitHandling.read(ack.parameters());
+        if (ack.initiateTag() == 0 || ack.outboundStreams() == 0 || ack.inboundStreams() == 0 || pp.cookie == null) {
+            // RFC 9260 section 5.1 C/E: an INIT ACK without a cookie or with invalid mandatory
+            // fields is a protocol error.
+            queue(
+                    AbortChunk.of(false, new org.sctpj.stack.wire.cause.InvalidMandatoryParameterCause()),
+                    pkt.from(),
+                    ack.initiateTag());
+            fail(AssociationChangeType.CANT_START, List.of(), "invalid INIT ACK", now);
+            return;
+        }
+        if (pp.abortCause != null) {
+            queue(AbortChunk.of(false, pp.abortCause), pkt.from(), ack.initiateTag());
+            fail(AssociationChangeType.CANT_START, List.of(), "INIT ACK with a host name address", now);
+            return;
+        }
+        if (!pp.toReport.isEmpty()) {
+            // RFC 9260 section 3.2.1: report unrecognized parameters in an ERROR bundled with the COOKIE ECHO.
+            queue(new ErrorChunk(List.of(InitHandling.unrecognizedCause(pp.toReport))), pkt.from(), ack.initiateTag());
+        }
+        peerTag = ack.initiateTag();
+        // The INIT ACK's source becomes confirmed; listed addresses need a heartbeat (5.4).
+        Path src = addPath(pkt.from(), PathStatus.ACTIVE, now);
+        if (src != null) {
+            src.setStatus(PathStatus.ACTIVE);
+        }
+        for (InetAddress a : pp.addresses) {
+            addPath(a, PathStatus.UNCONFIRMED, now);
+        }
+        startDataPath(localInitialTsn, ack.initialTsn(), ack.aRwnd(), ack.outboundStreams(), ack.inboundStreams());
+        cookieToEcho = pp.cookie;
+        state = State.COOKIE_ECHOED;
+        t1Count = 0;
+        sendCookieEcho(now);
+    }
+
+    private void onCookieEcho(InboundPacket pkt, int i, long now) {
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk() || !(p.value() instanceof CookieEchoChunk echo)) {
+            return;
+        }
+        StateCookie.Opened opened = StateCookie.open(echo.cookie(), host.cookieSecrets(), now);
+        if (opened instanceof StateCookie.Stale stale) {
+            queue(
+                    new ErrorChunk(List.of(new StaleCookieCause((int) Math.min(stale.stalenessMicros(), 0xffffffffL)))),
+                    pkt.from(),
+                    pkt.verificationTag());
+            return;
+        }
+        if (!(opened instanceof StateCookie.Valid valid)) {
+            return;
+        }
+        StateCookie c = valid.cookie();
+        if (pkt.verificationTag() != c.localTag() || c.peerPort() != peerPort) {
+            return; // RFC 9260 section 5.1.5 step 2 / 8.5.1: the packet's tag must be the cookie's
+        }
+        handleCookieCollision(c, pkt.from(), now);
+    }
+
+    /** RFC 9260 section 5.2.4, Table 5: a COOKIE ECHO for an existing association. */
+    private void handleCookieCollision(StateCookie c, InetAddress from, long now) {
+        boolean localMatch = c.localTag() == localTag;
+        boolean peerMatch = c.peerTag() == peerTag;
+        boolean tiesMatch = c.localTieTag() == localTag && c.peerTieTag() == peerTag;
+        if (!localMatch && !peerMatch && tiesMatch && c.localTieTag() != 0) {
+            // Case A: the peer restarted.
+            if (state == State.SHUTDOWN_ACK_SENT) {
+                queue(new ShutdownAckChunk(), from, peerTag);
+                queue(new ErrorChunk(List.of(new CookieReceivedWhileShuttingDownCause())), from, peerTag);
+                return;
+            }
+            restart(c, from, now);
+        } else if (localMatch && !peerMatch) {
+            // Case B: INIT collision; take the peer's new tag and TSN.
+            boolean wasUp = state != State.COOKIE_WAIT && state != State.COOKIE_ECHOED;
+            peerTag = c.peerTag();
+            startDataPath(c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
+            t1Deadline = NONE;
+            if (!wasUp) {
+                state = State.ESTABLISHED;
+                emitUp(AssociationChangeType.COMMUNICATION_UP, now);
+            }
+            queue(new CookieAckChunk(), from, peerTag);
+        } else if (!localMatch && peerMatch && c.localTieTag() == 0 && c.peerTieTag() == 0) {
+            // Case C: a late COOKIE ECHO of an earlier attempt: silently discard.
+        } else if (localMatch && peerMatch) {
+            // Case D: a retransmitted COOKIE ECHO; enter ESTABLISHED if still setting up.
+            if (state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
+                t1Deadline = NONE;
+                state = State.ESTABLISHED;
+                emitUp(AssociationChangeType.COMMUNICATION_UP, now);
+            }
+            queue(new CookieAckChunk(), from, peerTag);
+        }
+        // Any other combination: silently discard.
+    }
+
+    /** Peer restart (section 5.2.4 A): new tags and TSNs, unacknowledged data reported failed. */
+    private void restart(StateCookie c, InetAddress from, long now) {
+        reportUnsent();
+        t1Deadline = NONE;
+        t2Deadline = NONE;
+        t5Deadline = NONE;
+        controls.clear();
+        localTag = c.localTag();
+        peerTag = c.peerTag();
+        localInitialTsn = c.localInitialTsn();
+        for (Path p : paths) {
+            p.stopT3();
+            p.resetErrorCount();
+        }
+        startDataPath(c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
+        associationErrors = 0;
+        wasDry = true;
+        state = State.ESTABLISHED;
+        queue(new CookieAckChunk(), from, peerTag);
+        emitUp(AssociationChangeType.RESTART, now);
+    }
+
+    private void onCookieAck(long now) {
+        if (state != State.COOKIE_ECHOED) {
+            return; // RFC 9260 section 5.2.5
+        }
+        t1Deadline = NONE;
+        cookieToEcho = null;
+        state = State.ESTABLISHED;
+        emitUp(AssociationChangeType.COMMUNICATION_UP, now);
+    }
+
+    private void onHeartbeat(InboundPacket pkt, int i) {
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (p.isOk() && p.value() instanceof HeartbeatChunk hb) {
+            // RFC 9260 section 8.3: echo the Heartbeat Information to the source address.
+            queue(new HeartbeatAckChunk(hb.parameters()), pkt.from(), peerTag);
+        }
+    }
+
+    private void onHeartbeatAck(InboundPacket pkt, int i, long now) {
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk() || !(p.value() instanceof HeartbeatAckChunk ack)) {
+            return;
+        }
+        for (Parameter param : ack.parameters()) {
+            if (param instanceof HeartbeatInfoParameter info) {
+                int idx = heartbeats.match(info.info(), now, rttOut);
+                if (idx < 0) {
+                    return;
+                }
+                Path path = paths.get(idx);
+                path.rto().sample(rttOut[0]);
+                path.resetErrorCount();
+                associationErrors = 0;
+                if (path.status() == PathStatus.UNCONFIRMED) {
+                    setPathStatus(path, PathStatus.ACTIVE);
+                    host.emit(new SctpEvent.PeerAddressChange(id, path.address(), PeerAddressState.CONFIRMED));
+                } else if (path.status() == PathStatus.INACTIVE) {
+                    setPathStatus(path, PathStatus.ACTIVE);
+                }
+                heartbeats.schedule(idx, now + heartbeatDelay(path));
+                return;
+            }
+        }
+    }
+
+    private void onAbort(InboundPacket pkt, int i, long now) {
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        List<ErrorCause> causes = p.isOk() && p.value() instanceof AbortChunk a ? a.causes() : List.of();
+        fail(
+                state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED
+                        ? AssociationChangeType.CANT_START
+                        : AssociationChangeType.COMMUNICATION_LOST,
+                causes,
+                "ABORT received",
+                now);
+    }
+
+    private void onShutdown(InboundPacket pkt, int i, long now) {
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk() || !(p.value() instanceof ShutdownChunk s) || tx == null) {
+            return;
+        }
+        switch (state) {
+            case ESTABLISHED, SHUTDOWN_PENDING, SHUTDOWN_RECEIVED -> {
+                long freeBefore = tx.freeBytes();
+                AckResult r = tx.onSack(
+                        s.cumTsnAck(), tx.peerRwnd() + tx.outstandingBytes(), new int[0], new int[0], 0, 0, paths, now);
+                if (state != State.SHUTDOWN_RECEIVED) {
+                    state = State.SHUTDOWN_RECEIVED;
+                    host.emit(new SctpEvent.ShutdownReceived(id));
+                }
+                afterAck(r, freeBefore, now);
+            }
+            case SHUTDOWN_SENT -> {
+                // RFC 9260 section 9.2: both sides shut down at once.
+                t2Count = 0;
+                state = State.SHUTDOWN_ACK_SENT;
+                queueShutdownAck(now);
+            }
+            default -> {}
+        }
+    }
+
+    private void onShutdownAck(InboundPacket pkt, long now) {
+        if (state == State.SHUTDOWN_SENT || state == State.SHUTDOWN_ACK_SENT) {
+            queue(new ShutdownCompleteChunk(false), pkt.from(), peerTag);
+            close(AssociationChangeType.SHUTDOWN_COMPLETE, List.of(), "shutdown complete", now);
+        }
+        // In COOKIE-WAIT / COOKIE-ECHOED the endpoint treats it as out of the blue (8.5.1 E);
+        // the tag check already dropped it unless it carried our tag.
+    }
+
+    private void onShutdownComplete(long now) {
+        if (state == State.SHUTDOWN_ACK_SENT) {
+            close(AssociationChangeType.SHUTDOWN_COMPLETE, List.of(), "shutdown complete", now);
+        }
+    }
+
+    private void onError(InboundPacket pkt, int i, long now) {
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!p.isOk() || !(p.value() instanceof ErrorChunk e)) {
+            return;
+        }
+        for (ErrorCause c : e.causes()) {
+            if (c instanceof StaleCookieCause stale && state == State.COOKIE_ECHOED) {
+                // RFC 9260 section 5.2.6: retry with a Cookie Preservative asking for twice the staleness.
+                if (++t1Count > o.maxInitRetransmits()) {
+                    fail(AssociationChangeType.CANT_START, List.of(), "stale cookies until retries ran out", now);
+                    return;
+                }
+                preservativeMillis = Math.max(1, 2L * Integer.toUnsignedLong(stale.stalenessMicros()) / 1000);
+                state = State.COOKIE_WAIT;
+                cookieToEcho = null;
+                tx = null;
+                rx = null;
+                sendInit(now);
+                return;
+            }
+        }
+        host.emit(new SctpEvent.RemoteError(id, e.causes()));
+    }
+
+    /**
+     * An unrecognized chunk type (RFC 9260 section 3.2): report and/or skip by its two high bits.
+     * Returns false when the rest of the packet must be discarded.
+     */
+    private boolean onUnrecognized(InboundPacket pkt, int i) {
+        int type = pkt.type(i);
+        UnrecognizedAction action = UnrecognizedAction.ofChunkType(type);
+        if (action.report() && peerTag != 0) {
+            byte[] raw = new byte[pkt.length(i)];
+            pkt.buffer().get(pkt.offset(i), raw);
+            queue(new ErrorChunk(List.of(new UnrecognizedChunkTypeCause(Bytes.of(raw)))), pkt.from(), peerTag);
+        }
+        return action.continueProcessing();
+    }
+
+    // ------------------------------------------------------------------ output
+
+    private void queue(Chunk chunk, InetAddress dest, int vtag) {
+        controls.add(new Control(chunk, dest, vtag));
+    }
+
+    private int maxPacket(Path p) {
+        return maxPacket(p.address(), p.mtu());
+    }
+
+    private int maxPacket(InetAddress dest, int mtu) {
+        int ip = dest instanceof Inet6Address ? 40 : 20;
+        return mtu - ip - o.encapsulationOverhead();
+    }
+
+    private Path pathOf(InetAddress a) {
+        for (Path p : paths) {
+            if (p.address().equals(a)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The path new data and retransmissions go to: the primary while it is active and has had no
+     * timeout since its last acknowledgement; otherwise the active path with the fewest errors
+     * (RFC 9260 section 6.4.1: retransmit to an alternate destination).
+     */
+    Path dataPath() {
+        Path p = paths.get(primary);
+        if (p.status() == PathStatus.ACTIVE && p.errorCount() == 0) {
+            return p;
+        }
+        Path best = null;
+        for (Path q : paths) {
+            if (q.status() == PathStatus.ACTIVE && (best == null || q.errorCount() < best.errorCount())) {
+                best = q;
+            }
+        }
+        if (best != null) {
+            return best;
+        }
+        // Everything is inactive: keep trying the primary (or any confirmed path).
+        return p.status() == PathStatus.UNCONFIRMED ? firstConfirmed() : p;
+    }
+
+    private Path firstConfirmed() {
+        for (Path q : paths) {
+            if (q.status() != PathStatus.UNCONFIRMED) {
+                return q;
+            }
+        }
+        return paths.get(primary);
+    }
+
+    /** The next packet to send, if any. */
+    public Optional<Transmit> pollTransmit(long now) {
+        Control c = controls.peek();
+        if (c != null) {
+            InetAddress dest = c.destination();
+            int vtag = c.verificationTag();
+            Path p = pathOf(dest);
+            pb.reset(host.localPort(), peerPort, vtag, maxPacket(dest, p != null ? p.mtu() : o.pathMtu()));
+            boolean alone = false;
+            while (!alone
+                    && (c = controls.peek()) != null
+                    && c.destination().equals(dest)
+                    && c.verificationTag() == vtag) {
+                alone = isAlone(c.chunk());
+                if (alone && !pb.isEmpty()) {
+                    break; // INIT, INIT ACK and SHUTDOWN COMPLETE travel alone (RFC 9260 section 6.10)
+                }
+                if (!pb.tryAdd(c.chunk())) {
+                    if (pb.isEmpty()) {
+                        controls.poll(); // larger than the path can carry: drop rather than stall
+                        continue;
+                    }
+                    break;
+                }
+                controls.poll();
+            }
+            if (!pb.isEmpty()) {
+                if (!alone && p != null && vtag == peerTag && canBundleData()) {
+                    bundleSack(now);
+                    if (p == dataPath()) {
+                        tx.fill(pb, p, paths, now);
+                    }
+                }
+                return Optional.of(finish(dest, now));
+            }
+        }
+        if (!canBundleData()) {
+            return Optional.empty();
+        }
+        if (rx.sackNeeded(now)) {
+            Path p = lastDataSource != null ? pathOf(lastDataSource) : null;
+            if (p == null) {
+                p = dataPath();
+            }
+            startPacket(p);
+            bundleSack(now);
+            if (p == dataPath()) {
+                tx.fill(pb, p, paths, now);
+            }
+            return Optional.of(finish(p.address(), now));
+        }
+        if (tx.hasDataToSend(now)) {
+            Path p = dataPath();
+            startPacket(p);
+            tx.fill(pb, p, paths, now);
+            if (!pb.isEmpty()) {
+                return Optional.of(finish(p.address(), now));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isAlone(Chunk c) {
+        int t = c.type();
+        return t == ChunkType.INIT || t == ChunkType.INIT_ACK || t == ChunkType.SHUTDOWN_COMPLETE;
+    }
+
+    private boolean canBundleData() {
+        return rx != null
+                && tx != null
+                && (state == State.ESTABLISHED
+                        || state == State.SHUTDOWN_PENDING
+                        || state == State.SHUTDOWN_RECEIVED
+                        || state == State.SHUTDOWN_SENT);
+    }
+
+    private void startPacket(Path p) {
+        pb.reset(host.localPort(), peerPort, peerTag, maxPacket(p));
+    }
+
+    private void bundleSack(long now) {
+        if (rx.sackNeeded(now) || rx.sackDeadline() != NONE) {
+            rx.writeSack(sackWriter, pb.remaining());
+        }
+    }
+
+    private final SackChunkWriter sackWriter = new SackChunkWriter(this);
+
+    /** Adds the SACK the receiver describes to the packet being built. */
+    void addSack(Chunk sack) {
+        pb.tryAdd(sack);
+    }
+
+    private Transmit finish(InetAddress dest, long now) {
+        return new Transmit(pb.finish(), host.sourceFor(dest), dest);
+    }
+
+    // ------------------------------------------------------------------ timers
+
+    /** The earliest deadline of this association, or {@link Long#MAX_VALUE}. */
+    public long nextTimeout() {
+        if (state == State.CLOSED) {
+            return NONE;
+        }
+        long m = Math.min(t1Deadline, Math.min(t2Deadline, t5Deadline));
+        for (Path p : paths) {
+            m = Math.min(m, p.t3Deadline());
+        }
+        if (o.heartbeatEnabled() && state != State.COOKIE_WAIT && state != State.COOKIE_ECHOED) {
+            m = Math.min(m, heartbeats.next());
+        }
+        if (rx != null) {
+            m = Math.min(m, rx.sackDeadline());
+        }
+        return m;
+    }
+
+    /** Runs every timer due at {@code now}. */
+    public void handleTimeout(long now) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (t1Deadline <= now) {
+            onT1(now);
+        }
+        if (state != State.CLOSED && t5Deadline <= now) {
+            // RFC 9260 section 9.2: T5-shutdown-guard: give up and ABORT.
+            queue(AbortChunk.of(false), primaryAddress(), peerTag);
+            fail(AssociationChangeType.COMMUNICATION_LOST, List.of(), "shutdown guard timer expired", now);
+            return;
+        }
+        if (state != State.CLOSED && t2Deadline <= now) {
+            onT2(now);
+        }
+        for (int i = 0; i < paths.size() && state != State.CLOSED; i++) {
+            Path p = paths.get(i);
+            if (p.t3Deadline() <= now && tx != null) {
+                onT3(p, now);
+            }
+        }
+        if (state != State.CLOSED && o.heartbeatEnabled() && tx != null) {
+            heartbeatTimers(now);
+        }
+    }
+
+    private void onT1(long now) {
+        Path p = paths.get(primary);
+        if (++t1Count > o.maxInitRetransmits()) {
+            fail(
+                    AssociationChangeType.CANT_START,
+                    List.of(),
+                    "no answer to INIT/COOKIE ECHO after " + o.maxInitRetransmits() + " retransmissions",
+                    now);
+            return;
+        }
+        p.rto().backoff();
+        if (state == State.COOKIE_WAIT) {
+            queue(sentInit, p.address(), 0);
+            t1Deadline = now + p.rto().rto();
+        } else if (state == State.COOKIE_ECHOED) {
+            queue(new CookieEchoChunk(cookieToEcho), p.address(), peerTag);
+            t1Deadline = now + p.rto().rto();
+        } else {
+            t1Deadline = NONE;
+        }
+    }
+
+    private void onT2(long now) {
+        if (++associationErrors > o.associationMaxRetrans()) {
+            fail(AssociationChangeType.COMMUNICATION_LOST, List.of(), "no answer to SHUTDOWN", now);
+            return;
+        }
+        Path p = dataPath();
+        p.rto().backoff();
+        if (state == State.SHUTDOWN_SENT) {
+            queue(new ShutdownChunk(rx.cumulativeTsn()), p.address(), peerTag);
+        } else if (state == State.SHUTDOWN_ACK_SENT) {
+            queue(new ShutdownAckChunk(), p.address(), peerTag);
+        }
+        t2Deadline = now + p.rto().rto();
+    }
+
+    private void onT3(Path p, long now) {
+        tx.onT3Expired(p, paths, now);
+        pathError(p, now);
+        if (state != State.CLOSED) {
+            countAssociationError(now);
+        }
+    }
+
+    private void heartbeatTimers(long now) {
+        for (int i = 0; i < paths.size() && state != State.CLOSED; i++) {
+            Path p = paths.get(i);
+            if (heartbeats.timeout(i) <= now) {
+                heartbeats.expire(i);
+                p.rto().backoff();
+                pathError(p, now);
+                if (state == State.CLOSED) {
+                    return;
+                }
+                if (p.status() != PathStatus.UNCONFIRMED) {
+                    countAssociationError(now);
+                }
+                heartbeats.schedule(
+                        i, now + (p.status() == PathStatus.UNCONFIRMED ? p.rto().rto() : heartbeatDelay(p)));
+            }
+            if (state != State.CLOSED && heartbeats.due(i) <= now && !heartbeats.outstanding(i)) {
+                boolean idle = now - p.lastSendNanos() >= o.heartbeatInterval().toNanos();
+                if (idle || p.status() != PathStatus.ACTIVE) {
+                    Bytes info = heartbeats.send(i, p.address(), now, p.rto().rto(), host.random());
+                    queue(new HeartbeatChunk(List.of(new HeartbeatInfoParameter(info))), p.address(), peerTag);
+                } else {
+                    heartbeats.schedule(i, p.lastSendNanos() + heartbeatDelay(p));
+                }
+            }
+        }
+    }
+
+    /** HB.interval + RTO, with a jitter of +/- 50% of the RTO (RFC 9260 section 8.3). */
+    private long heartbeatDelay(Path p) {
+        long rto = p.rto().rto();
+        long jitter = rto <= 1 ? 0 : host.random().nextLong(rto) - rto / 2;
+        return o.heartbeatInterval().toNanos() + rto + jitter;
+    }
+
+    /** A timeout on path p (RFC 9260 section 8.2). */
+    private void pathError(Path p, long now) {
+        p.incrementErrorCount();
+        if (p.errorCount() > o.pathMaxRetrans() && p.status() == PathStatus.ACTIVE) {
+            setPathStatus(p, PathStatus.INACTIVE);
+        }
+    }
+
+    /** A timeout counted against the association (RFC 9260 section 8.1). */
+    private void countAssociationError(long now) {
+        if (++associationErrors > o.associationMaxRetrans()) {
+            fail(
+                    AssociationChangeType.COMMUNICATION_LOST,
+                    List.of(),
+                    "peer unreachable: " + associationErrors + " consecutive timeouts",
+                    now);
+        }
+    }
+
+    private void setPathStatus(Path p, PathStatus s) {
+        PathStatus old = p.status();
+        if (old == s) {
+            return;
+        }
+        p.setStatus(s);
+        if (s == PathStatus.INACTIVE) {
+            host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.UNREACHABLE));
+        } else if (s == PathStatus.ACTIVE && old == PathStatus.INACTIVE) {
+            host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.AVAILABLE));
+        }
+    }
+
+    // ------------------------------------------------------------------ procedures
+
+    private void sendInit(long now) {
+        sentInit = Handshake.buildInit(host, o, localTag, localInitialTsn, preservativeMillis);
+        Path p = paths.get(primary);
+        queue(sentInit, p.address(), 0);
+        t1Deadline = now + p.rto().rto();
+    }
+
+    private void sendCookieEcho(long now) {
+        Path p = paths.get(primary);
+        queue(new CookieEchoChunk(cookieToEcho), p.address(), peerTag);
+        t1Deadline = now + p.rto().rto();
+    }
+
+    private void progressShutdown(long now) {
+        if (tx == null || !tx.isEmpty()) {
+            return;
+        }
+        if (state == State.SHUTDOWN_PENDING) {
+            state = State.SHUTDOWN_SENT;
+            t2Count = 0;
+            queueShutdown(now);
+            t5Deadline = now + 5 * o.rtoMax().toNanos();
+        } else if (state == State.SHUTDOWN_RECEIVED) {
+            state = State.SHUTDOWN_ACK_SENT;
+            t2Count = 0;
+            queueShutdownAck(now);
+        }
+    }
+
+    private void queueShutdown(long now) {
+        Path p = dataPath();
+        queue(new ShutdownChunk(rx.cumulativeTsn()), p.address(), peerTag);
+        t2Deadline = now + p.rto().rto();
+    }
+
+    private void queueShutdownAck(long now) {
+        Path p = dataPath();
+        queue(new ShutdownAckChunk(), p.address(), peerTag);
+        t2Deadline = now + p.rto().rto();
+    }
+
+    private void protocolAbort(ErrorCause cause, String why, long now) {
+        queue(AbortChunk.of(false, cause), primaryAddress(), peerTag);
+        fail(AssociationChangeType.COMMUNICATION_LOST, List.of(), why, now);
+    }
+
+    private void emitUp(AssociationChangeType type, long now) {
+        for (Path p : paths) {
+            if (p.status() != PathStatus.UNCONFIRMED) {
+                heartbeats.schedule(p.index(), now + heartbeatDelay(p));
+            }
+        }
+        host.emit(new SctpEvent.AssociationChange(id, type, outboundStreams, inboundStreams, List.of(), type.name()));
+    }
+
+    private void deliverMessages() {
+        ReceivedMessage m;
+        while ((m = rx.pollMessage()) != null) {
+            host.emit(new SctpEvent.MessageReceived(id, m.streamId(), m.ppid(), m.unordered(), m.data()));
+        }
+    }
+
+    private void reportUnsent() {
+        if (tx == null) {
+            return;
+        }
+        for (UnsentMessage u : tx.drainUnsent()) {
+            host.emit(new SctpEvent.SendFailed(id, u.streamId(), u.ppid(), u.unordered(), u.data(), u.partiallySent()));
+        }
+    }
+
+    private void fail(AssociationChangeType type, List<ErrorCause> causes, String reason, long now) {
+        close(type, causes, reason, now);
+    }
+
+    private void close(AssociationChangeType type, List<ErrorCause> causes, String reason, long now) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (rx != null) {
+            deliverMessages();
+        }
+        reportUnsent();
+        state = State.CLOSED;
+        t1Deadline = t2Deadline = t5Deadline = NONE;
+        for (Path p : paths) {
+            p.stopT3();
+        }
+        host.emit(new SctpEvent.AssociationChange(id, type, outboundStreams, inboundStreams, causes, reason));
+        host.closed(this);
+    }
+
+    /** Whether a protocol violation cause is needed; kept for the error-handling tests. */
+    static ProtocolViolationCause violation(String text) {
+        return new ProtocolViolationCause(Bytes.of(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    }
+
+    @Override
+    public String toString() {
+        return id + "[" + state + " local=0x" + Integer.toHexString(localTag) + " peer=0x"
+                + Integer.toHexString(peerTag) + " " + peerAddresses() + ":" + peerPort + "]";
+    }
+}

@@ -1,0 +1,127 @@
+package org.sctpj.tests.core;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.sctpj.sim.EndpointNode;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.SendStatus;
+
+/**
+ * A message workload from A to Z with exact checking: each message's PPID is its index, its bytes
+ * are a function of the index, so Z can tell lost, duplicated, corrupted and misordered messages
+ * apart. A sends whenever the association comes up or send space frees; Z checks every delivery.
+ */
+final class Transfer {
+    record Msg(int index, int stream, boolean unordered, int size) {}
+
+    final List<Msg> plan = new ArrayList<>();
+    private int nextToSend;
+    private final BitSet delivered = new BitSet();
+    private final Map<Integer, Integer> lastOrderedIndex = new HashMap<>();
+    long deliveredCount;
+    long duplicated;
+    long misordered;
+    long corrupted;
+    long lastDeliveryNanos;
+    private AssociationId senderAssoc;
+
+    /** {@code count} messages of {@code size} bytes over {@code streams} streams. */
+    Transfer(long seed, int count, int size, int streams, boolean unordered) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int i = 0; i < count; i++) {
+            plan.add(new Msg(i, r.nextInt(streams), unordered, size));
+        }
+    }
+
+    static byte[] content(int index, int size) {
+        byte[] b = new byte[size];
+        int x = index * 0x9E3779B9 + 7;
+        for (int i = 0; i < size; i++) {
+            x = x * 1103515245 + 12345;
+            b[i] = (byte) (x >>> 24);
+        }
+        return b;
+    }
+
+    /** Wires the workload to the pair's event listeners. */
+    Transfer attach(CorePair p) {
+        p.a.keepEvents(true).onEvent(e -> onSenderEvent(p.a, e));
+        p.z.keepEvents(false).onEvent(this::onReceiverEvent);
+        return this;
+    }
+
+    private void onSenderEvent(EndpointNode a, SctpEvent e) {
+        if (e instanceof SctpEvent.AssociationChange c && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
+            senderAssoc = c.association();
+            pump(a);
+        } else if (e instanceof SctpEvent.SendSpaceAvailable) {
+            pump(a);
+        }
+    }
+
+    void pump(EndpointNode a) {
+        while (senderAssoc != null && nextToSend < plan.size()) {
+            Msg m = plan.get(nextToSend);
+            SendStatus s = a.endpoint()
+                    .send(
+                            senderAssoc,
+                            new SendInfo(m.stream(), m.index(), m.unordered(), false),
+                            ByteBuffer.wrap(content(m.index(), m.size())),
+                            a.now());
+            if (s == SendStatus.WOULD_BLOCK) {
+                return;
+            }
+            nextToSend++;
+        }
+    }
+
+    private void onReceiverEvent(SctpEvent e) {
+        if (!(e instanceof SctpEvent.MessageReceived m)) {
+            return;
+        }
+        int idx = m.ppid();
+        if (idx < 0 || idx >= plan.size()) {
+            corrupted++;
+            return;
+        }
+        Msg want = plan.get(idx);
+        if (delivered.get(idx)) {
+            duplicated++;
+            return;
+        }
+        delivered.set(idx);
+        deliveredCount++;
+        if (m.streamId() != want.stream()
+                || m.unordered() != want.unordered()
+                || !Arrays.equals(m.data(), content(idx, want.size()))) {
+            corrupted++;
+        }
+        if (!want.unordered()) {
+            Integer last = lastOrderedIndex.get(want.stream());
+            if (last != null && last > idx) {
+                misordered++;
+            }
+            lastOrderedIndex.put(want.stream(), idx);
+        }
+    }
+
+    boolean allSent() {
+        return nextToSend == plan.size();
+    }
+
+    boolean complete() {
+        return deliveredCount == plan.size();
+    }
+
+    long lost() {
+        return plan.size() - deliveredCount;
+    }
+}
