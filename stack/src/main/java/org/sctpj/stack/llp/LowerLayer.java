@@ -1,0 +1,62 @@
+package org.sctpj.stack.llp;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * The lower layer (LLP) that carries SCTP packets: raw IP (protocol 132) or UDP encapsulation
+ * (RFC 6951). Only the interface lives in the sans-IO core; implementations live in the {@code
+ * llp-*} modules, and decorators (pcap writer, fault injector) wrap any of them.
+ *
+ * <p>All methods but {@link #wakeup()} are called by one thread, the stack thread that owns the
+ * endpoint. Packets are SCTP packets: common header and chunks, without IP or UDP headers.
+ */
+public interface LowerLayer extends AutoCloseable {
+
+    /** Receives packets handed over by {@link #receive}. */
+    @FunctionalInterface
+    interface PacketSink {
+        /**
+         * One received SCTP packet. The buffer (position to limit) is valid only during the call.
+         *
+         * @param from the peer's address
+         * @param to our address the packet arrived on (the wildcard address when unknown)
+         */
+        void packet(ByteBuffer sctp, InetAddress from, InetAddress to);
+    }
+
+    /**
+     * Sends one packet, without blocking: when the socket cannot take it now the packet is dropped,
+     * as IP would (SCTP retransmits). The buffer's position to limit is the packet; it is not kept.
+     *
+     * @throws IOException on a permanent error (closed socket, no route)
+     */
+    void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException;
+
+    /**
+     * Hands at most {@code max} packets that have arrived to {@code sink}, without blocking.
+     *
+     * @return the number of packets handed over
+     */
+    int receive(PacketSink sink, int max) throws IOException;
+
+    /**
+     * Blocks until a packet may be readable, {@link #wakeup()} is called, or {@code timeoutNanos}
+     * pass (0: do not block). Spurious returns are allowed.
+     */
+    void await(long timeoutNanos) throws IOException;
+
+    /** Makes a concurrent or the next {@link #await} return at once. Callable from any thread. */
+    void wakeup();
+
+    /**
+     * Bytes this lower layer adds between the IP header and the SCTP packet: 0 for raw IP, 8 for
+     * UDP encapsulation (for {@link org.sctpj.stack.SctpOptions#encapsulationOverhead()}).
+     */
+    int encapsulationOverhead();
+
+    /** Closes the sockets; further calls fail. */
+    @Override
+    void close() throws IOException;
+}
