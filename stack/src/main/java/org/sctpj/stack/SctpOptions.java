@@ -188,6 +188,8 @@ public record SctpOptions(
         private int outboundStreams;
         private int maxInboundStreams;
 
+        private boolean maxMessageSizeSet;
+
         private Builder(SctpOptions o) {
             rtoInitial = o.rtoInitial;
             rtoMin = o.rtoMin;
@@ -323,6 +325,7 @@ public record SctpOptions(
         /** Sets {@link SctpOptions#maxMessageSize()}. */
         public Builder maxMessageSize(int v) {
             maxMessageSize = v;
+            maxMessageSizeSet = true;
             return this;
         }
 
@@ -338,8 +341,14 @@ public record SctpOptions(
             return this;
         }
 
-        /** The options; throws {@link IllegalArgumentException} naming the bad value. */
+        /**
+         * The options; throws {@link IllegalArgumentException} naming the bad value. Unless set
+         * explicitly, the maximum message size follows a smaller send buffer down.
+         */
         public SctpOptions build() {
+            if (!maxMessageSizeSet) {
+                maxMessageSize = Math.min(maxMessageSize, sendBufferBytes);
+            }
             return new SctpOptions(
                     rtoInitial,
                     rtoMin,

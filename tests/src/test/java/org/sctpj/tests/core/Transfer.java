@@ -32,6 +32,9 @@ final class Transfer {
     long corrupted;
     long lastDeliveryNanos;
     private AssociationId senderAssoc;
+    /** A stops sending new messages after this time (continuous transfers). */
+    long sendUntilNanos = Long.MAX_VALUE;
+    private boolean stopped;
 
     /** {@code count} messages of {@code size} bytes over {@code streams} streams. */
     Transfer(long seed, int count, int size, int streams, boolean unordered) {
@@ -68,6 +71,10 @@ final class Transfer {
     }
 
     void pump(EndpointNode a) {
+        if (a.now() >= sendUntilNanos) {
+            stopped = true;
+            return;
+        }
         while (senderAssoc != null && nextToSend < plan.size()) {
             Msg m = plan.get(nextToSend);
             SendStatus s = a.endpoint()
@@ -117,11 +124,22 @@ final class Transfer {
         return nextToSend == plan.size();
     }
 
+    /** Every message that was sent has been delivered, and sending is over. */
     boolean complete() {
-        return deliveredCount == plan.size();
+        return (allSent() || stopped) && deliveredCount == nextToSend;
     }
 
+    /** Messages sent but never delivered (all of the plan once it was all sent). */
     long lost() {
-        return plan.size() - deliveredCount;
+        return (stopped ? nextToSend : plan.size()) - deliveredCount;
+    }
+
+    int sent() {
+        return nextToSend;
+    }
+
+    /** The association A sends on. */
+    AssociationId senderAssociation() {
+        return senderAssoc;
     }
 }
