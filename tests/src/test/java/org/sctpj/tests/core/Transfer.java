@@ -15,11 +15,17 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 
 /**
- * A message workload from A to Z with exact checking: each message's PPID is its index, its bytes
+ * A message workload from A to Z with exact checking: each message's PPID is its index (plus {@link #PPID_BASE}), its bytes
  * are a function of the index, so Z can tell lost, duplicated, corrupted and misordered messages
  * apart. A sends whenever the association comes up or send space frees; Z checks every delivery.
  */
 final class Transfer {
+    /**
+     * PPIDs are this plus the message index: far above the IANA-assigned values, so packet
+     * decoders (tshark) do not take the payload for another protocol.
+     */
+    static final int PPID_BASE = 0x10000000;
+
     record Msg(int index, int stream, boolean unordered, int size) {}
 
     final List<Msg> plan = new ArrayList<>();
@@ -80,7 +86,7 @@ final class Transfer {
             SendStatus s = a.endpoint()
                     .send(
                             senderAssoc,
-                            new SendInfo(m.stream(), m.index(), m.unordered(), false),
+                            new SendInfo(m.stream(), PPID_BASE + m.index(), m.unordered(), false),
                             ByteBuffer.wrap(content(m.index(), m.size())),
                             a.now());
             if (s == SendStatus.WOULD_BLOCK) {
@@ -94,7 +100,7 @@ final class Transfer {
         if (!(e instanceof SctpEvent.MessageReceived m)) {
             return;
         }
-        int idx = m.ppid();
+        int idx = m.ppid() - PPID_BASE;
         if (idx < 0 || idx >= plan.size()) {
             corrupted++;
             return;
