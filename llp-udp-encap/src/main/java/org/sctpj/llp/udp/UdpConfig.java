@@ -1,6 +1,5 @@
 package org.sctpj.llp.udp;
 
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,9 +70,6 @@ public record UdpConfig(
                 throw new IllegalArgumentException("the wildcard address " + a.getHostAddress()
                         + " cannot be combined with other bind addresses; give specific addresses or none");
             }
-            if (a instanceof Inet6Address && isIpv4Mapped(a)) {
-                throw new IllegalArgumentException("bind the IPv4 address itself, not its IPv4-mapped form " + a);
-            }
         }
         if (receiveMode == null) {
             throw new IllegalArgumentException("receiveMode must not be null");
@@ -89,16 +85,6 @@ public record UdpConfig(
             throw new IllegalArgumentException(
                     "receiveQueueDepth must be a power of two, at least 2, was " + receiveQueueDepth);
         }
-    }
-
-    private static boolean isIpv4Mapped(InetAddress a) {
-        byte[] b = a.getAddress();
-        for (int i = 0; i < 10; i++) {
-            if (b[i] != 0) {
-                return false;
-            }
-        }
-        return b[10] == (byte) 0xff && b[11] == (byte) 0xff;
     }
 
     private static void port(String name, int v, int min) {
