@@ -158,7 +158,10 @@ public final class UdpBench {
             }
         };
         BulkReceiver receiver = new BulkReceiver();
-        try (Pair p = new Pair(mode, SctpOptions.LAN, sender, receiver)) {
+        SctpOptions bulkOptions = SctpOptions.LAN.toBuilder()
+                .maxBurst(Integer.getInteger("bench.maxBurst", SctpOptions.LAN.maxBurst()))
+                .build();
+        try (Pair p = new Pair(mode, bulkOptions, sender, receiver)) {
             if (!sender.up.await(10, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("no association " + p.a.failure() + " " + p.z.failure());
             }
