@@ -796,6 +796,7 @@ public final class Association {
                 }
                 afterAck(r, freeBefore, now);
             }
+            case SHUTDOWN_ACK_SENT -> queue(new ShutdownAckChunk(), pkt.from(), peerTag); // our SHUTDOWN ACK was lost
             case SHUTDOWN_SENT -> {
                 // RFC 9260 section 9.2: both sides shut down at once.
                 t2Count = 0;
@@ -1203,7 +1204,7 @@ public final class Association {
             state = State.SHUTDOWN_SENT;
             t2Count = 0;
             queueShutdown(now);
-            t5Deadline = now + 5 * o.rtoMax().toNanos();
+            t5Deadline = now + o.shutdownGuardFactor() * o.rtoMax().toNanos();
         } else if (state == State.SHUTDOWN_RECEIVED) {
             state = State.SHUTDOWN_ACK_SENT;
             t2Count = 0;
