@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -198,6 +199,84 @@ class UsrsctpUdpInteropTest {
                 assertEquals(1, r.getLong("assocs_ended"));
                 assertEquals(0, d.endpoint().stats().badChecksum(), "packets with a bad CRC32c from usrsctp");
                 assertEquals(0, d.endpoint().stats().malformed(), "malformed packets from usrsctp");
+            }
+        }
+    }
+
+    @Test
+    void usrsctpPingPongAgainstOurEchoServer() throws Exception {
+        int ourPort = sctpPort();
+        try (UdpEncapDriver d = UdpEncapDriver.open(LO, 0, ourPort, options(), 0)) {
+            Endpoint ep = d.endpoint();
+            ep.listen(true);
+            try (UsrsctpPeer peer = UsrsctpPeer.builder(UsrsctpPeer.Mode.PINGPONG)
+                    .udpPort(UsrsctpPeer.freeUdpPort())
+                    .remoteUdpPort(d.udpPort())
+                    .port(0)
+                    .peer("127.0.0.1", ourPort)
+                    .messages(200)
+                    .size(30)
+                    .timeout(Duration.ofSeconds(60))
+                    .start()) {
+                peer.awaitReady(STEP);
+                List<SctpEvent> events = new ArrayList<>();
+                boolean ended = d.runUntil(
+                        () -> changed(events, AssociationChangeType.SHUTDOWN_COMPLETE), Duration.ofSeconds(30), e -> {
+                            events.add(e);
+                            if (e instanceof MessageReceived m) {
+                                SendInfo info = new SendInfo(m.streamId(), m.ppid(), m.unordered(), true);
+                                ep.send(m.association(), info, ByteBuffer.wrap(m.data()), d.now());
+                            }
+                        });
+                assertTrue(ended, () -> "no SHUTDOWN_COMPLETE: " + d.counters() + "\n" + peer.output());
+                UsrsctpPeer.Line r = peer.awaitResult(STEP);
+                assertTrue(r.ok(), () -> r + "\n" + peer.output());
+                assertEquals(200, r.getLong("round_trips"));
+                // No assertion on speed (tests never time); the numbers are in the report for a look.
+                System.out.println("usrsctp ping-pong against sctpj: median " + r.get("rtt_median_us") + " us, p99 "
+                        + r.get("rtt_p99_us") + " us");
+            }
+        }
+    }
+
+    @Test
+    void usrsctpBulkOfLargeMessagesIntoOurSink() throws Exception {
+        int ourPort = sctpPort();
+        try (UdpEncapDriver d = UdpEncapDriver.open(LO, 0, ourPort, options(), 0)) {
+            Endpoint ep = d.endpoint();
+            ep.listen(true);
+            int size = 100_000; // fragmented into ~70 DATA chunks each; usrsctp delivers in pieces too
+            try (UsrsctpPeer peer = UsrsctpPeer.builder(UsrsctpPeer.Mode.BULK)
+                    .udpPort(UsrsctpPeer.freeUdpPort())
+                    .remoteUdpPort(d.udpPort())
+                    .port(0)
+                    .peer("127.0.0.1", ourPort)
+                    .streams(STREAMS)
+                    .size(size)
+                    .duration(Duration.ofSeconds(1))
+                    .timeout(Duration.ofSeconds(60))
+                    .start()) {
+                peer.awaitReady(STEP);
+                List<SctpEvent> events = new ArrayList<>();
+                long[] got = {0, 0};
+                boolean ended = d.runUntil(
+                        () -> changed(events, AssociationChangeType.SHUTDOWN_COMPLETE), Duration.ofSeconds(40), e -> {
+                            if (e instanceof MessageReceived m) {
+                                assertEquals(size, m.data().length, "message size");
+                                got[0]++;
+                                got[1] += m.data().length;
+                            } else {
+                                events.add(e);
+                            }
+                        });
+                assertTrue(ended, () -> "no SHUTDOWN_COMPLETE: " + events + "; " + d.counters() + "\n" + peer.output());
+                UsrsctpPeer.Line r = peer.awaitResult(STEP);
+                assertTrue(r.ok(), () -> r + "\n" + peer.output());
+                assertTrue(got[0] > 0, "no message arrived");
+                assertEquals(r.getLong("tx_msgs"), got[0], "messages usrsctp sent vs. we received");
+                assertEquals(r.getLong("tx_bytes"), got[1], "bytes usrsctp sent vs. we received");
+                System.out.println("usrsctp bulk into sctpj: " + r.get("tx_mb_per_s") + " MB/s, " + got[0]
+                        + " messages of " + size + " bytes");
             }
         }
     }
