@@ -2,63 +2,50 @@ package org.sctpj.tests.interop.usrsctp;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.sctpj.llp.udp.UdpConfig;
+import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.Transmit;
 
 /**
- * A minimal owner of one {@link Endpoint} over UDP encapsulation (RFC 6951) on one {@link
- * DatagramChannel}, driven in the test's thread following the endpoint's calling contract: feed
- * datagrams and timeouts, drain transmits and events, sleep in a selector until the next deadline.
- * A stand-in until {@code org.sctpj.llp.udp.UdpEncapsulation} (module llp-udp-encap) lands.
- *
- * <p>The peer's UDP port is learned per peer address from the datagrams that arrive (RFC 6951
- * section 5.4); before any arrives, packets go to {@code defaultRemoteUdpPort}.
+ * A minimal owner of one {@link Endpoint} over {@link UdpEncapsulation} (RFC 6951, module
+ * llp-udp-encap), driven in the test's thread following the endpoint's calling contract: feed
+ * packets and timeouts, drain transmits and events, wait in the lower layer until the next
+ * deadline. The peer's UDP port is learned by the lower layer from the datagrams that arrive;
+ * before any, packets go to the default remote port given here.
  */
 final class UdpEncapDriver implements AutoCloseable {
 
     private final Endpoint endpoint;
-    private final DatagramChannel channel;
-    private final Selector selector;
-    private final InetAddress localAddress;
-    private final int defaultRemoteUdpPort;
-    private final Map<InetAddress, Integer> remoteUdpPorts = new HashMap<>();
-    private final ByteBuffer rx = ByteBuffer.allocate(65536);
+    private final UdpEncapsulation udp;
     private final long origin = System.nanoTime();
-    private long datagramsIn;
-    private long datagramsOut;
 
-    private UdpEncapDriver(InetAddress local, int udpPort, int sctpPort, SctpOptions options, int defaultRemoteUdpPort)
+    private UdpEncapDriver(InetAddress local, int udpPort, int sctpPort, SctpOptions options, int remoteUdpPort)
             throws IOException {
-        this.localAddress = local;
-        this.defaultRemoteUdpPort = defaultRemoteUdpPort;
-        this.channel = DatagramChannel.open();
-        channel.bind(new InetSocketAddress(local, udpPort));
-        channel.configureBlocking(false);
-        this.selector = Selector.open();
-        channel.register(selector, SelectionKey.OP_READ);
-        SctpOptions o = options.toBuilder().encapsulationOverhead(8).build();
+        UdpConfig.Builder cfg = UdpConfig.builder().bind(local).localPort(udpPort);
+        if (remoteUdpPort > 0) {
+            cfg.defaultRemotePort(remoteUdpPort);
+        }
+        this.udp = UdpEncapsulation.open(cfg.build());
+        SctpOptions o = options.toBuilder()
+                .encapsulationOverhead(udp.encapsulationOverhead())
+                .build();
         this.endpoint = new Endpoint(sctpPort, List.of(local), o, new SecureRandom(), now());
     }
 
     /**
      * Opens the UDP socket on {@code local:udpPort} (0: any free port) and an endpoint on {@code
-     * sctpPort}.
+     * sctpPort}; {@code remoteUdpPort} is where packets go before the peer's port is learned (0:
+     * the lower layer's default, 9899).
      */
     static UdpEncapDriver open(InetAddress local, int udpPort, int sctpPort, SctpOptions options, int remoteUdpPort)
             throws IOException {
@@ -72,11 +59,7 @@ final class UdpEncapDriver implements AutoCloseable {
 
     /** The local UDP port. */
     int udpPort() {
-        try {
-            return ((InetSocketAddress) channel.getLocalAddress()).getPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return udp.localPort();
     }
 
     /** The endpoint's clock: monotonic nanoseconds, positive. */
@@ -84,9 +67,9 @@ final class UdpEncapDriver implements AutoCloseable {
         return System.nanoTime() - origin + 1;
     }
 
-    /** Datagrams received and sent so far. */
+    /** Counters of the lower layer and the endpoint, for failure messages. */
     String counters() {
-        return "datagrams in " + datagramsIn + ", out " + datagramsOut + ", endpoint " + endpoint.stats();
+        return "udp " + udp.stats() + ", endpoint " + endpoint.stats();
     }
 
     /**
@@ -106,33 +89,15 @@ final class UdpEncapDriver implements AutoCloseable {
                 return false;
             }
             long wake = Math.min(deadline, endpoint.nextTimeout());
-            long waitMs = Math.min(20, Math.max(0, (wake - now + 999_999) / 1_000_000));
-            if (waitMs == 0) {
-                selector.selectNow();
-            } else {
-                selector.select(waitMs);
+            udp.await(Math.max(0, Math.min(wake - now, 20_000_000L)));
+            while (udp.receive((sctp, from, to) -> endpoint.handleInput(sctp, from, to, now()), Integer.MAX_VALUE)
+                    > 0) {
+                flush(onEvent);
             }
-            selector.selectedKeys().clear();
-            receiveAll();
             now = now();
             if (endpoint.nextTimeout() <= now) {
                 endpoint.handleTimeout(now);
             }
-        }
-    }
-
-    private void receiveAll() throws IOException {
-        for (; ; ) {
-            rx.clear();
-            SocketAddress from = channel.receive(rx);
-            if (from == null) {
-                return;
-            }
-            datagramsIn++;
-            rx.flip();
-            InetSocketAddress f = (InetSocketAddress) from;
-            remoteUdpPorts.put(f.getAddress(), f.getPort());
-            endpoint.handleInput(rx, f.getAddress(), localAddress, now());
         }
     }
 
@@ -142,11 +107,10 @@ final class UdpEncapDriver implements AutoCloseable {
             more = false;
             long now = now();
             for (Optional<Transmit> t = endpoint.pollTransmit(now); t.isPresent(); t = endpoint.pollTransmit(now)) {
-                int port = remoteUdpPorts.getOrDefault(t.get().destination(), defaultRemoteUdpPort);
-                channel.send(
+                udp.send(
                         ByteBuffer.wrap(t.get().packet()),
-                        new InetSocketAddress(t.get().destination(), port));
-                datagramsOut++;
+                        t.get().source(),
+                        t.get().destination());
                 more = true;
             }
             for (Optional<SctpEvent> e = endpoint.pollEvent(); e.isPresent(); e = endpoint.pollEvent()) {
@@ -158,10 +122,6 @@ final class UdpEncapDriver implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try {
-            selector.close();
-        } finally {
-            channel.close();
-        }
+        udp.close();
     }
 }
