@@ -77,6 +77,7 @@ public final class Endpoint {
     private final Map<AssociationId, Association> byId = new LinkedHashMap<>();
     /** The live associations in creation order, for round-robin polling without allocation. */
     private final List<Association> live = new ArrayList<>();
+
     private final ArrayDeque<Association> draining = new ArrayDeque<>();
     private final ArrayDeque<Transmit> endpointOutput = new ArrayDeque<>();
     private final ArrayDeque<SctpEvent> events = new ArrayDeque<>();

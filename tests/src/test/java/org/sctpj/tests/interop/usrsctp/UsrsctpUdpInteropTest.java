@@ -3,7 +3,6 @@ package org.sctpj.tests.interop.usrsctp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -26,6 +25,7 @@ import org.sctpj.stack.SctpEvent.MessageReceived;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
+import org.sctpj.tests.Requirements;
 
 /**
  * Our stack against usrsctp 0.9.5.0 (Debian's libusrsctp, through {@code upeer}) over UDP
@@ -44,7 +44,7 @@ class UsrsctpUdpInteropTest {
 
     @BeforeAll
     static void needPeer() {
-        assumeTrue(
+        Requirements.need(
                 UsrsctpPeer.locate().isPresent(), () -> "usrsctp peer unavailable: " + UsrsctpPeer.unavailableReason());
     }
 
