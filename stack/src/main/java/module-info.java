@@ -9,4 +9,5 @@ module org.sctpj.stack {
     exports org.sctpj.stack.wire.param;
     exports org.sctpj.stack.wire.cause;
     exports org.sctpj.stack.llp;
+    exports org.sctpj.stack.addr;
 }
