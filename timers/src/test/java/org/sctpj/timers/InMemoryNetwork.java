@@ -61,6 +61,10 @@ final class InMemoryNetwork {
                 throw new ClosedChannelException();
             }
             int p = sctp.position();
+            if (sctp.remaining() < 4) {
+                dropped.incrementAndGet(); // no destination port to route by
+                return;
+            }
             int dstPort = ((sctp.get(p + 2) & 0xff) << 8) | (sctp.get(p + 3) & 0xff);
             Layer target = bound.get(new Key(destination, dstPort));
             if (target == null || target.closed) {
