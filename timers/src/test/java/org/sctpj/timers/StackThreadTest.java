@@ -295,6 +295,7 @@ class StackThreadTest {
         EndpointHandle a = t.register(endpoint(5001, 1), net.open(5001, List.of(LOCAL)), ea);
         a.execute(() -> a.endpoint().connect(List.of(LOCAL), 5002, t.now()));
         ez.await(change(AssociationChangeType.COMMUNICATION_UP));
+        ea.await(change(AssociationChangeType.COMMUNICATION_UP)); // else A may still be COOKIE-ECHOED
         t.close();
         assertFalse(t.isRunning());
         assertTrue(a.isClosed());
