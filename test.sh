@@ -12,10 +12,20 @@ cd "$(dirname "$0")"
 REQUIRED_TOOLS=(
   "tshark|has_tshark|the tshark judge tests in the trace module"
   "libpcap0.8|has_libpcap|pcap4j, which writes the captures of the trace module tests"
+  "libusrsctp-dev|has_usrsctp|the usrsctp interop peer (interop/usrsctp) built by the tests module"
+  "gcc|has_gcc|compiling the interop peers"
 )
 
 has_tshark() {
   command -v tshark >/dev/null 2>&1
+}
+
+has_usrsctp() {
+  [ -e /usr/include/usrsctp.h ]
+}
+
+has_gcc() {
+  command -v gcc >/dev/null 2>&1
 }
 
 has_libpcap() {

@@ -75,6 +75,9 @@ public final class Endpoint {
     private final Host host = new Host();
     private final Map<PeerKey, Association> byPeer = new HashMap<>();
     private final Map<AssociationId, Association> byId = new LinkedHashMap<>();
+    /** The live associations in creation order, for round-robin polling without allocation. */
+    private final List<Association> live = new ArrayList<>();
+
     private final ArrayDeque<Association> draining = new ArrayDeque<>();
     private final ArrayDeque<Transmit> endpointOutput = new ArrayDeque<>();
     private final ArrayDeque<SctpEvent> events = new ArrayDeque<>();
@@ -163,6 +166,7 @@ public final class Endpoint {
         AssociationId id = new AssociationId(nextId++);
         Association a = Association.connect(host, id, opts, peerPort, peers, now);
         byId.put(id, a);
+        live.add(a);
         return id;
     }
 
@@ -337,6 +341,7 @@ public final class Endpoint {
         AssociationId id = new AssociationId(nextId++);
         Association a = Association.fromCookie(host, id, options, c, pkt.from(), now);
         byId.put(id, a);
+        live.add(a);
         a.handlePacket(pkt, 1, now); // chunks bundled after the COOKIE ECHO
     }
 
@@ -354,15 +359,17 @@ public final class Endpoint {
     /** The earliest deadline of any association, or {@link Long#MAX_VALUE} when none. */
     public long nextTimeout() {
         long m = Long.MAX_VALUE;
-        for (Association a : byId.values()) {
-            m = Math.min(m, a.nextTimeout());
+        for (int i = 0; i < live.size(); i++) {
+            m = Math.min(m, live.get(i).nextTimeout());
         }
         return m;
     }
 
     /** Runs every timer due at {@code now}. */
     public void handleTimeout(long now) {
-        for (Association a : new ArrayList<>(byId.values())) {
+        // Backwards, so that an association closing (and leaving the list) does not skip another.
+        for (int i = live.size() - 1; i >= 0; i--) {
+            Association a = live.get(i);
             if (a.nextTimeout() <= now) {
                 a.handleTimeout(now);
             }
@@ -387,14 +394,13 @@ public final class Endpoint {
             }
             draining.poll();
         }
-        int n = byId.size();
+        int n = live.size();
         if (n == 0) {
             return Optional.empty();
         }
         // Round robin over the associations so that one busy association cannot starve the others.
-        Association[] all = byId.values().toArray(new Association[0]);
         for (int k = 0; k < n; k++) {
-            Association a = all[(pollCursor + k) % n];
+            Association a = live.get((pollCursor + k) % n);
             Optional<Transmit> out = a.pollTransmit(now);
             if (out.isPresent()) {
                 pollCursor = (pollCursor + k + 1) % n;
@@ -490,6 +496,7 @@ public final class Endpoint {
         public void closed(Association a) {
             byPeer.values().removeIf(x -> x == a);
             byId.remove(a.id());
+            live.remove(a);
             draining.add(a);
         }
     }

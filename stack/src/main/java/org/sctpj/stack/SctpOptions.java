@@ -38,6 +38,9 @@ import java.time.Duration;
  * @param outboundStreams streams requested towards the peer in INIT (OS, 16)
  * @param maxInboundStreams the most streams accepted from the peer (MIS, 65535); per-stream state is
  *     kept only for streams in use
+ * @param shutdownGuardFactor the T5-shutdown-guard timer is this many times RTO.Max (RFC 9260
+ *     section 9.2 suggests 5); raise it on very lossy paths so that the guard does not abort a
+ *     shutdown the normal retransmissions would still complete
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -60,7 +63,8 @@ public record SctpOptions(
         int receiveBufferBytes,
         int maxMessageSize,
         int outboundStreams,
-        int maxInboundStreams) {
+        int maxInboundStreams,
+        int shutdownGuardFactor) {
 
     /** RFC 9260 section 16 defaults, as for wide-area paths. */
     public static final SctpOptions WAN = new SctpOptions(
@@ -84,7 +88,8 @@ public record SctpOptions(
             4 << 20,
             4 << 20,
             16,
-            65535);
+            65535,
+            5);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -142,6 +147,7 @@ public record SctpOptions(
         if (outboundStreams < 1 || outboundStreams > 65535) {
             throw new IllegalArgumentException("outboundStreams must be 1..65535, was " + outboundStreams);
         }
+        atLeast("shutdownGuardFactor", shutdownGuardFactor, 1);
         if (maxInboundStreams < 1 || maxInboundStreams > 65535) {
             throw new IllegalArgumentException("maxInboundStreams must be 1..65535, was " + maxInboundStreams);
         }
@@ -187,6 +193,9 @@ public record SctpOptions(
         private int maxMessageSize;
         private int outboundStreams;
         private int maxInboundStreams;
+        private int shutdownGuardFactor;
+
+        private boolean maxMessageSizeSet;
 
         private Builder(SctpOptions o) {
             rtoInitial = o.rtoInitial;
@@ -210,6 +219,7 @@ public record SctpOptions(
             maxMessageSize = o.maxMessageSize;
             outboundStreams = o.outboundStreams;
             maxInboundStreams = o.maxInboundStreams;
+            shutdownGuardFactor = o.shutdownGuardFactor;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -323,6 +333,7 @@ public record SctpOptions(
         /** Sets {@link SctpOptions#maxMessageSize()}. */
         public Builder maxMessageSize(int v) {
             maxMessageSize = v;
+            maxMessageSizeSet = true;
             return this;
         }
 
@@ -338,8 +349,20 @@ public record SctpOptions(
             return this;
         }
 
-        /** The options; throws {@link IllegalArgumentException} naming the bad value. */
+        /** Sets {@link SctpOptions#shutdownGuardFactor()}. */
+        public Builder shutdownGuardFactor(int v) {
+            shutdownGuardFactor = v;
+            return this;
+        }
+
+        /**
+         * The options; throws {@link IllegalArgumentException} naming the bad value. Unless set
+         * explicitly, the maximum message size follows a smaller send buffer down.
+         */
         public SctpOptions build() {
+            if (!maxMessageSizeSet) {
+                maxMessageSize = Math.min(maxMessageSize, sendBufferBytes);
+            }
             return new SctpOptions(
                     rtoInitial,
                     rtoMin,
@@ -361,7 +384,8 @@ public record SctpOptions(
                     receiveBufferBytes,
                     maxMessageSize,
                     outboundStreams,
-                    maxInboundStreams);
+                    maxInboundStreams,
+                    shutdownGuardFactor);
         }
     }
 }

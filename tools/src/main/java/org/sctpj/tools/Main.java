@@ -21,9 +21,10 @@ public final class Main {
      * An INIT from usrsctp 0.9.5.0 to Linux 6.1 kernel SCTP, raw IPv4 (capture
      * usrsctp-to-kernel_raw_handshake-data-shutdown.pcap, frame 1, SCTP part only).
      */
-    static final String SAMPLE_INIT = "ce4c177100000000331012ed0100006ab82ab1d5004000000010001077a48ef1c00600085553525380"
-            + "000004c000000480080009c00fc18082000000800200247fefec6812262a39784e4f3ffb29206a281eb138aea6941ffb74dd70c"
-            + "6897e4580040006000100008003000680c10000000c000600050000";
+    static final String SAMPLE_INIT =
+            "ce4c177100000000331012ed0100006ab82ab1d5004000000010001077a48ef1c00600085553525380"
+                    + "000004c000000480080009c00fc18082000000800200247fefec6812262a39784e4f3ffb29206a281eb138aea6941ffb74dd70c"
+                    + "6897e4580040006000100008003000680c10000000c000600050000";
 
     /** Runs a command; see the class comment. */
     public static void main(String[] args) {
@@ -63,7 +64,10 @@ public final class Main {
         SctpPacket packet = p.value();
         System.out.printf(
                 "SCTP %d -> %d, verification tag 0x%08x, CRC32c ok, %d chunk(s)%n",
-                packet.sourcePort(), packet.destinationPort(), packet.verificationTag(), packet.chunks().size());
+                packet.sourcePort(),
+                packet.destinationPort(),
+                packet.verificationTag(),
+                packet.chunks().size());
         for (Chunk c : packet.chunks()) {
             System.out.println("  " + c);
         }

@@ -796,6 +796,7 @@ public final class Association {
                 }
                 afterAck(r, freeBefore, now);
             }
+            case SHUTDOWN_ACK_SENT -> queue(new ShutdownAckChunk(), pkt.from(), peerTag); // our SHUTDOWN ACK was lost
             case SHUTDOWN_SENT -> {
                 // RFC 9260 section 9.2: both sides shut down at once.
                 t2Count = 0;
@@ -969,6 +970,12 @@ public final class Association {
         }
         if (tx.hasDataToSend(now)) {
             Path p = dataPath();
+            if (p.flightSize() == 0
+                    && p.lastSendNanos() != Long.MIN_VALUE
+                    && now - p.lastSendNanos() > p.rto().rto()) {
+                // RFC 9260 section 7.2.1: after an idle RTO the window decays before new data goes.
+                cc.onIdle(p);
+            }
             startPacket(p);
             tx.fill(pb, p, paths, now);
             if (!pb.isEmpty()) {
@@ -1123,7 +1130,8 @@ public final class Association {
                         i, now + (p.status() == PathStatus.UNCONFIRMED ? p.rto().rto() : heartbeatDelay(p)));
             }
             if (state != State.CLOSED && heartbeats.due(i) <= now && !heartbeats.outstanding(i)) {
-                boolean idle = now - p.lastSendNanos() >= o.heartbeatInterval().toNanos();
+                boolean idle = p.lastSendNanos() == Long.MIN_VALUE
+                        || now - p.lastSendNanos() >= o.heartbeatInterval().toNanos();
                 if (idle || p.status() != PathStatus.ACTIVE) {
                     Bytes info = heartbeats.send(i, p.address(), now, p.rto().rto(), host.random());
                     queue(new HeartbeatChunk(List.of(new HeartbeatInfoParameter(info))), p.address(), peerTag);
@@ -1196,7 +1204,7 @@ public final class Association {
             state = State.SHUTDOWN_SENT;
             t2Count = 0;
             queueShutdown(now);
-            t5Deadline = now + 5 * o.rtoMax().toNanos();
+            t5Deadline = now + o.shutdownGuardFactor() * o.rtoMax().toNanos();
         } else if (state == State.SHUTDOWN_RECEIVED) {
             state = State.SHUTDOWN_ACK_SENT;
             t2Count = 0;

@@ -15,11 +15,17 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 
 /**
- * A message workload from A to Z with exact checking: each message's PPID is its index, its bytes
+ * A message workload from A to Z with exact checking: each message's PPID is its index (plus {@link #PPID_BASE}), its bytes
  * are a function of the index, so Z can tell lost, duplicated, corrupted and misordered messages
  * apart. A sends whenever the association comes up or send space frees; Z checks every delivery.
  */
 final class Transfer {
+    /**
+     * PPIDs are this plus the message index: far above the IANA-assigned values, so packet
+     * decoders (tshark) do not take the payload for another protocol.
+     */
+    static final int PPID_BASE = 0x10000000;
+
     record Msg(int index, int stream, boolean unordered, int size) {}
 
     final List<Msg> plan = new ArrayList<>();
@@ -32,6 +38,10 @@ final class Transfer {
     long corrupted;
     long lastDeliveryNanos;
     private AssociationId senderAssoc;
+    /** A stops sending new messages after this time (continuous transfers). */
+    long sendUntilNanos = Long.MAX_VALUE;
+
+    private boolean stopped;
 
     /** {@code count} messages of {@code size} bytes over {@code streams} streams. */
     Transfer(long seed, int count, int size, int streams, boolean unordered) {
@@ -59,7 +69,8 @@ final class Transfer {
     }
 
     private void onSenderEvent(EndpointNode a, SctpEvent e) {
-        if (e instanceof SctpEvent.AssociationChange c && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
+        if (e instanceof SctpEvent.AssociationChange c
+                && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
             senderAssoc = c.association();
             pump(a);
         } else if (e instanceof SctpEvent.SendSpaceAvailable) {
@@ -68,12 +79,16 @@ final class Transfer {
     }
 
     void pump(EndpointNode a) {
+        if (a.now() >= sendUntilNanos) {
+            stopped = true;
+            return;
+        }
         while (senderAssoc != null && nextToSend < plan.size()) {
             Msg m = plan.get(nextToSend);
             SendStatus s = a.endpoint()
                     .send(
                             senderAssoc,
-                            new SendInfo(m.stream(), m.index(), m.unordered(), false),
+                            new SendInfo(m.stream(), PPID_BASE + m.index(), m.unordered(), false),
                             ByteBuffer.wrap(content(m.index(), m.size())),
                             a.now());
             if (s == SendStatus.WOULD_BLOCK) {
@@ -87,7 +102,7 @@ final class Transfer {
         if (!(e instanceof SctpEvent.MessageReceived m)) {
             return;
         }
-        int idx = m.ppid();
+        int idx = m.ppid() - PPID_BASE;
         if (idx < 0 || idx >= plan.size()) {
             corrupted++;
             return;
@@ -117,11 +132,22 @@ final class Transfer {
         return nextToSend == plan.size();
     }
 
+    /** Every message that was sent has been delivered, and sending is over. */
     boolean complete() {
-        return deliveredCount == plan.size();
+        return (allSent() || stopped) && deliveredCount == nextToSend;
     }
 
+    /** Messages sent but never delivered (all of the plan once it was all sent). */
     long lost() {
-        return plan.size() - deliveredCount;
+        return (stopped ? nextToSend : plan.size()) - deliveredCount;
+    }
+
+    int sent() {
+        return nextToSend;
+    }
+
+    /** The association A sends on. */
+    AssociationId senderAssociation() {
+        return senderAssoc;
     }
 }

@@ -1,0 +1,1077 @@
+/*
+ * upeer: a small usrsctp peer for sctpj's interop tests and benchmarks.
+ *
+ * One program, five modes, all on usrsctp's callback API (receive callback, send
+ * callback with a threshold):
+ *
+ *   echo      server: echoes every message on its stream with its PPID and U flag
+ *   sink      server: counts messages and bytes, reports throughput
+ *   client    connects, sends N messages of S bytes on K streams, verifies the echoes
+ *   bulk      connects, sends as fast as the send callback allows for D seconds
+ *   pingpong  connects, sends S-byte messages (I bit, SCTP_NODELAY) one at a time,
+ *             reports median and p99 round trip
+ *
+ * Over UDP encapsulation (RFC 6951, --udp PORT) or raw IP (--udp 0, needs root).
+ * Protocol lines on stdout, one per line, space-separated key=value:
+ *
+ *   UPEER-READY mode=... addr=... port=... udp=...     (servers: listening; clients: about to connect)
+ *   UPEER-EVENT ...                                    (with --verbose: association events)
+ *   UPEER-RESULT mode=... status=ok|fail|timeout ...   (always the last line)
+ *
+ * Exit status 0 when status=ok, 1 on failure, 2 on timeout. Run with --help for options.
+ * Only IPv4 for now.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <usrsctp.h>
+
+enum mode { M_ECHO, M_SINK, M_CLIENT, M_BULK, M_PINGPONG };
+static const char *mode_names[] = {"echo", "sink", "client", "bulk", "pingpong"};
+
+/* ------------------------------------------------------------------ options */
+
+static struct {
+	enum mode mode;
+	int udp_port;           /* local UDP encapsulation port; 0 = raw IP */
+	int remote_udp_port;    /* peer's UDP encapsulation port (clients) */
+	const char *local_addr; /* address to bind ("any": all, announced in INIT) */
+	int port;               /* local SCTP port (servers: required) */
+	const char *peer_addr;
+	int peer_port;
+	int streams;            /* SCTP_INITMSG: outbound streams and max inbound streams */
+	long messages;          /* client/pingpong: messages to send; servers: close after this many (0: peer closes) */
+	int size;               /* message size in bytes */
+	int unordered;
+	uint32_t ppid;          /* base PPID */
+	double duration;        /* bulk: seconds of sending */
+	double timeout;         /* hard limit of the whole run, seconds */
+	int hb_interval;        /* ms; 0 disables heartbeats; -1 leaves usrsctp's default */
+	int end_abort;          /* end with ABORT instead of SHUTDOWN */
+	int nodelay;
+	int sack_immediately;   /* set the I bit on every message */
+	int assocs;             /* servers: exit after this many associations ended; 0 = run until signal */
+	int expect_echo;        /* client: 1 = verify echoes, 0 = only send (to a sink) */
+	int sndbuf, rcvbuf;     /* socket buffer sizes, 0 = default */
+	uint32_t threshold;     /* send callback threshold (bytes of free send space) */
+	int plain;              /* disable usrsctp's extensions (PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN) */
+	int warmup;             /* pingpong: round trips not counted */
+	int verbose;
+} o = {
+	.mode = M_ECHO, .udp_port = 9899, .remote_udp_port = 9899, .local_addr = "127.0.0.1",
+	.port = 5001, .peer_addr = "127.0.0.1", .peer_port = 5001, .streams = 16, .messages = 0,
+	.size = 1000, .ppid = 0, .duration = 5, .timeout = 30, .hb_interval = -1, .expect_echo = 1,
+	.assocs = 1, .warmup = 10,
+};
+
+/* ------------------------------------------------------------------ shared state */
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+
+static struct {
+	int comm_up, ended, cant_start, comm_lost, restarts, peer_shutdown, dry, send_failed;
+	uint64_t send_gen; /* bumped by the send callback */
+	uint16_t ostreams, istreams;
+	sctp_assoc_t last_assoc;
+	uint64_t rx_msgs, rx_bytes, tx_msgs, tx_bytes;
+	uint64_t errors;
+	char first_error[160];
+	double t_first_rx, t_last_rx;
+	/* client verification */
+	uint8_t *seen;
+	long *last_index_per_stream;
+	/* pingpong */
+	long pong;
+	int stop; /* signal received */
+} st = {.pong = -1};
+
+/* Echo queue (echo server): filled by the receive callback, drained by the main thread. */
+struct qmsg {
+	struct qmsg *next;
+	sctp_assoc_t assoc;
+	uint16_t sid;
+	uint16_t flags;
+	uint32_t ppid;
+	size_t len;
+	uint8_t data[];
+};
+static struct qmsg *q_head, *q_tail;
+static size_t q_bytes;
+#define Q_MAX_BYTES ((size_t)256 << 20)
+
+/* Partial delivery: a message bigger than the partial delivery point arrives in pieces. */
+#define PD_SLOTS 16
+static struct {
+	sctp_assoc_t assoc;
+	int used;
+	uint8_t *buf;
+	size_t len, cap;
+} pd[PD_SLOTS];
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double t_start;
+
+/* Record an error (caller holds mu). */
+static void error_locked(const char *fmt, ...)
+{
+	st.errors++;
+	if (st.first_error[0] == 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(st.first_error, sizeof st.first_error, fmt, ap);
+		va_end(ap);
+		for (char *p = st.first_error; *p; p++) {
+			if (*p == ' ') {
+				*p = '_'; /* keep the result line one token per value */
+			}
+		}
+	}
+}
+
+static void event_line(const char *fmt, ...)
+{
+	if (!o.verbose) {
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	printf("UPEER-EVENT t=%.6f ", now_s() - t_start);
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------------ result line */
+
+static pthread_mutex_t out_mu = PTHREAD_MUTEX_INITIALIZER;
+static int result_printed;
+
+/* Prints the result line once and exits; extra is mode-specific key=value text. */
+static void finish(const char *status, const char *extra, int code)
+{
+	pthread_mutex_lock(&out_mu);
+	if (result_printed) {
+		pthread_mutex_unlock(&out_mu);
+		return;
+	}
+	result_printed = 1;
+	pthread_mutex_lock(&mu);
+	double elapsed = now_s() - t_start;
+	double rx_span = st.t_last_rx > st.t_first_rx ? st.t_last_rx - st.t_first_rx : 0;
+	printf("UPEER-RESULT mode=%s status=%s assocs_up=%d assocs_ended=%d cant_start=%d comm_lost=%d"
+	       " restarts=%d peer_shutdown=%d send_failed=%d ostreams=%u istreams=%u tx_msgs=%" PRIu64 " tx_bytes=%" PRIu64
+	       " rx_msgs=%" PRIu64 " rx_bytes=%" PRIu64 " rx_mb_per_s=%.3f errors=%" PRIu64 " first_error=%s"
+	       " elapsed_s=%.3f%s%s\n",
+	       mode_names[o.mode], status, st.comm_up, st.ended, st.cant_start, st.comm_lost, st.restarts,
+	       st.peer_shutdown, st.send_failed, st.ostreams, st.istreams, st.tx_msgs, st.tx_bytes, st.rx_msgs, st.rx_bytes,
+	       rx_span > 0 ? st.rx_bytes / rx_span / 1e6 : 0.0, st.errors,
+	       st.first_error[0] ? st.first_error : "-", elapsed, extra && *extra ? " " : "", extra ? extra : "");
+	fflush(stdout);
+	pthread_mutex_unlock(&mu);
+	/* No usrsctp_finish(): it waits for every association to go; the process ends here. */
+	_exit(code);
+}
+
+/* ------------------------------------------------------------------ payload pattern */
+
+static void fill_payload(uint8_t *p, int size, long i)
+{
+	p[0] = (uint8_t)(i >> 24);
+	p[1] = (uint8_t)(i >> 16);
+	p[2] = (uint8_t)(i >> 8);
+	p[3] = (uint8_t)i;
+	for (int j = 4; j < size; j++) {
+		p[j] = (uint8_t)(i + j);
+	}
+}
+
+/* Checks an echo of message i (caller holds mu). */
+static void verify_echo_locked(const uint8_t *p, size_t len, struct sctp_rcvinfo *rcv)
+{
+	if (len != (size_t)o.size || len < 4) {
+		error_locked("echo of %zu bytes, expected %d", len, o.size);
+		return;
+	}
+	long i = ((long)p[0] << 24) | ((long)p[1] << 16) | ((long)p[2] << 8) | (long)p[3];
+	if (i < 0 || i >= o.messages) {
+		error_locked("echo with index %ld out of range", i);
+		return;
+	}
+	if (st.seen[i]) {
+		error_locked("duplicate echo of message %ld", i);
+		return;
+	}
+	st.seen[i] = 1;
+	int sid = (int)(i % o.streams);
+	if (rcv->rcv_sid != sid) {
+		error_locked("echo of message %ld on stream %u, expected %d", i, rcv->rcv_sid, sid);
+	}
+	if (rcv->rcv_ppid != htonl(o.ppid + (uint32_t)i)) {
+		error_locked("echo of message %ld with ppid %u, expected %u", i, ntohl(rcv->rcv_ppid),
+		             o.ppid + (uint32_t)i);
+	}
+	if (((rcv->rcv_flags & SCTP_UNORDERED) != 0) != (o.unordered != 0)) {
+		error_locked("echo of message %ld with U flag %d", i, (rcv->rcv_flags & SCTP_UNORDERED) != 0);
+	}
+	for (size_t j = 4; j < len; j++) {
+		if (p[j] != (uint8_t)(i + j)) {
+			error_locked("echo of message %ld differs at byte %zu", i, j);
+			break;
+		}
+	}
+	if (!o.unordered) {
+		if (st.last_index_per_stream[sid] >= i) {
+			error_locked("echo of message %ld after %ld on stream %d: order broken", i,
+			             st.last_index_per_stream[sid], sid);
+		}
+		st.last_index_per_stream[sid] = i;
+	}
+}
+
+/* ------------------------------------------------------------------ callbacks */
+
+static void on_notification(const union sctp_notification *n, size_t len)
+{
+	if (len < sizeof(struct sctp_tlv)) {
+		return;
+	}
+	switch (n->sn_header.sn_type) {
+	case SCTP_ASSOC_CHANGE: {
+		const struct sctp_assoc_change *ac = &n->sn_assoc_change;
+		const char *names[] = {"?", "comm_up", "comm_lost", "restart", "shutdown_comp", "cant_start"};
+		event_line("assoc_change state=%s assoc=%u ostreams=%u istreams=%u error=%u",
+		           ac->sac_state <= 5 ? names[ac->sac_state] : "?", ac->sac_assoc_id,
+		           ac->sac_outbound_streams, ac->sac_inbound_streams, ac->sac_error);
+		pthread_mutex_lock(&mu);
+		switch (ac->sac_state) {
+		case SCTP_COMM_UP:
+			st.comm_up++;
+			st.ostreams = ac->sac_outbound_streams;
+			st.istreams = ac->sac_inbound_streams;
+			st.last_assoc = ac->sac_assoc_id;
+			break;
+		case SCTP_RESTART:
+			st.restarts++;
+			break;
+		case SCTP_COMM_LOST:
+			st.comm_lost++;
+			st.ended++;
+			break;
+		case SCTP_SHUTDOWN_COMP:
+			st.ended++;
+			break;
+		case SCTP_CANT_STR_ASSOC:
+			st.cant_start++;
+			break;
+		}
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		break;
+	}
+	case SCTP_SHUTDOWN_EVENT:
+		event_line("shutdown_event");
+		pthread_mutex_lock(&mu);
+		st.peer_shutdown++;
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		break;
+	case SCTP_SENDER_DRY_EVENT:
+		event_line("sender_dry");
+		pthread_mutex_lock(&mu);
+		st.dry++;
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		break;
+	case SCTP_PEER_ADDR_CHANGE: {
+		char a[INET_ADDRSTRLEN] = "?";
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)&n->sn_paddr_change.spc_aaddr;
+		if (sin->sin_family == AF_INET) {
+			inet_ntop(AF_INET, &sin->sin_addr, a, sizeof a);
+		}
+		event_line("peer_addr_change addr=%s state=%u", a, n->sn_paddr_change.spc_state);
+		break;
+	}
+	case SCTP_REMOTE_ERROR:
+		event_line("remote_error error=%u", ntohs(n->sn_remote_error.sre_error));
+		break;
+	case SCTP_SEND_FAILED_EVENT:
+		/* A message the peer never acknowledged, returned when the association ended (expected
+		 * after an ABORT; the mode decides whether that is an error). */
+		event_line("send_failed");
+		pthread_mutex_lock(&mu);
+		st.send_failed++;
+		pthread_mutex_unlock(&mu);
+		break;
+	default:
+		event_line("notification type=%u", n->sn_header.sn_type);
+	}
+}
+
+/* A complete message (caller holds mu). */
+static void on_message_locked(const uint8_t *p, size_t len, struct sctp_rcvinfo *rcv)
+{
+	double t = now_s();
+	if (st.rx_msgs == 0) {
+		st.t_first_rx = t;
+	}
+	st.t_last_rx = t;
+	st.rx_msgs++;
+	st.rx_bytes += len;
+	switch (o.mode) {
+	case M_ECHO: {
+		if (q_bytes + len > Q_MAX_BYTES) {
+			error_locked("echo queue over %zu bytes: message dropped", Q_MAX_BYTES);
+			break;
+		}
+		struct qmsg *m = malloc(sizeof *m + len);
+		if (m == NULL) {
+			error_locked("out of memory");
+			break;
+		}
+		m->next = NULL;
+		m->assoc = rcv->rcv_assoc_id;
+		m->sid = rcv->rcv_sid;
+		m->flags = rcv->rcv_flags & SCTP_UNORDERED;
+		m->ppid = rcv->rcv_ppid;
+		m->len = len;
+		memcpy(m->data, p, len);
+		if (q_tail) {
+			q_tail->next = m;
+		} else {
+			q_head = m;
+		}
+		q_tail = m;
+		q_bytes += len;
+		break;
+	}
+	case M_CLIENT:
+		if (o.expect_echo) {
+			verify_echo_locked(p, len, rcv);
+		}
+		break;
+	case M_PINGPONG:
+		if (len >= 4) {
+			st.pong = ((long)p[0] << 24) | ((long)p[1] << 16) | ((long)p[2] << 8) | (long)p[3];
+		}
+		break;
+	default:
+		break;
+	}
+	pthread_cond_broadcast(&cv);
+}
+
+static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data, size_t datalen,
+                      struct sctp_rcvinfo rcv, int flags, void *ulp_info)
+{
+	(void)sock;
+	(void)addr;
+	(void)ulp_info;
+	if (data == NULL) {
+		/* usrsctp's signal that the (one-to-one) association is gone. */
+		pthread_mutex_lock(&mu);
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		return 1;
+	}
+	if (flags & MSG_NOTIFICATION) {
+		on_notification((const union sctp_notification *)data, datalen);
+		free(data);
+		return 1;
+	}
+	pthread_mutex_lock(&mu);
+	int slot = -1, free_slot = -1;
+	for (int k = 0; k < PD_SLOTS; k++) {
+		if (pd[k].used && pd[k].assoc == rcv.rcv_assoc_id) {
+			slot = k;
+		} else if (!pd[k].used && free_slot < 0) {
+			free_slot = k;
+		}
+	}
+	if (slot < 0 && (flags & MSG_EOR)) {
+		on_message_locked(data, datalen, &rcv);
+	} else {
+		/* A piece of a message delivered before its end (partial delivery): collect it. */
+		if (slot < 0) {
+			slot = free_slot;
+			if (slot < 0) {
+				error_locked("too many partial deliveries at once");
+				pthread_mutex_unlock(&mu);
+				free(data);
+				return 1;
+			}
+			pd[slot].used = 1;
+			pd[slot].assoc = rcv.rcv_assoc_id;
+			pd[slot].len = 0;
+		}
+		if (pd[slot].len + datalen > pd[slot].cap) {
+			size_t cap = (pd[slot].len + datalen) * 2;
+			uint8_t *b = realloc(pd[slot].buf, cap);
+			if (b == NULL) {
+				error_locked("out of memory");
+				pthread_mutex_unlock(&mu);
+				free(data);
+				return 1;
+			}
+			pd[slot].buf = b;
+			pd[slot].cap = cap;
+		}
+		memcpy(pd[slot].buf + pd[slot].len, data, datalen);
+		pd[slot].len += datalen;
+		if (flags & MSG_EOR) {
+			on_message_locked(pd[slot].buf, pd[slot].len, &rcv);
+			pd[slot].used = 0;
+			pd[slot].len = 0;
+		}
+	}
+	pthread_mutex_unlock(&mu);
+	free(data);
+	return 1;
+}
+
+static int send_cb(struct socket *sock, uint32_t sb_free, void *ulp_info)
+{
+	(void)sock;
+	(void)sb_free;
+	(void)ulp_info;
+	pthread_mutex_lock(&mu);
+	st.send_gen++;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+static void die(const char *what)
+{
+	char extra[200];
+	snprintf(extra, sizeof extra, "reason=%s errno=%d", what, errno);
+	pthread_mutex_lock(&mu);
+	error_locked("%s: %s", what, strerror(errno));
+	pthread_mutex_unlock(&mu);
+	finish("fail", extra, 1);
+}
+
+/* Waits on cv until deadline (absolute, now_s() clock) or a broadcast; caller holds mu. */
+static void wait_until_locked(double deadline)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	double d = deadline - now_s();
+	if (d <= 0) {
+		return;
+	}
+	if (d > 0.05) {
+		d = 0.05; /* wake regularly: stop flag, lost wakeups */
+	}
+	long ns = ts.tv_nsec + (long)(d * 1e9);
+	ts.tv_sec += ns / 1000000000L;
+	ts.tv_nsec = ns % 1000000000L;
+	pthread_cond_timedwait(&cv, &mu, &ts);
+}
+
+static void setopt(struct socket *s, int level, int name, const void *v, socklen_t len, const char *what)
+{
+	if (usrsctp_setsockopt(s, level, name, v, len) < 0) {
+		die(what);
+	}
+}
+
+static void configure(struct socket *s)
+{
+	struct sctp_initmsg init;
+	memset(&init, 0, sizeof init);
+	init.sinit_num_ostreams = (uint16_t)o.streams;
+	init.sinit_max_instreams = (uint16_t)o.streams;
+	setopt(s, IPPROTO_SCTP, SCTP_INITMSG, &init, sizeof init, "SCTP_INITMSG");
+
+	uint16_t types[] = {SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE, SCTP_REMOTE_ERROR, SCTP_SHUTDOWN_EVENT,
+	                    SCTP_SENDER_DRY_EVENT, SCTP_SEND_FAILED_EVENT};
+	for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+		struct sctp_event ev;
+		memset(&ev, 0, sizeof ev);
+		ev.se_assoc_id = SCTP_FUTURE_ASSOC;
+		ev.se_type = types[k];
+		ev.se_on = 1;
+		setopt(s, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof ev, "SCTP_EVENT");
+	}
+	if (o.nodelay) {
+		int one = 1;
+		setopt(s, IPPROTO_SCTP, SCTP_NODELAY, &one, sizeof one, "SCTP_NODELAY");
+	}
+	if (o.sndbuf > 0) {
+		setopt(s, SOL_SOCKET, SO_SNDBUF, &o.sndbuf, sizeof o.sndbuf, "SO_SNDBUF");
+	}
+	if (o.rcvbuf > 0) {
+		setopt(s, SOL_SOCKET, SO_RCVBUF, &o.rcvbuf, sizeof o.rcvbuf, "SO_RCVBUF");
+	}
+	if (o.hb_interval >= 0) {
+		struct sctp_paddrparams pp;
+		memset(&pp, 0, sizeof pp);
+		pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
+		if (o.hb_interval == 0) {
+			pp.spp_flags = SPP_HB_DISABLE;
+		} else {
+			pp.spp_flags = SPP_HB_ENABLE;
+			pp.spp_hbinterval = (uint32_t)o.hb_interval;
+		}
+		setopt(s, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof pp, "SCTP_PEER_ADDR_PARAMS");
+	}
+	if (o.udp_port > 0 && o.remote_udp_port > 0 && o.mode >= M_CLIENT) {
+		struct sctp_udpencaps enc;
+		memset(&enc, 0, sizeof enc);
+		enc.sue_assoc_id = SCTP_FUTURE_ASSOC;
+		enc.sue_port = htons((uint16_t)o.remote_udp_port);
+		setopt(s, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &enc, sizeof enc, "SCTP_REMOTE_UDP_ENCAPS_PORT");
+	}
+	if (strcmp(o.local_addr, "any") != 0 || o.port > 0) {
+		struct sockaddr_in sin;
+		memset(&sin, 0, sizeof sin);
+		sin.sin_family = AF_INET;
+		sin.sin_port = htons((uint16_t)o.port);
+		if (strcmp(o.local_addr, "any") == 0) {
+			sin.sin_addr.s_addr = htonl(INADDR_ANY);
+		} else if (inet_pton(AF_INET, o.local_addr, &sin.sin_addr) != 1) {
+			errno = EINVAL;
+			die("bad --local-addr (IPv4 address or any)");
+		}
+		if (usrsctp_bind(s, (struct sockaddr *)&sin, sizeof sin) < 0) {
+			die("bind");
+		}
+	}
+}
+
+/* Sends one message, waiting for send space; returns 0, or -1 when the deadline passed. */
+static int send_msg(struct socket *s, sctp_assoc_t assoc, const void *p, size_t len, uint16_t sid,
+                    uint32_t ppid_net, uint16_t flags, double deadline)
+{
+	struct sctp_sndinfo si;
+	memset(&si, 0, sizeof si);
+	si.snd_sid = sid;
+	si.snd_flags = flags;
+	si.snd_ppid = ppid_net;
+	si.snd_assoc_id = assoc;
+	for (;;) {
+		pthread_mutex_lock(&mu);
+		uint64_t gen = st.send_gen;
+		int gone = st.ended > 0 && o.mode >= M_CLIENT;
+		pthread_mutex_unlock(&mu);
+		if (gone) {
+			errno = ENOTCONN;
+			return -1;
+		}
+		ssize_t n = usrsctp_sendv(s, p, len, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0);
+		if (n >= 0) {
+			pthread_mutex_lock(&mu);
+			st.tx_msgs++;
+			st.tx_bytes += len;
+			pthread_mutex_unlock(&mu);
+			return 0;
+		}
+		if (errno != EWOULDBLOCK && errno != EAGAIN && errno != ENOBUFS) {
+			return -1;
+		}
+		pthread_mutex_lock(&mu);
+		if (st.send_gen == gen && !st.stop) {
+			/* The callback may fire between sendv and here: wait at most 10 ms, then retry. */
+			wait_until_locked(now_s() + 0.01 < deadline ? now_s() + 0.01 : deadline);
+		}
+		int stop = st.stop;
+		pthread_mutex_unlock(&mu);
+		if (stop || now_s() >= deadline) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+	}
+}
+
+/* Ends the association: graceful (SCTP_EOF) or ABORT. */
+static void end_assoc(struct socket *s, sctp_assoc_t assoc)
+{
+	struct sctp_sndinfo si;
+	memset(&si, 0, sizeof si);
+	si.snd_flags = o.end_abort ? SCTP_ABORT : SCTP_EOF;
+	si.snd_assoc_id = assoc;
+	static const char none[1];
+	/* usrsctp_sendv refuses a NULL buffer even for a zero-length message. */
+	if (usrsctp_sendv(s, none, 0, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0) < 0) {
+		pthread_mutex_lock(&mu);
+		error_locked("ending the association: %s", strerror(errno));
+		pthread_mutex_unlock(&mu);
+	}
+	event_line("end_requested how=%s assoc=%u", o.end_abort ? "abort" : "shutdown", assoc);
+}
+
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	struct timespec ts = {.tv_sec = (time_t)o.timeout, .tv_nsec = (long)((o.timeout - (time_t)o.timeout) * 1e9)};
+	nanosleep(&ts, NULL);
+	finish("timeout", "reason=timeout", 2);
+	return NULL;
+}
+
+static void *signal_thread(void *arg)
+{
+	sigset_t *set = arg;
+	int sig;
+	sigwait(set, &sig);
+	pthread_mutex_lock(&mu);
+	st.stop = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* ------------------------------------------------------------------ modes */
+
+static void run_server(struct socket *s)
+{
+	if (usrsctp_listen(s, 16) < 0) {
+		die("listen");
+	}
+	printf("UPEER-READY mode=%s addr=%s port=%d udp=%d\n", mode_names[o.mode], o.local_addr, o.port, o.udp_port);
+	fflush(stdout);
+	double deadline = t_start + o.timeout + 3600;
+	long echoed = 0;
+	int closing = 0;
+	pthread_mutex_lock(&mu);
+	for (;;) {
+		if (st.stop || (o.assocs > 0 && st.ended >= o.assocs)) {
+			break;
+		}
+		if (o.mode == M_ECHO && q_head != NULL) {
+			struct qmsg *m = q_head;
+			q_head = m->next;
+			if (q_head == NULL) {
+				q_tail = NULL;
+			}
+			q_bytes -= m->len;
+			pthread_mutex_unlock(&mu);
+			uint16_t fl = m->flags | (o.sack_immediately ? SCTP_SACK_IMMEDIATELY : 0);
+			if (send_msg(s, m->assoc, m->data, m->len, m->sid, m->ppid, fl, deadline) < 0) {
+				pthread_mutex_lock(&mu);
+				if (!st.stop) {
+					error_locked("echo on stream %u: %s", m->sid, strerror(errno));
+				}
+				pthread_mutex_unlock(&mu);
+			} else {
+				echoed++;
+			}
+			free(m);
+			pthread_mutex_lock(&mu);
+			continue;
+		}
+		/* --messages N on a server: close the association itself after N messages. */
+		if (o.messages > 0 && !closing && st.rx_msgs >= (uint64_t)o.messages &&
+		    (o.mode != M_ECHO || (echoed >= o.messages && q_head == NULL))) {
+			closing = 1;
+			sctp_assoc_t a = st.last_assoc;
+			if (o.end_abort && o.mode == M_ECHO) {
+				/* let the echoes be acknowledged before the ABORT */
+				int dry0 = st.dry;
+				double until = now_s() + 5;
+				while (st.dry == dry0 && now_s() < until && st.ended == 0) {
+					wait_until_locked(until);
+				}
+			}
+			pthread_mutex_unlock(&mu);
+			end_assoc(s, a);
+			pthread_mutex_lock(&mu);
+			continue;
+		}
+		wait_until_locked(now_s() + 1);
+	}
+	pthread_mutex_unlock(&mu);
+	char extra[64];
+	snprintf(extra, sizeof extra, "echoed=%ld", echoed);
+	pthread_mutex_lock(&mu);
+	int ok = st.errors == 0;
+	pthread_mutex_unlock(&mu);
+	finish(ok ? "ok" : "fail", extra, ok ? 0 : 1);
+}
+
+/* Connects and waits for COMMUNICATION UP; returns the association id. */
+static sctp_assoc_t connect_peer(struct socket *s)
+{
+	struct sockaddr_in sin;
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)o.peer_port);
+	if (inet_pton(AF_INET, o.peer_addr, &sin.sin_addr) != 1) {
+		errno = EINVAL;
+		die("bad --peer (IPv4 address)");
+	}
+	printf("UPEER-READY mode=%s addr=%s port=%d udp=%d peer=%s peer_port=%d remote_udp=%d\n", mode_names[o.mode],
+	       o.local_addr, o.port, o.udp_port, o.peer_addr, o.peer_port, o.remote_udp_port);
+	fflush(stdout);
+	usrsctp_set_non_blocking(s, 1);
+	if (usrsctp_connect(s, (struct sockaddr *)&sin, sizeof sin) < 0 && errno != EINPROGRESS) {
+		die("connect");
+	}
+	pthread_mutex_lock(&mu);
+	while (st.comm_up == 0 && st.cant_start == 0 && st.ended == 0 && !st.stop) {
+		wait_until_locked(now_s() + 1);
+	}
+	int up = st.comm_up > 0;
+	sctp_assoc_t a = st.last_assoc;
+	pthread_mutex_unlock(&mu);
+	if (!up) {
+		errno = ECONNREFUSED;
+		die("connect_failed");
+	}
+	return a;
+}
+
+/* Ends the association and waits (up to 5 s) for it to close. */
+static void end_and_wait(struct socket *s, sctp_assoc_t a)
+{
+	pthread_mutex_lock(&mu);
+	int already = st.ended > 0;
+	pthread_mutex_unlock(&mu);
+	if (!already) {
+		end_assoc(s, a);
+	}
+	if (!o.end_abort) {
+		pthread_mutex_lock(&mu);
+		double until = now_s() + 5;
+		while (st.ended == 0 && now_s() < until) {
+			wait_until_locked(until);
+		}
+		if (st.ended == 0) {
+			error_locked("no SHUTDOWN COMPLETE within 5 s");
+		}
+		pthread_mutex_unlock(&mu);
+	}
+}
+
+/* Waits (up to the deadline) until everything sent is acknowledged: nothing pending, nothing
+ * unacknowledged (SCTP_STATUS), polled every millisecond. */
+static void wait_acked(struct socket *s, sctp_assoc_t a, double until)
+{
+	for (;;) {
+		struct sctp_status ss;
+		socklen_t len = sizeof ss;
+		memset(&ss, 0, sizeof ss);
+		ss.sstat_assoc_id = a;
+		if (usrsctp_getsockopt(s, IPPROTO_SCTP, SCTP_STATUS, &ss, &len) < 0) {
+			return; /* association gone */
+		}
+		if (ss.sstat_unackdata == 0 && ss.sstat_penddata == 0) {
+			return;
+		}
+		pthread_mutex_lock(&mu);
+		int stop = st.stop || st.ended > 0;
+		if (!stop) {
+			wait_until_locked(now_s() + 0.001 < until ? now_s() + 0.001 : until);
+		}
+		pthread_mutex_unlock(&mu);
+		if (stop || now_s() >= until) {
+			return;
+		}
+	}
+}
+
+static void run_client(struct socket *s)
+{
+	sctp_assoc_t a = connect_peer(s);
+	double deadline = t_start + o.timeout;
+	uint8_t *buf = malloc((size_t)o.size);
+	uint16_t flags = (o.unordered ? SCTP_UNORDERED : 0) | (o.sack_immediately ? SCTP_SACK_IMMEDIATELY : 0);
+	for (long i = 0; i < o.messages; i++) {
+		fill_payload(buf, o.size, i);
+		if (send_msg(s, a, buf, (size_t)o.size, (uint16_t)(i % o.streams), htonl(o.ppid + (uint32_t)i), flags,
+		             deadline) < 0) {
+			pthread_mutex_lock(&mu);
+			error_locked("send of message %ld: %s", i, strerror(errno));
+			pthread_mutex_unlock(&mu);
+			break;
+		}
+	}
+	if (o.expect_echo) {
+		pthread_mutex_lock(&mu);
+		while (st.rx_msgs < (uint64_t)o.messages && st.ended == 0 && !st.stop && now_s() < deadline) {
+			wait_until_locked(deadline);
+		}
+		if (st.rx_msgs < (uint64_t)o.messages) {
+			error_locked("%" PRIu64 " echoes of %ld", st.rx_msgs, o.messages);
+		}
+		pthread_mutex_unlock(&mu);
+	} else {
+		wait_acked(s, a, deadline);
+	}
+	end_and_wait(s, a);
+	pthread_mutex_lock(&mu);
+	int ok = st.errors == 0;
+	pthread_mutex_unlock(&mu);
+	finish(ok ? "ok" : "fail", "", ok ? 0 : 1);
+}
+
+static void run_bulk(struct socket *s)
+{
+	sctp_assoc_t a = connect_peer(s);
+	uint8_t *buf = malloc((size_t)o.size);
+	fill_payload(buf, o.size, 0);
+	uint16_t flags = o.unordered ? SCTP_UNORDERED : 0;
+	double t0 = now_s();
+	double stop_at = t0 + o.duration;
+	double deadline = t_start + o.timeout;
+	long i = 0;
+	while (now_s() < stop_at) {
+		if (send_msg(s, a, buf, (size_t)o.size, (uint16_t)(i % o.streams), htonl(o.ppid), flags, stop_at) < 0) {
+			if (errno == ETIMEDOUT) {
+				break;
+			}
+			pthread_mutex_lock(&mu);
+			error_locked("bulk send: %s", strerror(errno));
+			pthread_mutex_unlock(&mu);
+			break;
+		}
+		i++;
+	}
+	double t_sent = now_s();
+	wait_acked(s, a, deadline);
+	double t_acked = now_s();
+	pthread_mutex_lock(&mu);
+	uint64_t bytes = st.tx_bytes;
+	pthread_mutex_unlock(&mu);
+	char extra[200];
+	snprintf(extra, sizeof extra, "tx_mb_per_s=%.3f send_s=%.3f acked_s=%.3f msg_size=%d", bytes / (t_acked - t0) / 1e6,
+	         t_sent - t0, t_acked - t0, o.size);
+	end_and_wait(s, a);
+	pthread_mutex_lock(&mu);
+	int ok = st.errors == 0;
+	pthread_mutex_unlock(&mu);
+	finish(ok ? "ok" : "fail", extra, ok ? 0 : 1);
+}
+
+static void run_pingpong(struct socket *s)
+{
+	sctp_assoc_t a = connect_peer(s);
+	double deadline = t_start + o.timeout;
+	long n = o.messages > 0 ? o.messages : 1000;
+	double *rtt = calloc((size_t)n, sizeof *rtt);
+	uint8_t *buf = malloc((size_t)o.size);
+	long done = 0;
+	for (long i = 0; i < n + o.warmup; i++) {
+		fill_payload(buf, o.size, i);
+		double t0 = now_s();
+		if (send_msg(s, a, buf, (size_t)o.size, 0, htonl(o.ppid), SCTP_SACK_IMMEDIATELY, deadline) < 0) {
+			pthread_mutex_lock(&mu);
+			error_locked("ping %ld: %s", i, strerror(errno));
+			pthread_mutex_unlock(&mu);
+			break;
+		}
+		pthread_mutex_lock(&mu);
+		while (st.pong != i && st.ended == 0 && !st.stop && now_s() < deadline) {
+			wait_until_locked(deadline);
+		}
+		int got = st.pong == i;
+		pthread_mutex_unlock(&mu);
+		if (!got) {
+			pthread_mutex_lock(&mu);
+			error_locked("no pong for ping %ld", i);
+			pthread_mutex_unlock(&mu);
+			break;
+		}
+		if (i >= o.warmup) {
+			rtt[done++] = (now_s() - t0) * 1e6;
+		}
+	}
+	qsort(rtt, (size_t)done, sizeof *rtt, cmp_double);
+	char extra[200];
+	snprintf(extra, sizeof extra, "round_trips=%ld rtt_median_us=%.1f rtt_p99_us=%.1f rtt_min_us=%.1f rtt_max_us=%.1f",
+	         done, done ? rtt[done / 2] : 0.0, done ? rtt[(long)(done * 0.99) < done ? (long)(done * 0.99) : done - 1] : 0.0,
+	         done ? rtt[0] : 0.0, done ? rtt[done - 1] : 0.0);
+	end_and_wait(s, a);
+	pthread_mutex_lock(&mu);
+	int ok = st.errors == 0 && done == n;
+	pthread_mutex_unlock(&mu);
+	finish(ok ? "ok" : "fail", extra, ok ? 0 : 1);
+}
+
+/* ------------------------------------------------------------------ main */
+
+static void usage(void)
+{
+	printf("usage: upeer --mode echo|sink|client|bulk|pingpong [options]\n"
+	       "  --udp PORT           local UDP encapsulation port (default 9899); 0 = raw IP (root)\n"
+	       "  --remote-udp PORT    the peer's UDP encapsulation port (clients; default 9899)\n"
+	       "  --local-addr ADDR    IPv4 address to bind (default 127.0.0.1); 'any' = all, all announced\n"
+	       "  --port PORT          local SCTP port (default 5001; clients may use 0)\n"
+	       "  --peer ADDR          peer address (clients; default 127.0.0.1)\n"
+	       "  --peer-port PORT     peer SCTP port (clients; default 5001)\n"
+	       "  --streams N          outbound streams and max inbound streams (default 16)\n"
+	       "  --messages N         client: messages to send; pingpong: round trips (default 1000);\n"
+	       "                       echo/sink: end the association after N messages (default: peer ends)\n"
+	       "  --size S             message size in bytes (default 1000; client/pingpong: >= 4)\n"
+	       "  --unordered          send unordered (U bit)\n"
+	       "  --ppid P             base PPID (client: message i has PPID P+i)\n"
+	       "  --duration SEC       bulk: seconds of sending (default 5)\n"
+	       "  --timeout SEC        hard limit for the whole run (default 30)\n"
+	       "  --hb-interval MS     heartbeat interval; 0 disables heartbeats (default: usrsctp's 30 s)\n"
+	       "  --end shutdown|abort how the association ends (default shutdown)\n"
+	       "  --nodelay            SCTP_NODELAY (no Nagle); implied by pingpong\n"
+	       "  --sack-immediately   set the I bit on every message; implied by pingpong\n"
+	       "  --assocs N           servers: exit after N associations ended (default 1; 0 = until SIGTERM)\n"
+	       "  --no-echo            client: do not expect echoes (peer is a sink)\n"
+	       "  --sndbuf B --rcvbuf B  socket buffer sizes\n"
+	       "  --threshold B        send callback threshold (default 0: after every SACK)\n"
+	       "  --plain              disable PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN in INIT\n"
+	       "  --warmup N           pingpong: round trips not measured (default 10)\n"
+	       "  --verbose            print UPEER-EVENT lines\n");
+}
+
+int main(int argc, char **argv)
+{
+	static struct option lo[] = {
+		{"mode", 1, 0, 'm'}, {"udp", 1, 0, 'u'}, {"remote-udp", 1, 0, 'U'}, {"local-addr", 1, 0, 'l'},
+		{"port", 1, 0, 'p'}, {"peer", 1, 0, 'P'}, {"peer-port", 1, 0, 'Q'}, {"streams", 1, 0, 's'},
+		{"messages", 1, 0, 'n'}, {"size", 1, 0, 'S'}, {"unordered", 0, 0, 'o'}, {"ppid", 1, 0, 'i'},
+		{"duration", 1, 0, 'd'}, {"timeout", 1, 0, 't'}, {"hb-interval", 1, 0, 'h'}, {"end", 1, 0, 'e'},
+		{"nodelay", 0, 0, 'N'}, {"sack-immediately", 0, 0, 'I'}, {"assocs", 1, 0, 'a'}, {"no-echo", 0, 0, 'E'},
+		{"sndbuf", 1, 0, 'b'}, {"rcvbuf", 1, 0, 'r'}, {"threshold", 1, 0, 'T'}, {"plain", 0, 0, 'x'},
+		{"warmup", 1, 0, 'w'}, {"verbose", 0, 0, 'v'}, {"help", 0, 0, '?'}, {0, 0, 0, 0}};
+	int c;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm': {
+			int found = 0;
+			for (int k = 0; k < 5; k++) {
+				if (strcmp(optarg, mode_names[k]) == 0) {
+					o.mode = (enum mode)k;
+					found = 1;
+				}
+			}
+			if (!found) {
+				fprintf(stderr, "unknown mode %s\n", optarg);
+				return 64;
+			}
+			break;
+		}
+		case 'u': o.udp_port = atoi(optarg); break;
+		case 'U': o.remote_udp_port = atoi(optarg); break;
+		case 'l': o.local_addr = optarg; break;
+		case 'p': o.port = atoi(optarg); break;
+		case 'P': o.peer_addr = optarg; break;
+		case 'Q': o.peer_port = atoi(optarg); break;
+		case 's': o.streams = atoi(optarg); break;
+		case 'n': o.messages = atol(optarg); break;
+		case 'S': o.size = atoi(optarg); break;
+		case 'o': o.unordered = 1; break;
+		case 'i': o.ppid = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 'd': o.duration = atof(optarg); break;
+		case 't': o.timeout = atof(optarg); break;
+		case 'h': o.hb_interval = atoi(optarg); break;
+		case 'e':
+			if (strcmp(optarg, "abort") == 0) {
+				o.end_abort = 1;
+			} else if (strcmp(optarg, "shutdown") == 0) {
+				o.end_abort = 0;
+			} else {
+				fprintf(stderr, "--end shutdown|abort\n");
+				return 64;
+			}
+			break;
+		case 'N': o.nodelay = 1; break;
+		case 'I': o.sack_immediately = 1; break;
+		case 'a': o.assocs = atoi(optarg); break;
+		case 'E': o.expect_echo = 0; break;
+		case 'b': o.sndbuf = atoi(optarg); break;
+		case 'r': o.rcvbuf = atoi(optarg); break;
+		case 'T': o.threshold = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 'x': o.plain = 1; break;
+		case 'w': o.warmup = atoi(optarg); break;
+		case 'v': o.verbose = 1; break;
+		default: usage(); return c == '?' ? 0 : 64;
+		}
+	}
+	if (o.streams < 1 || o.streams > 65535 || o.size < 1 || o.udp_port < 0 || o.udp_port > 65535) {
+		fprintf(stderr, "bad --streams, --size or --udp\n");
+		return 64;
+	}
+	if ((o.mode == M_CLIENT || o.mode == M_PINGPONG) && o.size < 4) {
+		fprintf(stderr, "client and pingpong need --size >= 4 (the message index travels in the payload)\n");
+		return 64;
+	}
+	if (o.mode == M_PINGPONG) {
+		o.nodelay = 1;
+		o.sack_immediately = 1;
+	}
+	if (o.mode == M_CLIENT && o.expect_echo) {
+		st.seen = calloc((size_t)(o.messages > 0 ? o.messages : 1), 1);
+		st.last_index_per_stream = malloc(sizeof(long) * (size_t)o.streams);
+		for (int k = 0; k < o.streams; k++) {
+			st.last_index_per_stream[k] = -1;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	/* Signals go to one thread only; block them before usrsctp starts its threads. */
+	static sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	t_start = now_s();
+	pthread_t th;
+	pthread_create(&th, NULL, signal_thread, &set);
+	pthread_create(&th, NULL, watchdog, NULL);
+
+	usrsctp_init((uint16_t)o.udp_port, NULL, NULL);
+	/* usrsctp leaves the CRC32c out on loopback by default; every packet needs it for other stacks. */
+	usrsctp_sysctl_set_sctp_no_csum_on_loopback(0);
+	usrsctp_sysctl_set_sctp_blackhole(0);
+	if (o.plain) {
+		usrsctp_sysctl_set_sctp_pr_enable(0);
+		usrsctp_sysctl_set_sctp_auth_enable(0);
+		usrsctp_sysctl_set_sctp_asconf_enable(0);
+		usrsctp_sysctl_set_sctp_reconfig_enable(0);
+		usrsctp_sysctl_set_sctp_nrsack_enable(0);
+		usrsctp_sysctl_set_sctp_ecn_enable(0);
+	}
+	int servers = o.mode == M_ECHO || o.mode == M_SINK;
+	struct socket *s = usrsctp_socket(AF_INET, servers ? SOCK_SEQPACKET : SOCK_STREAM, IPPROTO_SCTP, receive_cb,
+	                                  send_cb, o.threshold, NULL);
+	if (s == NULL) {
+		die("usrsctp_socket");
+	}
+	configure(s);
+	switch (o.mode) {
+	case M_ECHO:
+	case M_SINK: run_server(s); break;
+	case M_CLIENT: run_client(s); break;
+	case M_BULK: run_bulk(s); break;
+	case M_PINGPONG: run_pingpong(s); break;
+	}
+	return 0;
+}
