@@ -1,0 +1,688 @@
+package org.sctpj.api.callback;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.llp.LowerLayer;
+import org.sctpj.timers.EndpointHandle;
+import org.sctpj.timers.EndpointListener;
+import org.sctpj.timers.StackRuntime;
+import org.sctpj.timers.StackThread;
+
+/**
+ * A non-blocking SCTP socket with callbacks (the callback API of the source thesis): one endpoint
+ * (a port and its local addresses) and its associations, driven by one stack thread of a {@link
+ * StackRuntime}. No call blocks on the network.
+ *
+ * <pre>{@code
+ * CallbackSocket s = CallbackSocket.open(runtime, SctpOptions.LAN, udpLayers, callbacks);
+ * s.bind(5000, List.of(addr1, addr2));
+ * AssociationId id = s.connect(List.of(peer1, peer2), 5000); // COMMUNICATION_UP follows
+ * ...
+ * if (s.send(id, SendInfo.of(0, ppid), buf) == SendStatus.WOULD_BLOCK) {
+ *     // keep buf; retry from onSendSpace (set the threshold to the size you need)
+ * }
+ * }</pre>
+ *
+ * <h2>Threads</h2>
+ *
+ * Every method may be called from any thread, including from inside a callback. All callbacks
+ * run on the socket's stack thread ({@link #stackThread()}); see {@link Callbacks} for when each
+ * fires.
+ *
+ * <p>{@link #send} never waits. On the stack thread (inside a callback) it calls the protocol core
+ * directly. On any other thread it reserves the message's size from the association's free
+ * send-buffer space with one atomic compare-and-set, copies the message, and hands it to the
+ * stack thread through the thread's lock-free command queue; the answer (ACCEPTED or WOULD_BLOCK)
+ * is given at once, from the reservation. The stack thread credits the space back as SACKs free
+ * it, so the reservable space never exceeds what the core will take, and a message accepted from
+ * another thread is never refused later (unless the association ends first: then {@link
+ * Callbacks#onSendFailed} hands it back). Messages sent from one thread keep their order; messages
+ * sent from different threads have no order between them.
+ *
+ * <p>{@link #connect}, {@link #shutdown}, {@link #abort} and {@link #listen} from another thread
+ * wait only for the stack thread to run the command (microseconds, never a network round trip),
+ * so that their errors are thrown to the caller.
+ *
+ * <h2>Errors</h2>
+ *
+ * API misuse throws {@link IllegalArgumentException} (bad stream, empty or oversized message,
+ * unknown association, bad threshold, bad address) or {@link IllegalStateException} (not bound,
+ * closed, association not established, shutting down or closed), each with a message saying what
+ * to do. Binding an address the host does not have, or a port in use, throws {@link
+ * BindException}.
+ */
+public final class CallbackSocket implements AutoCloseable {
+
+    private static final int CONNECTING = 0;
+    private static final int UP = 1;
+    private static final int ENDING = 2;
+
+    /** The socket's view of one association; phase and reservation are read by any thread. */
+    private static final class Assoc {
+        final AssociationId id;
+        volatile int phase = CONNECTING;
+        volatile int outboundStreams;
+        final AtomicLong available = new AtomicLong();
+        long accounted; // stack thread only: core free space at the last sync, minus sends applied since
+
+        Assoc(AssociationId id) {
+            this.id = id;
+        }
+    }
+
+    private final StackThread thread;
+    private final SctpOptions requestedOptions;
+    private final LowerLayerFactory layers;
+    private final Callbacks callbacks;
+    private final ConcurrentHashMap<AssociationId, Assoc> assocs = new ConcurrentHashMap<>();
+    private final CountDownLatch closedLatch = new CountDownLatch(1);
+    private final Object bindLock = new Object();
+    private volatile EndpointHandle handle;
+    private volatile SctpOptions options;
+    private volatile long sendThreshold;
+    private volatile int boundPort;
+    private volatile int highestId;
+    private volatile boolean closed;
+
+    private CallbackSocket(StackThread thread, SctpOptions options, LowerLayerFactory layers, Callbacks callbacks) {
+        this.thread = thread;
+        this.requestedOptions = options;
+        this.options = options;
+        this.layers = layers;
+        this.callbacks = callbacks;
+    }
+
+    /**
+     * A new, unbound socket on the runtime's next shard.
+     *
+     * @param options the protocol options of its associations
+     * @param layers opens the lower layer at {@link #bind}
+     * @param callbacks receives messages and notifications, on the stack thread
+     */
+    public static CallbackSocket open(
+            StackRuntime runtime, SctpOptions options, LowerLayerFactory layers, Callbacks callbacks) {
+        Objects.requireNonNull(runtime, "runtime");
+        return open(runtime.next(), options, layers, callbacks);
+    }
+
+    /** A new, unbound socket driven by {@code thread}. */
+    public static CallbackSocket open(
+            StackThread thread, SctpOptions options, LowerLayerFactory layers, Callbacks callbacks) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(layers, "layers");
+        Objects.requireNonNull(callbacks, "callbacks");
+        return new CallbackSocket(thread, options, layers, callbacks);
+    }
+
+    // ------------------------------------------------------------------ setup
+
+    /**
+     * Binds the socket to SCTP port {@code port} on {@code addresses} (several for multihoming;
+     * all are announced to peers) and opens the lower layer.
+     *
+     * @throws IllegalArgumentException for a port outside 1..65535, no address, a duplicate or a
+     *     wildcard address
+     * @throws IllegalStateException if already bound or closed
+     * @throws BindException if an address is not one of this host's, or the port is in use
+     * @throws IOException if the lower layer cannot be opened
+     */
+    public void bind(int port, List<InetAddress> addresses) throws IOException {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port must be 1..65535, was " + port);
+        }
+        Objects.requireNonNull(addresses, "addresses");
+        if (addresses.isEmpty()) {
+            throw new IllegalArgumentException("give at least one local address to bind");
+        }
+        if (new HashSet<>(addresses).size() != addresses.size()) {
+            throw new IllegalArgumentException("an address is listed twice: " + addresses);
+        }
+        for (InetAddress a : addresses) {
+            Objects.requireNonNull(a, "address");
+            if (a.isAnyLocalAddress()) {
+                throw new IllegalArgumentException("bind concrete addresses (" + a
+                        + " is the wildcard): SCTP announces each bound address to the peer");
+            }
+            if (!isLocal(a)) {
+                throw new BindException(a.getHostAddress()
+                        + " is not an address of this host: bind one of the addresses of its interfaces");
+            }
+        }
+        synchronized (bindLock) {
+            ensureOpen();
+            if (handle != null) {
+                throw new IllegalStateException("the socket is bound already (port " + handle.lowerLayer()
+                        + "): open another socket for another port");
+            }
+            LowerLayer layer = layers.open(port, List.copyOf(addresses));
+            SctpOptions o = requestedOptions.encapsulationOverhead() == layer.encapsulationOverhead()
+                    ? requestedOptions
+                    : requestedOptions.toBuilder()
+                            .encapsulationOverhead(layer.encapsulationOverhead())
+                            .build();
+            Endpoint ep;
+            try {
+                ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now());
+                options = o;
+                boundPort = port;
+                handle = thread.register(ep, layer, new Listener());
+            } catch (RuntimeException e) {
+                layer.close();
+                throw e;
+            }
+        }
+    }
+
+    private static boolean isLocal(InetAddress a) {
+        if (a.isLoopbackAddress()) {
+            return true;
+        }
+        try {
+            return NetworkInterface.getByInetAddress(a) != null;
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Accepts associations initiated by peers from now on; each announces itself with a
+     * COMMUNICATION_UP {@link Callbacks#onAssociationChange}.
+     *
+     * @throws IllegalStateException if not bound, or closed
+     */
+    public void listen() {
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().listen(true);
+            return null;
+        });
+    }
+
+    /**
+     * Starts an association to {@code port} at {@code peers} (the first is the primary path).
+     * Returns its id at once; COMMUNICATION_UP (or CANT_START) follows through {@link
+     * Callbacks#onAssociationChange}. Sends before COMMUNICATION_UP are refused.
+     *
+     * @throws IllegalArgumentException for no peer address or a port outside 1..65535
+     * @throws IllegalStateException if not bound or closed, or an association to one of these
+     *     peers exists already
+     */
+    public AssociationId connect(List<InetAddress> peers, int port) {
+        Objects.requireNonNull(peers, "peers");
+        EndpointHandle h = bound();
+        return call(() -> {
+            AssociationId id = h.endpoint().connect(List.copyOf(peers), port, thread.now());
+            track(id);
+            return id;
+        });
+    }
+
+    // ------------------------------------------------------------------ data
+
+    /**
+     * Sends one message without blocking: ACCEPTED (it will be delivered reliably, or handed back
+     * by {@link Callbacks#onSendFailed} if the association ends first; {@code data}'s position
+     * has advanced to its limit) or WOULD_BLOCK (the send buffer cannot take all of it now;
+     * nothing was taken; retry from {@link Callbacks#onSendSpace}).
+     *
+     * @param data the message, from position to limit (copied; the caller may reuse the buffer)
+     * @throws IllegalArgumentException for an unknown association, a stream the peer did not
+     *     grant, an empty message or one over {@link SctpOptions#maxMessageSize()}
+     * @throws IllegalStateException if the association is not established yet, shutting down or
+     *     closed, or the socket is closed
+     */
+    public SendStatus send(AssociationId association, SendInfo info, ByteBuffer data) {
+        Objects.requireNonNull(info, "info");
+        Objects.requireNonNull(data, "data");
+        Assoc a = established(association);
+        int len = data.remaining();
+        if (len == 0) {
+            throw new IllegalArgumentException("a message must carry at least one byte (SCTP has no empty messages)");
+        }
+        int max = options.maxMessageSize();
+        if (len > max) {
+            throw new IllegalArgumentException("message of " + len + " bytes exceeds the maximum message size " + max
+                    + ": split it, or raise SctpOptions.maxMessageSize (and sendBufferBytes)");
+        }
+        int streams = a.outboundStreams;
+        if (info.streamId() >= streams) {
+            throw new IllegalArgumentException("stream " + info.streamId() + " does not exist on " + association
+                    + ": the peer granted " + streams + " outbound streams (0.." + (streams - 1) + ")");
+        }
+        long cur;
+        do {
+            cur = a.available.get();
+            if (cur < len) {
+                return SendStatus.WOULD_BLOCK;
+            }
+        } while (!a.available.compareAndSet(cur, cur - len));
+        if (thread.isStackThread()) {
+            EndpointHandle h = handle;
+            SendStatus s;
+            try {
+                s = h.endpoint().send(association, info, data, thread.now());
+            } catch (RuntimeException e) {
+                a.available.addAndGet(len);
+                throw e;
+            }
+            if (s == SendStatus.ACCEPTED) {
+                a.accounted -= len;
+            } else {
+                a.available.addAndGet(len); // cannot happen while the reservation holds
+            }
+            return s;
+        }
+        byte[] copy = new byte[len];
+        data.get(copy);
+        try {
+            thread.execute(() -> applySend(a, info, copy));
+        } catch (IllegalStateException e) {
+            a.available.addAndGet(len);
+            data.position(data.position() - len);
+            throw new IllegalStateException("the socket's stack thread is closed: " + e.getMessage(), e);
+        }
+        return SendStatus.ACCEPTED;
+    }
+
+    /** On the stack thread: a message accepted on another thread enters the core. */
+    private void applySend(Assoc a, SendInfo info, byte[] copy) {
+        EndpointHandle h = handle;
+        if (h.isClosed() || assocs.get(a.id) != a) {
+            sendFailed(a.id, info, copy);
+            return;
+        }
+        try {
+            SendStatus s = h.endpoint().send(a.id, info, ByteBuffer.wrap(copy), thread.now());
+            if (s == SendStatus.ACCEPTED) {
+                a.accounted -= copy.length;
+                return;
+            }
+            a.available.addAndGet(copy.length);
+        } catch (RuntimeException e) {
+            // The association ended or started shutting down after the reservation.
+        }
+        sendFailed(a.id, info, copy);
+    }
+
+    private void sendFailed(AssociationId id, SendInfo info, byte[] copy) {
+        SctpEvent.SendFailed f =
+                new SctpEvent.SendFailed(id, info.streamId(), info.ppid(), info.unordered(), copy, false);
+        guarded(() -> callbacks.onSendFailed(this, f));
+    }
+
+    /**
+     * Sets the send callback's threshold, at any time, from any thread: {@link
+     * Callbacks#onSendSpace} fires after a SACK frees space only if the free space is then at
+     * least {@code bytes}; 0 fires after every SACK that frees space. Typically the size of the
+     * next message. Read afresh for every SACK. Applies to every association of the socket.
+     *
+     * @throws IllegalArgumentException outside 0..{@link SctpOptions#sendBufferBytes()}
+     */
+    public void setSendThreshold(long bytes) {
+        int max = options.sendBufferBytes();
+        if (bytes < 0 || bytes > max) {
+            throw new IllegalArgumentException("send threshold must be 0.." + max
+                    + " bytes (0: after every SACK that frees space; at most the send buffer, "
+                    + "SctpOptions.sendBufferBytes), was " + bytes);
+        }
+        sendThreshold = bytes;
+    }
+
+    /** The send callback's threshold (0 by default). */
+    public long sendThreshold() {
+        return sendThreshold;
+    }
+
+    /**
+     * The bytes {@link #send} can take now on the association (its free send-buffer space minus
+     * messages handed over and not yet taken), from any thread.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public long sendBufferFree(AssociationId association) {
+        return known(association).available.get();
+    }
+
+    // ------------------------------------------------------------------ ending
+
+    /**
+     * Starts a graceful shutdown of the association (RFC 9260 section 9.2): messages already
+     * accepted are still delivered; new sends are refused. SHUTDOWN_COMPLETE follows through
+     * {@link Callbacks#onAssociationChange}.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     * @throws IllegalStateException if it is not established (abort it instead)
+     */
+    public void shutdown(AssociationId association) {
+        Assoc a = known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            if (a.phase == CONNECTING) {
+                throw new IllegalStateException(
+                        association + " is not established yet: abort it, or wait for COMMUNICATION_UP");
+            }
+            a.phase = ENDING;
+            h.endpoint().shutdown(association, thread.now());
+            return null;
+        });
+    }
+
+    /**
+     * Aborts the association at once (an ABORT with a User-Initiated Abort cause carrying {@code
+     * reason}); unacknowledged messages come back through {@link Callbacks#onSendFailed}, then
+     * COMMUNICATION_LOST through {@link Callbacks#onAssociationChange}.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public void abort(AssociationId association, String reason) {
+        Assoc a = known(association);
+        EndpointHandle h = bound();
+        byte[] r = (reason == null ? "" : reason).getBytes(StandardCharsets.UTF_8);
+        call(() -> {
+            a.phase = ENDING;
+            h.endpoint().abort(association, r, thread.now());
+            return null;
+        });
+    }
+
+    /** Closes abortively: {@code close(false, Duration.ZERO)}. */
+    @Override
+    public void close() {
+        close(false, Duration.ZERO);
+    }
+
+    /**
+     * Closes the socket: with {@code graceful}, shuts every association down and waits up to
+     * {@code linger} for them to complete, then aborts those left; otherwise aborts them at once.
+     * Then the lower layer is closed and {@link Callbacks#onClosed} runs. Waits for all that
+     * unless called on the stack thread. Idempotent.
+     */
+    public void close(boolean graceful, Duration linger) {
+        EndpointHandle h;
+        synchronized (bindLock) {
+            if (closed) {
+                h = null;
+            } else {
+                closed = true;
+                h = handle;
+                if (h == null) {
+                    closedLatch.countDown();
+                    guarded(() -> callbacks.onClosed(this));
+                    return;
+                }
+                for (Assoc a : assocs.values()) {
+                    a.phase = ENDING;
+                }
+                h.close(graceful, linger.toNanos());
+            }
+        }
+        if (!thread.isStackThread() && thread.isRunning()) {
+            try {
+                closedLatch.await(linger.toNanos() + TimeUnit.SECONDS.toNanos(10), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    /** The stack thread that runs this socket's callbacks. */
+    public StackThread stackThread() {
+        return thread;
+    }
+
+    /** The bound SCTP port, or 0 before {@link #bind}. */
+    public int localPort() {
+        return boundPort;
+    }
+
+    /** The options in force (after {@link #bind}, with the lower layer's encapsulation overhead). */
+    public SctpOptions options() {
+        return options;
+    }
+
+    /** The live associations (established, being set up or shutting down). */
+    public List<AssociationId> associations() {
+        return new ArrayList<>(assocs.keySet());
+    }
+
+    /** True once {@link #close} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * A snapshot of the association's state from the core (paths, RTO, cwnd, ...). Waits for the
+     * stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public AssociationInfo info(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint()
+                .info(association)
+                .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the socket is closed: open a new one");
+        }
+    }
+
+    private EndpointHandle bound() {
+        ensureOpen();
+        EndpointHandle h = handle;
+        if (h == null) {
+            throw new IllegalStateException("the socket is not bound: call bind(port, addresses) first");
+        }
+        return h;
+    }
+
+    private Assoc known(AssociationId id) {
+        Objects.requireNonNull(id, "association");
+        Assoc a = assocs.get(id);
+        if (a == null) {
+            if (id.value() > 0 && id.value() <= highestId) {
+                throw new IllegalArgumentException(id + " is closed: open a new association with connect()");
+            }
+            throw new IllegalArgumentException(id + " is not an association of this socket (never opened here)");
+        }
+        return a;
+    }
+
+    private Assoc established(AssociationId id) {
+        ensureOpen();
+        Assoc a = known(id);
+        switch (a.phase) {
+            case CONNECTING -> throw new IllegalStateException(
+                    id + " is not established yet: wait for COMMUNICATION_UP in onAssociationChange");
+            case ENDING -> throw new IllegalStateException(id + " is shutting down or closing: no new messages");
+            default -> {
+                return a;
+            }
+        }
+    }
+
+    /** Stack thread: start tracking an association the core created. */
+    private Assoc track(AssociationId id) {
+        Assoc a = assocs.computeIfAbsent(id, Assoc::new);
+        if (id.value() > highestId) {
+            highestId = id.value();
+        }
+        return a;
+    }
+
+    /** Runs {@code task} on the stack thread (directly when already there) and returns its result. */
+    private <T> T call(Supplier<T> task) {
+        if (thread.isStackThread()) {
+            return task.get();
+        }
+        CompletableFuture<T> f = new CompletableFuture<>();
+        thread.execute(() -> {
+            try {
+                EndpointHandle h = handle;
+                if (h != null && h.isClosed()) {
+                    throw new IllegalStateException("the socket is closed: open a new one");
+                }
+                f.complete(task.get());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        });
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                r.addSuppressed(
+                        new Exception("called from " + Thread.currentThread().getName()));
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    /** Stack thread: brings the reservation up to date with the core's free space. */
+    private void sync(Assoc a) {
+        long free = handle.endpoint()
+                .info(a.id)
+                .map(AssociationInfo::sendBufferFree)
+                .orElse(a.accounted);
+        long delta = free - a.accounted;
+        a.accounted = free;
+        if (delta != 0) {
+            a.available.addAndGet(delta);
+        }
+    }
+
+    private void guarded(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException | Error e) {
+            boolean handled;
+            try {
+                handled = callbacks.onCallbackError(this, e);
+            } catch (RuntimeException | Error e2) {
+                e.addSuppressed(e2);
+                handled = false;
+            }
+            if (!handled) {
+                throw e; // the stack thread reports it and goes on
+            }
+        }
+    }
+
+    /** Turns the core's events into callbacks, on the stack thread. */
+    private final class Listener implements EndpointListener {
+        @Override
+        public void onEvent(EndpointHandle h, SctpEvent event) {
+            if (event instanceof SctpEvent.MessageReceived m) {
+                guarded(() -> callbacks.onMessage(CallbackSocket.this, m));
+            } else if (event instanceof SctpEvent.SendSpaceAvailable s) {
+                Assoc a = assocs.get(s.association());
+                if (a == null) {
+                    return;
+                }
+                sync(a);
+                long free = a.available.get();
+                if (free >= sendThreshold && a.phase == UP) {
+                    guarded(() -> callbacks.onSendSpace(CallbackSocket.this, a.id, free));
+                }
+            } else if (event instanceof SctpEvent.AssociationChange c) {
+                onChange(c);
+                guarded(() -> callbacks.onAssociationChange(CallbackSocket.this, c));
+            } else if (event instanceof SctpEvent.PeerAddressChange p) {
+                guarded(() -> callbacks.onPeerAddressChange(CallbackSocket.this, p));
+            } else if (event instanceof SctpEvent.ShutdownReceived r) {
+                Assoc a = assocs.get(r.association());
+                if (a != null) {
+                    a.phase = ENDING;
+                }
+                guarded(() -> callbacks.onShutdown(CallbackSocket.this, r));
+            } else if (event instanceof SctpEvent.SendFailed f) {
+                guarded(() -> callbacks.onSendFailed(CallbackSocket.this, f));
+            } else if (event instanceof SctpEvent.RemoteError r) {
+                guarded(() -> callbacks.onRemoteError(CallbackSocket.this, r));
+            } else if (event instanceof SctpEvent.SenderDry d) {
+                Assoc a = assocs.get(d.association());
+                if (a != null) {
+                    sync(a);
+                }
+                guarded(() -> callbacks.onSenderDry(CallbackSocket.this, d.association()));
+            }
+        }
+
+        private void onChange(SctpEvent.AssociationChange c) {
+            switch (c.type()) {
+                case COMMUNICATION_UP, RESTART -> {
+                    Assoc a = track(c.association());
+                    a.outboundStreams = c.outboundStreams();
+                    if (c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
+                        long free = handle.endpoint()
+                                .info(a.id)
+                                .map(AssociationInfo::sendBufferFree)
+                                .orElse(0L);
+                        a.accounted = free;
+                        a.available.set(free);
+                    } else {
+                        sync(a);
+                    }
+                    if (!closed && a.phase == CONNECTING) {
+                        a.phase = UP;
+                    }
+                }
+                case COMMUNICATION_LOST, SHUTDOWN_COMPLETE, CANT_START -> {
+                    Assoc a = assocs.remove(c.association());
+                    if (a != null) {
+                        a.phase = ENDING;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void onClosed(EndpointHandle h) {
+            closed = true;
+            for (Assoc a : assocs.values()) {
+                a.phase = ENDING;
+            }
+            assocs.clear();
+            closedLatch.countDown();
+            guarded(() -> callbacks.onClosed(CallbackSocket.this));
+        }
+    }
+}

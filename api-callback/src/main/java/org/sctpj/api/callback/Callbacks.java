@@ -1,0 +1,79 @@
+package org.sctpj.api.callback;
+
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.SctpEvent;
+
+/**
+ * What a {@link CallbackSocket} tells its user. Every method runs on the socket's stack thread
+ * (see {@link CallbackSocket#stackThread()}), one at a time, in the order the protocol core
+ * produced the events; so callbacks need no lock among themselves. They should return quickly:
+ * while one runs, the thread serves no packet, timer or command of any socket of its shard.
+ *
+ * <p>Every method may call the socket (and any other socket): {@link CallbackSocket#send} from a
+ * callback goes straight into the core, and the packets it makes are sent when the callback
+ * returns. A callback that throws is passed to {@link #onCallbackError}; the stack thread goes on.
+ */
+public interface Callbacks {
+
+    /**
+     * A complete message arrived (all its fragments reassembled), in delivery order: in sequence
+     * per stream for ordered messages, as soon as complete for unordered ones. Fires once per
+     * message, as soon as the packet completing it has been processed. The callee owns {@code
+     * message.data()}.
+     */
+    void onMessage(CallbackSocket socket, SctpEvent.MessageReceived message);
+
+    /**
+     * The send callback: a SACK freed space in the association's send buffer and the free space,
+     * {@code freeBytes}, is now at least the socket's {@linkplain CallbackSocket#setSendThreshold
+     * send threshold} (threshold 0: after every SACK that frees space). {@code freeBytes} is the
+     * space {@link CallbackSocket#send} can take now. Fires after the SACK's packet has been
+     * processed, before the thread waits again.
+     */
+    default void onSendSpace(CallbackSocket socket, AssociationId association, long freeBytes) {}
+
+    /**
+     * An association changed state: COMMUNICATION_UP (after {@link CallbackSocket#connect}, or
+     * when a peer's association to a listening socket is accepted: its first appearance), RESTART,
+     * COMMUNICATION_LOST, SHUTDOWN_COMPLETE or CANT_START (the last three end it: its id is
+     * closed). Fires as the state changes.
+     */
+    default void onAssociationChange(CallbackSocket socket, SctpEvent.AssociationChange change) {}
+
+    /** A peer address became available, unreachable, confirmed or primary. */
+    default void onPeerAddressChange(CallbackSocket socket, SctpEvent.PeerAddressChange change) {}
+
+    /**
+     * The peer started a graceful shutdown: no more data will arrive and {@link
+     * CallbackSocket#send} is refused from now on. SHUTDOWN_COMPLETE follows as an {@link
+     * #onAssociationChange}.
+     */
+    default void onShutdown(CallbackSocket socket, SctpEvent.ShutdownReceived event) {}
+
+    /**
+     * A message accepted by {@link CallbackSocket#send} will not be delivered: the association
+     * ended before the peer acknowledged it, or it ended between an accepted send from another
+     * thread and the stack thread taking the message ({@code partiallySent} false then). The
+     * message's bytes are handed back.
+     */
+    default void onSendFailed(CallbackSocket socket, SctpEvent.SendFailed failed) {}
+
+    /** The peer reported an error in an ERROR chunk. */
+    default void onRemoteError(CallbackSocket socket, SctpEvent.RemoteError error) {}
+
+    /** Everything sent on the association has been acknowledged and nothing waits. */
+    default void onSenderDry(CallbackSocket socket, AssociationId association) {}
+
+    /** The socket was closed and its lower layer released; the last callback of the socket. */
+    default void onClosed(CallbackSocket socket) {}
+
+    /**
+     * Another callback of this socket threw {@code error}.
+     *
+     * @return true if handled; false (the default) passes it to the stack thread's {@link
+     *     org.sctpj.timers.ErrorReporter}
+     */
+    default boolean onCallbackError(CallbackSocket socket, Throwable error) {
+        return false;
+    }
+}

@@ -1,0 +1,576 @@
+package org.sctpj.timers;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.Transmit;
+import org.sctpj.stack.llp.LowerLayer;
+
+/**
+ * The thread that owns and drives endpoints: the reference driver of the {@link Endpoint} calling
+ * contract. Everything that touches an endpoint runs here: packets from its lower layer, its
+ * timers, user commands, and the listener callbacks; so the core needs no lock.
+ *
+ * <h2>One turn of the loop</h2>
+ *
+ * <ol>
+ *   <li>Run the commands other threads handed over ({@link #execute}, at most {@link
+ *       StackConfig#commandBatch()}), in the order they were given.
+ *   <li>For each endpoint, take at most {@link StackConfig#receiveBatch()} packets from its lower
+ *       layer ({@link LowerLayer#receive}) into {@link Endpoint#handleInput}.
+ *   <li>Expire due timers through the {@link TimerWheel} (one timer per endpoint, at its {@link
+ *       Endpoint#nextTimeout()}): {@link Endpoint#handleTimeout}.
+ *   <li>For each endpoint touched above: send every {@link Endpoint#pollTransmit} packet through
+ *       the lower layer, and hand every {@link Endpoint#pollEvent} event to the listener (after
+ *       each event, what the callback made the endpoint transmit is sent at once); then re-read
+ *       its next deadline into the wheel.
+ *   <li>If the turn did no work, call the {@link IdleStrategy} with the time until the next
+ *       deadline (capped by {@link StackConfig#maxParkNanos()}).
+ * </ol>
+ *
+ * <h2>Handing over commands</h2>
+ *
+ * Commands go through a {@link ConcurrentLinkedQueue}: lock-free (one CAS per offer), unbounded
+ * (a user thread is never refused or blocked; the callback API bounds the bytes in flight by its
+ * send-buffer reservation), FIFO per producer. After the offer, the producer wakes the thread
+ * only if it is blocked: it calls {@link LowerLayer#wakeup()} on the layer the thread blocks in,
+ * and {@link LockSupport#unpark}.
+ *
+ * <h2>Blocking</h2>
+ *
+ * With {@link IdleStrategy#park()}, a thread that owns one endpoint blocks in its lower layer's
+ * {@link LowerLayer#await} until a packet, a command or the next deadline. A thread that owns
+ * several endpoints cannot wait on all their layers at once (the {@code LowerLayer} interface has
+ * no shared selector), so it parks at most {@value #MULTI_LAYER_PARK_NANOS} ns between polls.
+ *
+ * <h2>Errors</h2>
+ *
+ * A callback or command that throws, a lower layer that fails to send or receive, or a core bug
+ * triggered by a packet is reported to {@link StackConfig#errors()} and counted ({@link
+ * #errorCount()}); the thread goes on. A lower layer that reports itself closed is closed: its
+ * endpoint's associations are aborted.
+ */
+public final class StackThread implements AutoCloseable {
+
+    /** The longest park between polls when the thread owns more than one lower layer: 100 us. */
+    public static final long MULTI_LAYER_PARK_NANOS = 100_000L;
+
+    private static final int NEW = 0;
+    private static final int RUNNING = 1;
+    private static final int CLOSING = 2;
+    private static final int CLOSED = 3;
+    private static final int MAX_FLUSH_ROUNDS = 16;
+    private static final byte[] CLOSE_REASON = "endpoint closed".getBytes(StandardCharsets.US_ASCII);
+
+    private final StackConfig config;
+    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final List<EndpointHandle> handles = new ArrayList<>();
+    private EndpointHandle[] slots = new EndpointHandle[4];
+    private final TimerWheel.ExpiryHandler onTimer = this::onTimer;
+    private final LowerLayer.PacketSink sink = this::onPacket;
+    private final IdleStrategy.Waiter waiter = this::await;
+    private final Object lifecycle = new Object();
+    private TimerWheel wheel;
+    private EndpointHandle receiving;
+    private long pollNow;
+    private long idleTurns;
+    private int closingCount;
+    private boolean closeRequested;
+    private boolean closeGraceful;
+    private long closeLinger;
+    private volatile int state = NEW;
+    private volatile Thread thread;
+    private volatile boolean parked;
+    private volatile LowerLayer blockingLayer;
+    private volatile long errorCount;
+    private volatile long turns;
+
+    /** A stack thread with these settings; {@link #start()} starts it. */
+    public StackThread(StackConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** A stack thread with {@link StackConfig#DEFAULT}. */
+    public StackThread() {
+        this(StackConfig.DEFAULT);
+    }
+
+    /** The thread's name. */
+    public String name() {
+        return config.name();
+    }
+
+    /** The settings. */
+    public StackConfig config() {
+        return config;
+    }
+
+    /** The current time on the thread's clock, in nanoseconds. */
+    public long now() {
+        return config.clock().getAsLong();
+    }
+
+    /** True when called on this stack thread (inside a callback or a command). */
+    public boolean isStackThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** True between {@link #start()} and the end of {@link #close()}. */
+    public boolean isRunning() {
+        int s = state;
+        return s == RUNNING || s == CLOSING;
+    }
+
+    /** Errors caught and reported so far. */
+    public long errorCount() {
+        return errorCount;
+    }
+
+    /** Turns of the loop run so far (for tests and monitoring). */
+    public long turns() {
+        return turns;
+    }
+
+    /**
+     * Starts the thread. Commands and registrations given before are kept and run first.
+     *
+     * @throws IllegalStateException if started before or closed
+     */
+    public void start() {
+        synchronized (lifecycle) {
+            if (state != NEW) {
+                throw new IllegalStateException(name() + " was started before: a stack thread starts once");
+            }
+            Thread t = new Thread(this::run, config.name());
+            t.setDaemon(config.daemon());
+            thread = t;
+            state = RUNNING;
+            t.start();
+        }
+    }
+
+    /**
+     * Hands an endpoint over to this thread. From now on only the stack thread may call {@code
+     * endpoint} (through {@link EndpointHandle#endpoint()}); {@code layer} must not be used by the
+     * caller either (it is closed with the handle).
+     *
+     * @throws IllegalStateException if the thread is closing or closed
+     */
+    public EndpointHandle register(Endpoint endpoint, LowerLayer layer, EndpointListener listener) {
+        EndpointHandle h = new EndpointHandle(this, endpoint, layer, listener);
+        execute(() -> attach(h));
+        return h;
+    }
+
+    /**
+     * Runs {@code command} on the stack thread, in order with the other commands; never blocks
+     * (lock-free). Called on the stack thread itself, the command runs on the next turn.
+     *
+     * @throws IllegalStateException if the thread is closing or closed
+     */
+    public void execute(Runnable command) {
+        Objects.requireNonNull(command, "command");
+        if (state >= CLOSING) {
+            throw new IllegalStateException(name() + " is closed: open a new stack thread or runtime");
+        }
+        executeInternal(command);
+    }
+
+    void executeInternal(Runnable command) {
+        commands.offer(command);
+        if (parked) {
+            LowerLayer l = blockingLayer;
+            if (l != null) {
+                l.wakeup();
+            }
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /** Closes abortively: {@code close(false, 0)}. */
+    @Override
+    public void close() {
+        close(false, 0);
+    }
+
+    /**
+     * Closes every endpoint (see {@link EndpointHandle#close}: shutdown with up to {@code
+     * lingerNanos} of grace, or abort), closes their lower layers, and ends the thread. Waits for
+     * the thread to end unless called on the stack thread itself. Idempotent.
+     */
+    public void close(boolean graceful, long lingerNanos) {
+        synchronized (lifecycle) {
+            if (state == NEW) {
+                start();
+            }
+            if (state == RUNNING) {
+                state = CLOSING;
+                executeInternal(() -> {
+                    closeRequested = true;
+                    closeGraceful = graceful;
+                    closeLinger = lingerNanos;
+                    for (EndpointHandle h : new ArrayList<>(handles)) {
+                        beginClose(h, graceful, lingerNanos);
+                    }
+                });
+            }
+        }
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            boolean interrupted = false;
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    private void run() {
+        wheel = new TimerWheel(now(), config.tickNanos(), config.ticksPerWheel());
+        try {
+            while (true) {
+                int work = 0;
+                try {
+                    work = turn();
+                } catch (Throwable t) { // a bug of ours: report and go on rather than die
+                    report("stack thread loop", t);
+                }
+                turns++;
+                if (state == CLOSING && handles.isEmpty() && commands.isEmpty()) {
+                    break;
+                }
+                if (work > 0) {
+                    idleTurns = 0;
+                } else {
+                    idleTurns++;
+                    try {
+                        idle();
+                    } catch (Throwable t) {
+                        report("idle strategy", t);
+                    }
+                }
+            }
+        } finally {
+            for (EndpointHandle h : new ArrayList<>(handles)) {
+                finish(h);
+            }
+            state = CLOSED;
+        }
+    }
+
+    private int turn() {
+        int work = runCommands();
+        work += receiveAll();
+        pollNow = now();
+        work += wheel.poll(pollNow, onTimer, config.maxExpiriesPerPoll());
+        if (closingCount > 0) {
+            progressClosing();
+        }
+        work += flush();
+        return work;
+    }
+
+    private int runCommands() {
+        int n = 0;
+        Runnable c;
+        while (n < config.commandBatch() && (c = commands.poll()) != null) {
+            n++;
+            try {
+                c.run();
+            } catch (Throwable t) {
+                report("command", t);
+            }
+        }
+        return n;
+    }
+
+    private int receiveAll() {
+        int n = 0;
+        for (int i = 0; i < handles.size(); i++) {
+            EndpointHandle h = handles.get(i);
+            receiving = h;
+            pollNow = now();
+            try {
+                int k = h.layer.receive(sink, config.receiveBatch());
+                if (k > 0) {
+                    h.dirty = true;
+                    n += k;
+                }
+            } catch (ClosedChannelException e) {
+                report("lower layer receive (closed: aborting the endpoint)", e);
+                if (h.closing) {
+                    abortAll(h);
+                    h.lingerDeadline = pollNow;
+                } else {
+                    beginClose(h, false, 0);
+                }
+            } catch (IOException | RuntimeException e) {
+                report("lower layer receive", e);
+            }
+        }
+        receiving = null;
+        return n;
+    }
+
+    private void onPacket(ByteBuffer packet, InetAddress from, InetAddress to) {
+        try {
+            receiving.endpoint.handleInput(packet, from, to, pollNow);
+        } catch (RuntimeException e) {
+            report("endpoint input (a core bug: input must never throw)", e);
+        }
+    }
+
+    private void onTimer(long timerId, long deadline, long payload) {
+        int s = (int) payload;
+        EndpointHandle h = s < slots.length ? slots[s] : null;
+        if (h == null || h.timerId != timerId) {
+            return;
+        }
+        h.timerId = TimerWheel.NULL_TIMER;
+        h.deadline = Long.MAX_VALUE;
+        h.dirty = true;
+        try {
+            h.endpoint.handleTimeout(pollNow);
+        } catch (RuntimeException e) {
+            report("endpoint timeout (a core bug)", e);
+        }
+    }
+
+    private int flush() {
+        int work = 0;
+        for (int round = 0; round < MAX_FLUSH_ROUNDS; round++) {
+            boolean any = false;
+            for (int i = 0; i < handles.size(); i++) {
+                EndpointHandle h = handles.get(i);
+                if (h.dirty) {
+                    h.dirty = false;
+                    any = true;
+                    work += drain(h);
+                }
+            }
+            if (!any) {
+                break;
+            }
+        }
+        return work;
+    }
+
+    private int drain(EndpointHandle h) {
+        int work = 0;
+        Endpoint ep = h.endpoint;
+        while (true) {
+            long now = now();
+            Optional<Transmit> t;
+            while ((t = ep.pollTransmit(now)).isPresent()) {
+                send(h, t.get());
+                work++;
+            }
+            Optional<SctpEvent> e = ep.pollEvent();
+            if (e.isEmpty()) {
+                break;
+            }
+            work++;
+            try {
+                h.listener.onEvent(h, e.get());
+            } catch (Throwable x) {
+                report("callback for " + e.get().getClass().getSimpleName(), x);
+            }
+        }
+        reschedule(h);
+        return work;
+    }
+
+    private void send(EndpointHandle h, Transmit t) {
+        if (h.closed) {
+            return;
+        }
+        try {
+            h.layer.send(ByteBuffer.wrap(t.packet()), t.source(), t.destination());
+        } catch (IOException | RuntimeException e) {
+            report("lower layer send to " + t.destination(), e);
+        }
+    }
+
+    private void reschedule(EndpointHandle h) {
+        long d = h.endpoint.nextTimeout();
+        if (d == h.deadline || h.closed) {
+            return;
+        }
+        if (h.timerId != TimerWheel.NULL_TIMER) {
+            wheel.cancel(h.timerId);
+        }
+        h.timerId = d == Long.MAX_VALUE ? TimerWheel.NULL_TIMER : wheel.schedule(d, h.slot);
+        h.deadline = d;
+    }
+
+    private void idle() throws IOException {
+        long now = now();
+        long next = wheel.earliestDeadlineBound(64);
+        long cap = config.maxParkNanos();
+        if (closingCount > 0) {
+            cap = Math.min(cap, 1_000_000L);
+        }
+        long wait = next == Long.MAX_VALUE ? cap : Math.min(Math.max(next - now, 0), cap);
+        if (wait == 0) {
+            return;
+        }
+        config.idle().idle(idleTurns, wait, waiter);
+    }
+
+    private void await(long nanos) throws IOException {
+        LowerLayer l = handles.size() == 1 ? handles.get(0).layer : null;
+        blockingLayer = l;
+        parked = true;
+        try {
+            if (!commands.isEmpty()) {
+                return;
+            }
+            if (l != null) {
+                l.await(nanos);
+            } else {
+                LockSupport.parkNanos(this, Math.min(nanos, handles.isEmpty() ? nanos : MULTI_LAYER_PARK_NANOS));
+            }
+        } finally {
+            parked = false;
+        }
+    }
+
+    // ------------------------------------------------------------------ handles
+
+    private void attach(EndpointHandle h) {
+        handles.add(h);
+        placeInSlot(h);
+        h.registered = true;
+        h.dirty = true;
+        if (closeRequested) {
+            // Registered in a race with close(): close it the same way.
+            beginClose(h, closeGraceful, closeLinger);
+        }
+    }
+
+    private void placeInSlot(EndpointHandle h) {
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] == null) {
+                slots[i] = h;
+                h.slot = i;
+                return;
+            }
+        }
+        int i = slots.length;
+        slots = Arrays.copyOf(slots, i * 2);
+        slots[i] = h;
+        h.slot = i;
+    }
+
+    void beginClose(EndpointHandle h, boolean graceful, long lingerNanos) {
+        if (h.closed || h.closing || !h.registered) {
+            return;
+        }
+        h.closing = true;
+        h.closingGraceful = graceful;
+        closingCount++;
+        long now = now();
+        h.lingerDeadline = now + Math.max(0, lingerNanos);
+        if (graceful) {
+            for (AssociationId id : h.endpoint.associations()) {
+                try {
+                    h.endpoint.shutdown(id, now);
+                } catch (RuntimeException e) { // not established yet: nothing to shut down gracefully
+                    abortOne(h, id, now);
+                }
+            }
+        } else {
+            abortAll(h);
+        }
+        h.dirty = true;
+    }
+
+    private void progressClosing() {
+        long now = pollNow;
+        for (EndpointHandle h : new ArrayList<>(handles)) {
+            if (!h.closing) {
+                continue;
+            }
+            if (h.endpoint.associations().isEmpty() || now - h.lingerDeadline >= 0) {
+                abortAll(h);
+                drain(h);
+                finish(h);
+            }
+        }
+    }
+
+    private void abortAll(EndpointHandle h) {
+        long now = now();
+        for (AssociationId id : h.endpoint.associations()) {
+            abortOne(h, id, now);
+        }
+    }
+
+    private void abortOne(EndpointHandle h, AssociationId id, long now) {
+        try {
+            h.endpoint.abort(id, CLOSE_REASON, now);
+        } catch (RuntimeException e) {
+            report("abort of " + id, e);
+        }
+    }
+
+    private void finish(EndpointHandle h) {
+        if (h.closed) {
+            return;
+        }
+        if (h.timerId != TimerWheel.NULL_TIMER && wheel != null) {
+            wheel.cancel(h.timerId);
+            h.timerId = TimerWheel.NULL_TIMER;
+        }
+        handles.remove(h);
+        if (h.slot >= 0 && slots[h.slot] == h) {
+            slots[h.slot] = null;
+        }
+        if (h.closing) {
+            closingCount--;
+        }
+        h.closed = true;
+        try {
+            h.layer.close();
+        } catch (IOException | RuntimeException e) {
+            report("lower layer close", e);
+        }
+        try {
+            h.listener.onClosed(h);
+        } catch (Throwable t) {
+            report("onClosed callback", t);
+        }
+    }
+
+    private void report(String where, Throwable error) {
+        errorCount++;
+        try {
+            config.errors().report(where, error);
+        } catch (Throwable ignored) {
+            // The reporter itself failed: nothing more we can do without stopping the thread.
+        }
+    }
+}

@@ -1,0 +1,329 @@
+package org.sctpj.timers;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpEvent.AssociationChangeType;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.SendStatus;
+
+class StackThreadTest {
+
+    private static final InetAddress LOCAL = InetAddress.getLoopbackAddress();
+    private static final SctpOptions FAST = SctpOptions.LAN.toBuilder()
+            .maxInitRetransmits(2)
+            .delayedAckTime(Duration.ofMillis(10))
+            .build();
+
+    private final List<String> reported = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+    }
+
+    private StackThread thread(IdleStrategy idle) {
+        StackThread t = new StackThread(StackConfig.DEFAULT
+                .withName("test-stack")
+                .withIdle(idle)
+                .withErrors((where, e) -> reported.add(where + ": " + e.getMessage())));
+        toClose.add(t);
+        t.start();
+        return t;
+    }
+
+    /** Collects events; optionally throws from the callback for some of them. */
+    static final class Events implements EndpointListener {
+        final BlockingQueue<SctpEvent> queue = new LinkedBlockingQueue<>();
+        final CountDownLatch closed = new CountDownLatch(1);
+        volatile Predicate<SctpEvent> throwFor = e -> false;
+
+        @Override
+        public void onEvent(EndpointHandle h, SctpEvent e) {
+            queue.add(e);
+            if (throwFor.test(e)) {
+                throw new IllegalStateException(
+                        "callback failure for " + e.getClass().getSimpleName());
+            }
+        }
+
+        @Override
+        public void onClosed(EndpointHandle h) {
+            closed.countDown();
+        }
+
+        SctpEvent await(Predicate<SctpEvent> p) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < end) {
+                SctpEvent e = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (e != null && p.test(e)) {
+                    return e;
+                }
+            }
+            throw new AssertionError("event not seen within 10 s");
+        }
+    }
+
+    static Predicate<SctpEvent> change(AssociationChangeType type) {
+        return e -> e instanceof SctpEvent.AssociationChange c && c.type() == type;
+    }
+
+    private static Endpoint endpoint(int port, long seed) {
+        return new Endpoint(port, List.of(LOCAL), FAST, new SplittableRandom(seed), System.nanoTime());
+    }
+
+    @Test
+    void startsRunsCommandsOnItsOwnThreadAndStopsCleanly() throws Exception {
+        StackThread t = new StackThread(StackConfig.DEFAULT.withName("lifecycle"));
+        CompletableFuture<Boolean> onStack = new CompletableFuture<>();
+        t.execute(() -> onStack.complete(t.isStackThread())); // given before start: kept
+        assertFalse(t.isRunning());
+        t.start();
+        assertTrue(t.isRunning());
+        assertTrue(onStack.get(5, TimeUnit.SECONDS));
+        assertFalse(t.isStackThread());
+        assertThrows(IllegalStateException.class, t::start);
+        t.close();
+        assertFalse(t.isRunning());
+        t.close(); // idempotent
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> t.execute(() -> {}));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    @Test
+    void commandsFromManyThreadsRunInOrderPerProducer() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        int producers = 4;
+        int each = 5_000;
+        int[] last = new int[producers];
+        java.util.Arrays.fill(last, -1);
+        List<String> violations = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(producers * each);
+        List<Thread> ts = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            int pp = p;
+            Thread th = new Thread(() -> {
+                for (int i = 0; i < each; i++) {
+                    int ii = i;
+                    t.execute(() -> {
+                        if (!t.isStackThread() || last[pp] != ii - 1) {
+                            violations.add(pp + ":" + ii);
+                        }
+                        last[pp] = ii;
+                        done.countDown();
+                    });
+                }
+            });
+            th.start();
+            ts.add(th);
+        }
+        for (Thread th : ts) {
+            th.join();
+        }
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        assertEquals(List.of(), violations);
+    }
+
+    @Test
+    void endpointIsOnlyReachableFromTheStackThread() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        InMemoryNetwork net = new InMemoryNetwork();
+        EndpointHandle h = t.register(endpoint(7000, 1), net.open(7000, List.of(LOCAL)), new Events());
+        IllegalStateException e = assertThrows(IllegalStateException.class, h::endpoint);
+        assertTrue(e.getMessage().contains("execute"), e.getMessage());
+        CompletableFuture<Integer> port = new CompletableFuture<>();
+        h.execute(() -> port.complete(h.endpoint().localPort()));
+        assertEquals(7000, port.get(5, TimeUnit.SECONDS));
+    }
+
+    private void exchange(StackThread ta, StackThread tz) throws Exception {
+        InMemoryNetwork net = new InMemoryNetwork();
+        Events ea = new Events();
+        Events ez = new Events();
+        Endpoint z = endpoint(5002, 2);
+        z.listen(true);
+        tz.register(z, net.open(5002, List.of(LOCAL)), ez);
+        EndpointHandle a = ta.register(endpoint(5001, 1), net.open(5001, List.of(LOCAL)), ea);
+        CompletableFuture<AssociationId> id = new CompletableFuture<>();
+        a.execute(() -> id.complete(a.endpoint().connect(List.of(LOCAL), 5002, ta.now())));
+        ea.await(change(AssociationChangeType.COMMUNICATION_UP));
+        ez.await(change(AssociationChangeType.COMMUNICATION_UP));
+        AssociationId aid = id.get(5, TimeUnit.SECONDS);
+        for (int i = 0; i < 100; i++) {
+            byte[] msg = ("message " + i).getBytes(StandardCharsets.US_ASCII);
+            CompletableFuture<SendStatus> s = new CompletableFuture<>();
+            a.execute(() -> s.complete(a.endpoint().send(aid, SendInfo.of(0, 7), ByteBuffer.wrap(msg), ta.now())));
+            assertEquals(SendStatus.ACCEPTED, s.get(5, TimeUnit.SECONDS));
+            SctpEvent.MessageReceived m =
+                    (SctpEvent.MessageReceived) ez.await(e -> e instanceof SctpEvent.MessageReceived);
+            assertArrayEquals(msg, m.data());
+            assertEquals(7, m.ppid());
+        }
+        a.close(true, TimeUnit.SECONDS.toNanos(5));
+        ez.await(change(AssociationChangeType.SHUTDOWN_COMPLETE));
+        assertTrue(ea.closed.await(5, TimeUnit.SECONDS));
+        assertTrue(a.isClosed());
+        assertTrue(((InMemoryNetwork.Layer) a.lowerLayer()).isClosed());
+    }
+
+    @Test
+    void twoEndpointsOnOneParkingThreadConnectExchangeAndShutDown() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        exchange(t, t);
+    }
+
+    @Test
+    void twoThreadsWithEachIdleStrategy() throws Exception {
+        exchange(thread(IdleStrategy.park()), thread(IdleStrategy.backoff(100, 10)));
+        exchange(thread(IdleStrategy.spin()), thread(IdleStrategy.yielding()));
+    }
+
+    @Test
+    void timersRunOnTheWheel_InitRetransmissionsEndInCantStart() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        InMemoryNetwork net = new InMemoryNetwork();
+        Events ea = new Events();
+        EndpointHandle a = t.register(endpoint(5001, 1), net.open(5001, List.of(LOCAL)), ea);
+        long start = System.nanoTime();
+        a.execute(() -> a.endpoint().connect(List.of(LOCAL), 9 /* nobody there */, t.now()));
+        ea.await(change(AssociationChangeType.CANT_START));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        // INIT + 2 retransmissions with RTO 100 ms (LAN profile): about 300 ms.
+        assertTrue(ms >= 250, "gave up after " + ms + " ms: timers fired early");
+        assertEquals(3, net.dropped.get(), "INIT sent three times");
+    }
+
+    @Test
+    void aThrowingCallbackIsReportedAndTheThreadGoesOn() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        InMemoryNetwork net = new InMemoryNetwork();
+        Events ea = new Events();
+        Events ez = new Events();
+        ez.throwFor = e -> true; // every callback of Z throws
+        Endpoint z = endpoint(5002, 2);
+        z.listen(true);
+        t.register(z, net.open(5002, List.of(LOCAL)), ez);
+        EndpointHandle a = t.register(endpoint(5001, 1), net.open(5001, List.of(LOCAL)), ea);
+        CompletableFuture<AssociationId> id = new CompletableFuture<>();
+        a.execute(() -> id.complete(a.endpoint().connect(List.of(LOCAL), 5002, t.now())));
+        ea.await(change(AssociationChangeType.COMMUNICATION_UP));
+        AssociationId aid = id.get(5, TimeUnit.SECONDS);
+        for (int i = 0; i < 10; i++) {
+            a.execute(() -> a.endpoint().send(aid, SendInfo.DEFAULT, ByteBuffer.wrap(new byte[] {1}), t.now()));
+            assertNotNull(ez.await(e -> e instanceof SctpEvent.MessageReceived));
+        }
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (t.errorCount() < 11 && System.nanoTime() < end) {
+            Thread.sleep(1);
+        }
+        assertTrue(t.errorCount() >= 11, "one report per throwing callback: " + t.errorCount());
+        assertTrue(reported.stream().anyMatch(r -> r.contains("MessageReceived") && r.contains("callback failure")));
+        // A throwing command too.
+        t.execute(() -> {
+            throw new IllegalArgumentException("bad command");
+        });
+        CompletableFuture<Boolean> after = new CompletableFuture<>();
+        t.execute(() -> after.complete(true));
+        assertTrue(after.get(5, TimeUnit.SECONDS));
+        assertTrue(reported.stream().anyMatch(r -> r.startsWith("command") && r.contains("bad command")));
+        assertTrue(t.isRunning());
+    }
+
+    @Test
+    void garbageFromThePeerNeverStopsTheThread() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        InMemoryNetwork net = new InMemoryNetwork();
+        Events ez = new Events();
+        Endpoint z = endpoint(5002, 2);
+        z.listen(true);
+        t.register(z, net.open(5002, List.of(LOCAL)), ez);
+        InMemoryNetwork.Layer raw = net.open(6000, List.of(LOCAL));
+        SplittableRandom rnd = new SplittableRandom(7);
+        for (int i = 0; i < 2_000; i++) {
+            byte[] junk = new byte[rnd.nextInt(0, 200)];
+            rnd.nextBytes(junk);
+            if (junk.length >= 4) {
+                junk[2] = (byte) (5002 >> 8);
+                junk[3] = (byte) 5002;
+            }
+            raw.send(ByteBuffer.wrap(junk), LOCAL, LOCAL);
+        }
+        CompletableFuture<Long> received = new CompletableFuture<>();
+        t.execute(() -> received.complete(z.stats().received()));
+        assertTrue(received.get(10, TimeUnit.SECONDS) > 0);
+        assertTrue(t.isRunning());
+    }
+
+    @Test
+    void abortiveCloseOfTheThreadAbortsAssociationsAndClosesLayers() throws Exception {
+        StackThread t = new StackThread(StackConfig.DEFAULT.withName("closing"));
+        t.start();
+        StackThread peer = thread(IdleStrategy.park());
+        InMemoryNetwork net = new InMemoryNetwork();
+        Events ea = new Events();
+        Events ez = new Events();
+        Endpoint z = endpoint(5002, 2);
+        z.listen(true);
+        peer.register(z, net.open(5002, List.of(LOCAL)), ez);
+        EndpointHandle a = t.register(endpoint(5001, 1), net.open(5001, List.of(LOCAL)), ea);
+        a.execute(() -> a.endpoint().connect(List.of(LOCAL), 5002, t.now()));
+        ez.await(change(AssociationChangeType.COMMUNICATION_UP));
+        ea.await(change(AssociationChangeType.COMMUNICATION_UP)); // else A may still be COOKIE-ECHOED
+        t.close();
+        assertFalse(t.isRunning());
+        assertTrue(a.isClosed());
+        ea.await(change(AssociationChangeType.COMMUNICATION_LOST));
+        ez.await(change(AssociationChangeType.COMMUNICATION_LOST)); // the ABORT reached the peer
+    }
+
+    @Test
+    void runtimeAssignsShardsRoundRobin() {
+        try (StackRuntime rt = StackRuntime.start(3, StackConfig.DEFAULT.withName("shard"))) {
+            assertEquals(3, rt.threads().size());
+            StackThread a = rt.next();
+            StackThread b = rt.next();
+            StackThread c = rt.next();
+            assertEquals(List.of(a, b, c), rt.threads());
+            assertEquals(a, rt.next());
+            assertEquals("shard-1", b.name());
+            assertTrue(a.isRunning() && b.isRunning() && c.isRunning());
+        }
+        assertThrows(IllegalArgumentException.class, () -> StackRuntime.start(0, StackConfig.DEFAULT));
+    }
+
+    @Test
+    void badConfigSaysWhatToDo() {
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> StackConfig.DEFAULT.withTickNanos(0));
+        assertTrue(e.getMessage().contains("tickNanos"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> StackConfig.DEFAULT.withMaxParkNanos(0));
+        assertThrows(IllegalArgumentException.class, () -> IdleStrategy.backoff(-1, 0));
+    }
+}
