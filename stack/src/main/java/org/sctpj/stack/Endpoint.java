@@ -207,6 +207,15 @@ public final class Endpoint {
         assoc(id).setPathMtu(address, mtu);
     }
 
+    /**
+     * Free bytes in the association's send buffer now (0 before it is established), or empty when
+     * the association is gone: cheaper than {@link #info} for callers that check on every SACK.
+     */
+    public java.util.OptionalLong sendBufferFree(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(a.sendBufferFree());
+    }
+
     /** The live associations. */
     public List<AssociationId> associations() {
         return List.copyOf(byId.keySet());

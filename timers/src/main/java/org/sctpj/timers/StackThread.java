@@ -336,8 +336,16 @@ public final class StackThread implements AutoCloseable {
     }
 
     private void onPacket(ByteBuffer packet, InetAddress from, InetAddress to) {
+        EndpointHandle h = receiving;
         try {
-            receiving.endpoint.handleInput(packet, from, to, pollNow);
+            h.endpoint.handleInput(packet, from, to, pollNow);
+            // Send what this packet provoked before reading the next one: a receiver that handled a
+            // whole batch first would answer it with one SACK instead of one per second packet
+            // (RFC 9260 section 6.2), and the sender's Max.Burst would then starve the transfer.
+            Optional<Transmit> t;
+            while ((t = h.endpoint.pollTransmit(pollNow)).isPresent()) {
+                send(h, t.get());
+            }
         } catch (RuntimeException e) {
             report("endpoint input (a core bug: input must never throw)", e);
         }

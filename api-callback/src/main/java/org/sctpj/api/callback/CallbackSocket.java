@@ -578,10 +578,7 @@ public final class CallbackSocket implements AutoCloseable {
 
     /** Stack thread: brings the reservation up to date with the core's free space. */
     private void sync(Assoc a) {
-        long free = handle.endpoint()
-                .info(a.id)
-                .map(AssociationInfo::sendBufferFree)
-                .orElse(a.accounted);
+        long free = handle.endpoint().sendBufferFree(a.id).orElse(a.accounted);
         long delta = free - a.accounted;
         a.accounted = free;
         if (delta != 0) {
@@ -652,10 +649,7 @@ public final class CallbackSocket implements AutoCloseable {
                     Assoc a = track(c.association());
                     a.outboundStreams = c.outboundStreams();
                     if (c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
-                        long free = handle.endpoint()
-                                .info(a.id)
-                                .map(AssociationInfo::sendBufferFree)
-                                .orElse(0L);
+                        long free = handle.endpoint().sendBufferFree(a.id).orElse(0L);
                         a.accounted = free;
                         a.available.set(free);
                     } else {
