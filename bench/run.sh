@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark of sctpj against usrsctp and the kernel (bench/README.md).
+#
+#   bench/run.sh            the whole sweep (sizes 100..1400 step 100, 4 KiB, 64 KiB; 3 runs; ~15 min)
+#   bench/run.sh --quick    a short one (6 sizes, 1 run, 1 s per run; ~2-3 min)
+#   other options go to the runner: --runs N --duration SEC --sizes 100,1000 --no-latency
+#                                   --no-throughput --out DIR
+#
+# Builds what it needs: the bench jar (mvn package of bench and the modules it uses, tests
+# skipped) when it is missing or older than the sources, and usrsctp's Release build with our
+# peer (interop/usrsctp/build.sh release, which installs gcc, cmake, make and Debian's source
+# package when missing and run as root). Writes bench/results/latest.{md,csv,png} and
+# latest-raw.log (every process's output). Not part of the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need() { # need COMMAND PACKAGE: installs PACKAGE when COMMAND is missing (as root), like ./test.sh
+  if ! command -v "$1" >/dev/null 2>&1; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+      echo "run.sh: installing $2 (for $1)" >&2
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >&2
+    else
+      echo "run.sh: $1 is missing; install it with: sudo apt-get install -y $2" >&2
+      exit 1
+    fi
+  fi
+}
+need java openjdk-17-jdk-headless
+need mvn maven
+
+jar=bench/target/benchmarks.jar
+if [ ! -f "$jar" ] || [ -n "$(find stack timers llp-udp-encap api-callback bench -name target -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
+  echo "run.sh: building $jar (mvn package, tests skipped)..." >&2
+  mvn -B -q -ntp -DskipTests -Dspotless.apply.skip=true -pl bench -am package >&2
+fi
+
+upeer=$(interop/usrsctp/build.sh release | tail -1)
+upeer=${upeer% (up to date)}
+
+exec java -Djava.awt.headless=true -cp "$jar" org.sctpj.bench.runner.Runner --upeer "$upeer" --jar "$jar" "$@"

@@ -1,0 +1,77 @@
+package org.sctpj.bench.runner;
+
+import java.util.List;
+
+/**
+ * One contender of the side-by-side runs: how to start its server and its client for a message
+ * size, and where its figure is in their result lines.
+ *
+ * @param name short name, used in tables, the CSV and the plot's legend
+ * @param description what it is, for the report
+ * @param kind "sctpj", "usrsctp" or "kernel": how its processes are started
+ * @param serverMode the server's mode (sctpj: Peer mode; usrsctp: upeer mode)
+ * @param clientMode the client's mode
+ * @param extra extra arguments for both processes (sctpj/kernel: key=value; usrsctp: options)
+ */
+record Contender(
+        String name, String description, String kind, String serverMode, String clientMode, List<String> extra) {
+
+    static final Contender CALLBACK = new Contender(
+            "sctpj-callback",
+            "sctpj callback API, send callback after every SACK (threshold 0)",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0"));
+    static final Contender CALLBACK_100K = new Contender(
+            "sctpj-callback-100k",
+            "sctpj callback API, send callback at 100 KB free (threshold 100000)",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=100000"));
+    static final Contender SOCKET = new Contender(
+            "sctpj-socket",
+            "sctpj blocking socket-style API (the bench's BlockingSocket adaptor over the callback API)",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=socket"));
+    static final Contender USRSCTP = new Contender(
+            "usrsctp",
+            "usrsctp 0.9.5.0 Release build, callback API (interop/usrsctp/upeer.c), threshold 0",
+            "usrsctp",
+            "sink",
+            "bulk",
+            List.of());
+    static final Contender TCP = new Contender(
+            "kernel-tcp",
+            "kernel TCP over loopback, Java blocking SocketChannel, one write per message",
+            "kernel",
+            "tcp-sink",
+            "tcp-bulk",
+            List.of());
+    static final Contender UDP = new Contender(
+            "kernel-udp",
+            "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams (ceiling)",
+            "kernel",
+            "udp-sink",
+            "udp-blast",
+            List.of());
+
+    static final List<Contender> THROUGHPUT = List.of(CALLBACK, CALLBACK_100K, SOCKET, USRSCTP, TCP, UDP);
+
+    static final List<Contender> LATENCY = List.of(
+            new Contender(
+                    "sctpj-callback", CALLBACK.description, "sctpj", "sctp-echo", "sctp-ping", List.of("api=callback")),
+            new Contender("sctpj-socket", SOCKET.description, "sctpj", "sctp-echo", "sctp-ping", List.of("api=socket")),
+            new Contender(
+                    "usrsctp",
+                    "usrsctp Release, callback API, SCTP_NODELAY + I bit",
+                    "usrsctp",
+                    "echo",
+                    "pingpong",
+                    List.of("--nodelay", "--sack-immediately")),
+            new Contender("kernel-tcp", "kernel TCP, TCP_NODELAY", "kernel", "tcp-echo", "tcp-ping", List.of()),
+            new Contender("kernel-udp", "kernel UDP", "kernel", "udp-echo", "udp-ping", List.of()));
+}

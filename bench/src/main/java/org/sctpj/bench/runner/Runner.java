@@ -1,0 +1,742 @@
+package org.sctpj.bench.runner;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.channels.DatagramChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The side-by-side benchmark: runs every contender ({@link Contender}) as a server and a client
+ * process over loopback, for every message size, N times, alternating the contenders run by run
+ * (round r starts with the r-th contender, so no contender always runs first or last), then
+ * writes the medians, each contender's ratio to usrsctp, the machine details, and a plot.
+ *
+ * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.runner.Runner [--quick] [--runs N]
+ *     [--duration SEC] [--sizes 100,200,...] [--no-latency] [--no-throughput] [--out DIR]
+ *     [--upeer PATH] [--jar PATH]</pre>
+ *
+ * Normally started by {@code bench/run.sh}, which builds the jar and usrsctp first.
+ */
+public final class Runner {
+
+    static final List<Integer> ALL_SIZES =
+            List.of(100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 4096, 65536);
+    static final List<Integer> QUICK_SIZES = List.of(100, 500, 1000, 1400, 4096, 65536);
+
+    private int runs = 3;
+    private double duration = 2.0;
+    private double warmup = 0.5;
+    private List<Integer> sizes = ALL_SIZES;
+    private boolean latency = true;
+    private boolean throughput = true;
+    private int pingMessages = 5000;
+    private int pingWarmup = 2000;
+    private Path out = Path.of("bench/results");
+    private String upeer = "interop/.cache/upeer-release";
+    private String jar = "bench/target/benchmarks.jar";
+    private final String java = ProcessHandle.current().info().command().orElse("java");
+    private PrintWriter raw;
+
+    /** Per contender, per size: the figures of each run (NaN for a failed run). */
+    private final Map<String, Map<Integer, List<Double>>> tput = new LinkedHashMap<>();
+    /** Per latency contender: the [median, p99] of each run. */
+    private final Map<String, List<double[]>> rtt = new LinkedHashMap<>();
+
+    private final List<String> failures = new ArrayList<>();
+
+    private Runner() {}
+
+    /** Parses the options and runs the benchmark. */
+    public static void main(String[] args) throws Exception {
+        Runner r = new Runner();
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--runs" -> r.runs = Integer.parseInt(args[++i]);
+                case "--duration" -> r.duration = Double.parseDouble(args[++i]);
+                case "--sizes" -> r.sizes = Arrays.stream(args[++i].split(","))
+                        .map(String::trim)
+                        .map(Integer::valueOf)
+                        .toList();
+                case "--no-latency" -> r.latency = false;
+                case "--no-throughput" -> r.throughput = false;
+                case "--out" -> r.out = Path.of(args[++i]);
+                case "--upeer" -> r.upeer = args[++i];
+                case "--jar" -> r.jar = args[++i];
+                default -> {
+                    System.err.println("unknown option " + args[i] + "; see the Javadoc of Runner or bench/README.md");
+                    System.exit(64);
+                }
+            }
+        }
+        if (quick) {
+            boolean runsGiven = Arrays.asList(args).contains("--runs");
+            if (!runsGiven) {
+                r.runs = 1;
+            }
+            if (!Arrays.asList(args).contains("--duration")) {
+                r.duration = 1.0;
+            }
+            if (!Arrays.asList(args).contains("--sizes")) {
+                r.sizes = QUICK_SIZES;
+            }
+            r.pingMessages = 3000;
+            r.pingWarmup = 1000;
+        }
+        r.run();
+    }
+
+    private void run() throws Exception {
+        Files.createDirectories(out);
+        Machine before = Machine.now();
+        long t0 = System.nanoTime();
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("latest-raw.log")))) {
+            raw = w;
+            log("sctpj side-by-side benchmark: runs=%d duration=%.1fs sizes=%s, %s", runs, duration, sizes, before);
+            if (throughput) {
+                for (Contender c : Contender.THROUGHPUT) {
+                    tput.put(c.name(), new LinkedHashMap<>());
+                }
+                List<Contender> cs = Contender.THROUGHPUT;
+                int total = runs * sizes.size() * cs.size();
+                int done = 0;
+                for (int r = 0; r < runs; r++) {
+                    for (int size : sizes) {
+                        for (int k = 0; k < cs.size(); k++) {
+                            Contender c = cs.get((k + r) % cs.size());
+                            double v = throughputRun(c, size);
+                            tput.get(c.name())
+                                    .computeIfAbsent(size, s -> new ArrayList<>())
+                                    .add(v);
+                            done++;
+                            progress(done, total, t0, "round %d size %d %s: %.1f MB/s", r + 1, size, c.name(), v);
+                        }
+                    }
+                }
+            }
+            if (latency) {
+                List<Contender> cs = Contender.LATENCY;
+                for (Contender c : cs) {
+                    rtt.put(c.name(), new ArrayList<>());
+                }
+                for (int r = 0; r < runs; r++) {
+                    for (int k = 0; k < cs.size(); k++) {
+                        Contender c = cs.get((k + r) % cs.size());
+                        double[] v = latencyRun(c);
+                        rtt.get(c.name()).add(v);
+                        log("latency round %d %s: median %.1f us, p99 %.1f us", r + 1, c.name(), v[0], v[1]);
+                    }
+                }
+            }
+            Machine after = Machine.now();
+            double minutes = (System.nanoTime() - t0) / 60e9;
+            log("finished in %.1f min; load average at the end: %s", minutes, after.load);
+            writeCsv(before, after);
+            writeMarkdown(before, after, minutes);
+            if (throughput) {
+                Plot.write(out.resolve("latest.png"), sizes, medians(), runs, before);
+            }
+        }
+        System.err.println("wrote " + out.resolve("latest.md") + ", latest.csv, latest.png, latest-raw.log");
+    }
+
+    private void progress(int done, int total, long t0, String fmt, Object... a) {
+        double el = (System.nanoTime() - t0) / 1e9;
+        double left = el / done * (total - done);
+        log("[%d/%d, %.0fs left] " + fmt, prepend(a, done, total, left));
+    }
+
+    private static Object[] prepend(Object[] a, Object... first) {
+        Object[] r = new Object[a.length + first.length];
+        System.arraycopy(first, 0, r, 0, first.length);
+        System.arraycopy(a, 0, r, first.length, a.length);
+        return r;
+    }
+
+    private void log(String fmt, Object... a) {
+        String s = String.format(Locale.ROOT, fmt, a);
+        System.err.println(s);
+        raw.println("# " + s);
+        raw.flush();
+    }
+
+    // ------------------------------------------------------------------ processes
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramChannel d = DatagramChannel.open()) {
+            d.bind(new InetSocketAddress("127.0.0.1", 0));
+            return ((InetSocketAddress) d.getLocalAddress()).getPort();
+        }
+    }
+
+    /** A started process whose stdout lines are collected. */
+    private final class Proc {
+        final Process p;
+        final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        final String name;
+
+        Proc(String name, List<String> cmd) throws IOException {
+            this.name = name;
+            raw.println("$ " + String.join(" ", cmd));
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            Thread t = new Thread(() -> {
+                try (BufferedReader r =
+                        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    String l;
+                    while ((l = r.readLine()) != null) {
+                        lines.add(l);
+                    }
+                } catch (IOException e) {
+                    lines.add("reader: " + e);
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+        }
+
+        String waitFor(String prefix, double seconds) throws InterruptedException {
+            long end = System.nanoTime() + (long) (seconds * 1e9);
+            while (System.nanoTime() < end) {
+                synchronized (lines) {
+                    for (String l : lines) {
+                        if (l.startsWith(prefix)) {
+                            return l;
+                        }
+                    }
+                }
+                if (!p.isAlive() && !hasLine(prefix)) {
+                    Thread.sleep(50); // let the reader catch up
+                    return hasLine(prefix) ? waitFor(prefix, 0.1) : null;
+                }
+                Thread.sleep(10);
+            }
+            return null;
+        }
+
+        private boolean hasLine(String prefix) {
+            synchronized (lines) {
+                return lines.stream().anyMatch(l -> l.startsWith(prefix));
+            }
+        }
+
+        /** Waits for exit (then kills), logs the output, returns the result line's values. */
+        Map<String, String> finish(double seconds) throws InterruptedException {
+            if (!p.waitFor((long) (seconds * 1000), TimeUnit.MILLISECONDS)) {
+                p.destroy();
+                if (!p.waitFor(2, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    p.waitFor(2, TimeUnit.SECONDS);
+                }
+                lines.add("(killed by the runner after " + seconds + " s)");
+            }
+            Thread.sleep(20);
+            Map<String, String> kv = new HashMap<>();
+            synchronized (lines) {
+                for (String l : lines) {
+                    raw.println(name + "| " + l);
+                    if (l.startsWith("PEER-RESULT") || l.startsWith("UPEER-RESULT")) {
+                        for (String f : l.split(" ")) {
+                            int eq = f.indexOf('=');
+                            if (eq > 0) {
+                                kv.put(f.substring(0, eq), f.substring(eq + 1));
+                            }
+                        }
+                    }
+                }
+            }
+            raw.flush();
+            return kv;
+        }
+    }
+
+    private List<String> javaCmd(String mode, List<String> args) {
+        List<String> c = new ArrayList<>(List.of(java, "-Xmx1g", "-cp", jar, Peer.class.getName(), mode));
+        c.addAll(args);
+        return c;
+    }
+
+    private double throughputRun(Contender c, int size) throws Exception {
+        double limit = duration + 20;
+        List<String> common = new ArrayList<>(c.extra());
+        Proc server;
+        Proc client;
+        String sz = String.valueOf(size);
+        switch (c.kind()) {
+            case "usrsctp" -> {
+                int su = freeUdpPort();
+                int cu = freeUdpPort();
+                server = new Proc(
+                        c.name() + "/server",
+                        List.of(
+                                upeer,
+                                "--mode",
+                                c.serverMode(),
+                                "--udp",
+                                "" + su,
+                                "--port",
+                                "5001",
+                                "--assocs",
+                                "1",
+                                "--timeout",
+                                "" + (int) limit));
+                if (server.waitFor("UPEER-READY", 10) == null) {
+                    return fail(c, size, server, null);
+                }
+                client = new Proc(
+                        c.name() + "/client",
+                        List.of(
+                                upeer,
+                                "--mode",
+                                c.clientMode(),
+                                "--udp",
+                                "" + cu,
+                                "--port",
+                                "5002",
+                                "--peer",
+                                "127.0.0.1",
+                                "--peer-port",
+                                "5001",
+                                "--remote-udp",
+                                "" + su,
+                                "--size",
+                                sz,
+                                "--duration",
+                                "" + duration,
+                                "--timeout",
+                                "" + (int) limit));
+            }
+            case "sctpj" -> {
+                List<String> sa = new ArrayList<>(common);
+                sa.addAll(List.of("warmup=" + warmup, "timeout=" + limit));
+                server = new Proc(c.name() + "/server", javaCmd(c.serverMode(), sa));
+                String ready = server.waitFor("PEER-READY", 15);
+                if (ready == null) {
+                    return fail(c, size, server, null);
+                }
+                List<String> ca = new ArrayList<>(common);
+                ca.addAll(List.of(
+                        "remote-udp=" + value(ready, "udp"), "size=" + sz, "duration=" + duration, "timeout=" + limit));
+                client = new Proc(c.name() + "/client", javaCmd(c.clientMode(), ca));
+            }
+            default -> {
+                server = new Proc(
+                        c.name() + "/server", javaCmd(c.serverMode(), List.of("size=" + sz, "warmup=" + warmup)));
+                String ready = server.waitFor("PEER-READY", 15);
+                if (ready == null) {
+                    return fail(c, size, server, null);
+                }
+                client = new Proc(
+                        c.name() + "/client",
+                        javaCmd(
+                                c.clientMode(),
+                                List.of("port=" + value(ready, "port"), "size=" + sz, "duration=" + duration)));
+            }
+        }
+        Map<String, String> cr = client.finish(limit);
+        Map<String, String> sr = server.finish(15);
+        String key = c.kind().equals("usrsctp") ? "rx_mb_per_s" : "mb_per_s";
+        String v = sr.get(key);
+        if (v == null || !"ok".equals(sr.get("status"))) {
+            return fail(c, size, server, client);
+        }
+        if (cr.get("status") != null && !"ok".equals(cr.get("status"))) {
+            log("note: %s size %d client status %s", c.name(), size, cr.get("status"));
+        }
+        return Double.parseDouble(v);
+    }
+
+    private double[] latencyRun(Contender c) throws Exception {
+        double limit = 60;
+        Proc server;
+        Proc client;
+        switch (c.kind()) {
+            case "usrsctp" -> {
+                int su = freeUdpPort();
+                int cu = freeUdpPort();
+                List<String> s = new ArrayList<>(List.of(
+                        upeer,
+                        "--mode",
+                        c.serverMode(),
+                        "--udp",
+                        "" + su,
+                        "--port",
+                        "5001",
+                        "--assocs",
+                        "1",
+                        "--timeout",
+                        "" + (int) limit));
+                s.addAll(c.extra());
+                server = new Proc(c.name() + "/echo", s);
+                if (server.waitFor("UPEER-READY", 10) == null) {
+                    return latencyFail(c, server, null);
+                }
+                client = new Proc(
+                        c.name() + "/ping",
+                        List.of(
+                                upeer,
+                                "--mode",
+                                c.clientMode(),
+                                "--udp",
+                                "" + cu,
+                                "--port",
+                                "5002",
+                                "--peer",
+                                "127.0.0.1",
+                                "--peer-port",
+                                "5001",
+                                "--remote-udp",
+                                "" + su,
+                                "--size",
+                                "30",
+                                "--messages",
+                                "" + pingMessages,
+                                "--warmup",
+                                "" + pingWarmup,
+                                "--timeout",
+                                "" + (int) limit));
+            }
+            case "sctpj" -> {
+                List<String> sa = new ArrayList<>(c.extra());
+                sa.add("timeout=" + limit);
+                server = new Proc(c.name() + "/echo", javaCmd(c.serverMode(), sa));
+                String ready = server.waitFor("PEER-READY", 15);
+                if (ready == null) {
+                    return latencyFail(c, server, null);
+                }
+                List<String> ca = new ArrayList<>(c.extra());
+                ca.addAll(List.of(
+                        "remote-udp=" + value(ready, "udp"),
+                        "size=30",
+                        "messages=" + pingMessages,
+                        "warmup=" + pingWarmup,
+                        "timeout=" + limit));
+                client = new Proc(c.name() + "/ping", javaCmd(c.clientMode(), ca));
+            }
+            default -> {
+                server = new Proc(c.name() + "/echo", javaCmd(c.serverMode(), List.of("size=30")));
+                String ready = server.waitFor("PEER-READY", 15);
+                if (ready == null) {
+                    return latencyFail(c, server, null);
+                }
+                client = new Proc(
+                        c.name() + "/ping",
+                        javaCmd(
+                                c.clientMode(),
+                                List.of(
+                                        "port=" + value(ready, "port"),
+                                        "size=30",
+                                        "messages=" + pingMessages,
+                                        "warmup=" + pingWarmup)));
+            }
+        }
+        Map<String, String> cr = client.finish(limit);
+        server.finish(10);
+        if (cr.get("rtt_median_us") == null || !"ok".equals(cr.get("status"))) {
+            return latencyFail(c, server, client);
+        }
+        return new double[] {Double.parseDouble(cr.get("rtt_median_us")), Double.parseDouble(cr.get("rtt_p99_us"))};
+    }
+
+    private static String value(String line, String key) {
+        for (String f : line.split(" ")) {
+            if (f.startsWith(key + "=")) {
+                return f.substring(key.length() + 1);
+            }
+        }
+        throw new IllegalStateException("no " + key + " in " + line);
+    }
+
+    private double fail(Contender c, int size, Proc server, Proc client) throws InterruptedException {
+        if (client != null) {
+            client.finish(1);
+        }
+        server.finish(1);
+        failures.add(c.name() + " size " + size);
+        log("FAILED: %s size %d (see latest-raw.log)", c.name(), size);
+        return Double.NaN;
+    }
+
+    private double[] latencyFail(Contender c, Proc server, Proc client) throws InterruptedException {
+        if (client != null) {
+            client.finish(1);
+        }
+        server.finish(1);
+        failures.add(c.name() + " latency");
+        log("FAILED: %s latency (see latest-raw.log)", c.name());
+        return new double[] {Double.NaN, Double.NaN};
+    }
+
+    // ------------------------------------------------------------------ results
+
+    static double median(List<Double> v) {
+        double[] a = v.stream()
+                .mapToDouble(Double::doubleValue)
+                .filter(d -> !Double.isNaN(d))
+                .sorted()
+                .toArray();
+        if (a.length == 0) {
+            return Double.NaN;
+        }
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    /** Per contender, per size: the median. */
+    private Map<String, Map<Integer, Double>> medians() {
+        Map<String, Map<Integer, Double>> m = new LinkedHashMap<>();
+        tput.forEach((c, bySize) -> {
+            Map<Integer, Double> x = new LinkedHashMap<>();
+            for (int s : sizes) {
+                x.put(s, median(bySize.getOrDefault(s, List.of())));
+            }
+            m.put(c, x);
+        });
+        return m;
+    }
+
+    private double rttMedian(String c, int i) {
+        List<Double> v = new ArrayList<>();
+        for (double[] r : rtt.get(c)) {
+            v.add(r[i]);
+        }
+        return median(v);
+    }
+
+    private void writeCsv(Machine before, Machine after) throws IOException {
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("latest.csv")))) {
+            for (String l : before.lines()) {
+                w.println("# " + l);
+            }
+            w.println("# load_average_end: " + after.load);
+            w.println("# runs: " + runs + ", seconds per throughput run: " + duration
+                    + ", receiver warm-up (sctpj/kernel): " + warmup + " s, ping-pong: " + pingMessages
+                    + " round trips after " + pingWarmup);
+            w.println("kind,contender,size_bytes,run,mb_per_s,ratio_to_usrsctp,rtt_median_us,rtt_p99_us");
+            Map<String, Map<Integer, Double>> med = medians();
+            Map<Integer, Double> ref = med.getOrDefault(Contender.USRSCTP.name(), Map.of());
+            for (var e : tput.entrySet()) {
+                for (int s : sizes) {
+                    List<Double> v = e.getValue().getOrDefault(s, List.of());
+                    for (int r = 0; r < v.size(); r++) {
+                        w.printf(Locale.ROOT, "throughput,%s,%d,%d,%.3f,,,%n", e.getKey(), s, r + 1, v.get(r));
+                    }
+                    double m = med.get(e.getKey()).get(s);
+                    w.printf(
+                            Locale.ROOT,
+                            "throughput,%s,%d,median,%.3f,%.3f,,%n",
+                            e.getKey(),
+                            s,
+                            m,
+                            m / ref.getOrDefault(s, Double.NaN));
+                }
+            }
+            for (var e : rtt.entrySet()) {
+                for (int r = 0; r < e.getValue().size(); r++) {
+                    double[] v = e.getValue().get(r);
+                    w.printf(Locale.ROOT, "latency,%s,30,%d,,,%.1f,%.1f%n", e.getKey(), r + 1, v[0], v[1]);
+                }
+                w.printf(
+                        Locale.ROOT,
+                        "latency,%s,30,median,,,%.1f,%.1f%n",
+                        e.getKey(),
+                        rttMedian(e.getKey(), 0),
+                        rttMedian(e.getKey(), 1));
+            }
+        }
+    }
+
+    private static String f1(double v) {
+        return Double.isNaN(v) ? "fail" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String f2(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String sizeLabel(int s) {
+        return s == 4096 ? "4 KiB" : s == 65536 ? "64 KiB" : String.valueOf(s);
+    }
+
+    private void writeMarkdown(Machine before, Machine after, double minutes) throws IOException {
+        StringBuilder b = new StringBuilder();
+        String date = before.date;
+        b.append("# Side-by-side benchmark, ").append(date).append("\n\n");
+        b.append("Written by `bench/run.sh` (`org.sctpj.bench.runner.Runner`); do not edit by hand.\n\n");
+        b.append("Machine: ")
+                .append(before.cpu)
+                .append(", ")
+                .append(before.cores)
+                .append(" cores, Linux ")
+                .append(before.kernel)
+                .append(", JDK ")
+                .append(before.jdk)
+                .append(". Load average at the start: ")
+                .append(before.load)
+                .append("; at the end: ")
+                .append(after.load)
+                .append(". The machine is shared with other builds: figures are noisy, compare within this run.\n\n");
+        b.append(String.format(
+                Locale.ROOT,
+                "Loopback, UDP encapsulation (RFC 6951), MTU 1500. %d run(s) per contender and size, contenders"
+                        + " alternating run by run; %.1f s of sending per run; figures are medians, MB = 10^6 bytes of"
+                        + " user data per second at the receiver (sctpj and the kernel contenders after %.1f s of"
+                        + " warm-up from the first message; usrsctp's sink from its first message). Whole sweep: %.1f min.\n\n",
+                runs,
+                duration,
+                warmup,
+                minutes));
+        if (throughput) {
+            Map<String, Map<Integer, Double>> med = medians();
+            Map<Integer, Double> ref = med.get(Contender.USRSCTP.name());
+            b.append("## Throughput (MB/s, median; in brackets: ratio to usrsctp)\n\n| size |");
+            for (String c : med.keySet()) {
+                b.append(' ').append(c).append(" |");
+            }
+            b.append("\n|---:|");
+            b.append("---:|".repeat(med.size()));
+            b.append('\n');
+            for (int s : sizes) {
+                b.append("| ").append(sizeLabel(s)).append(" |");
+                for (String c : med.keySet()) {
+                    double v = med.get(c).get(s);
+                    b.append(' ').append(f1(v));
+                    if (!c.equals(Contender.USRSCTP.name())) {
+                        b.append(" (").append(f2(v / ref.get(s))).append(')');
+                    }
+                    b.append(" |");
+                }
+                b.append('\n');
+            }
+            b.append("\n![throughput against message size](latest.png)\n\n");
+            b.append("Contenders:\n\n");
+            for (Contender c : Contender.THROUGHPUT) {
+                b.append("- `")
+                        .append(c.name())
+                        .append("`: ")
+                        .append(c.description())
+                        .append('\n');
+            }
+            b.append('\n');
+            b.append("## Targets (throughput)\n\n");
+            int n = 0;
+            int cbWins = 0;
+            int sockOk = 0;
+            int thrOk = 0;
+            for (int s : sizes) {
+                double cb = med.get(Contender.CALLBACK.name()).get(s);
+                double us = ref.get(s);
+                double so = med.get(Contender.SOCKET.name()).get(s);
+                double th = med.get(Contender.CALLBACK_100K.name()).get(s);
+                n++;
+                cbWins += cb >= us ? 1 : 0;
+                sockOk += so >= 0.9 * cb ? 1 : 0;
+                thrOk += th >= cb ? 1 : 0;
+            }
+            b.append(String.format(
+                    Locale.ROOT,
+                    "- callback API >= usrsctp: at %d of %d sizes%n- socket API >= 0.9 x callback API: at %d of %d"
+                            + " sizes%n- 100 KB threshold >= every-SACK callback: at %d of %d sizes%n%n",
+                    cbWins,
+                    n,
+                    sockOk,
+                    n,
+                    thrOk,
+                    n));
+        }
+        if (latency) {
+            b.append("## Latency: round trip of 30-byte messages (no Nagle delay, I bit for SCTP)\n\n");
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%d round trips per run after %d unmeasured; medians over %d run(s).%n%n",
+                    pingMessages,
+                    pingWarmup,
+                    runs));
+            b.append("| contender | RTT median (us) | RTT p99 (us) | runs: median / p99 |\n|---|---:|---:|---|\n");
+            for (var e : rtt.entrySet()) {
+                StringBuilder all = new StringBuilder();
+                for (double[] v : e.getValue()) {
+                    all.append(f1(v[0])).append(" / ").append(f1(v[1])).append("; ");
+                }
+                b.append("| ")
+                        .append(e.getKey())
+                        .append(" | ")
+                        .append(f1(rttMedian(e.getKey(), 0)))
+                        .append(" | ")
+                        .append(f1(rttMedian(e.getKey(), 1)))
+                        .append(" | ")
+                        .append(all)
+                        .append("|\n");
+            }
+            b.append('\n');
+        }
+        if (!failures.isEmpty()) {
+            b.append("Failed runs (not counted in the medians): ")
+                    .append(String.join(", ", failures))
+                    .append("\n\n");
+        }
+        Files.writeString(out.resolve("latest.md"), b.toString());
+    }
+
+    /** The machine's details, read from /proc and the JVM. */
+    record Machine(String cpu, int cores, String kernel, String jdk, String date, String load) {
+        static Machine now() {
+            String cpu = "unknown";
+            try {
+                for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                    if (l.startsWith("model name")) {
+                        cpu = l.substring(l.indexOf(':') + 1).trim();
+                        break;
+                    }
+                }
+            } catch (IOException e) {
+                // not Linux
+            }
+            return new Machine(
+                    cpu,
+                    Runtime.getRuntime().availableProcessors(),
+                    read("/proc/sys/kernel/osrelease", System.getProperty("os.version")),
+                    System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version"),
+                    ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")),
+                    read("/proc/loadavg", "?"));
+        }
+
+        private static String read(String file, String dflt) {
+            try {
+                return Files.readString(Path.of(file)).trim();
+            } catch (IOException e) {
+                return dflt;
+            }
+        }
+
+        List<String> lines() {
+            return List.of(
+                    "cpu: " + cpu,
+                    "cores: " + cores,
+                    "kernel: " + kernel,
+                    "jdk: " + jdk,
+                    "date: " + date,
+                    "load_average_start: " + load);
+        }
+
+        @Override
+        public String toString() {
+            return cpu + ", " + cores + " cores, load " + load;
+        }
+    }
+}
