@@ -13,7 +13,8 @@ class BasicTransferTest {
 
     @Test
     void handshakeTransferAndGracefulShutdown() {
-        CorePair p = new CorePair(1, 1, SctpOptions.DEFAULTS, SctpOptions.DEFAULTS, l -> l.delay(Duration.ofMillis(10)));
+        CorePair p =
+                new CorePair(1, 1, SctpOptions.DEFAULTS, SctpOptions.DEFAULTS, l -> l.delay(Duration.ofMillis(10)));
         Transfer t = new Transfer(1, 100, 1000, 4, false).attach(p);
         p.connectAt(0);
         assertTrue(p.sim.runUntil(t::complete, 60_000_000_000L), "delivered " + t.deliveredCount);

@@ -29,8 +29,13 @@ class FailoverTest {
 
     @Test
     void thesisScheduleLosesNothingAndFailsOverWithinTheLanBound() {
-        SctpOptions lan = SctpOptions.LAN.toBuilder().sendBufferBytes(1 << 20).receiveBufferBytes(1 << 20).build();
-        CorePair p = new CorePair(23, 2, lan, lan, l -> l.delay(Duration.ofMillis(1)).bandwidth(20_000_000).queueLimit(128 * 1024));
+        SctpOptions lan = SctpOptions.LAN.toBuilder()
+                .sendBufferBytes(1 << 20)
+                .receiveBufferBytes(1 << 20)
+                .build();
+        CorePair p = new CorePair(23, 2, lan, lan, l -> l.delay(Duration.ofMillis(1))
+                .bandwidth(20_000_000)
+                .queueLimit(128 * 1024));
         Path primary = p.net.path(0);
         Path alternate = p.net.path(1);
         primary.downAt(15 * S).upAt(35 * S);
@@ -58,17 +63,20 @@ class FailoverTest {
         Transfer t = new Transfer(29, 10_000_000, 1000, 1, false).attach(p);
         t.sendUntilNanos = 85 * S;
         p.connectAt(0);
-        assertTrue(p.sim.runUntil(t::complete, 200 * S), "all sent messages delivered; sent " + t.sent()
-                + " delivered " + t.deliveredCount);
+        assertTrue(
+                p.sim.runUntil(t::complete, 200 * S),
+                "all sent messages delivered; sent " + t.sent() + " delivered " + t.deliveredCount);
         long failover = w.firstSackOnAlternateAfterCut - 15 * S;
         System.out.printf(
                 "failover: primary cut at 15 s, first data acknowledged over the alternate after %.1f ms (bound %d ms)%n",
                 failover / 1e6, BOUND_NANOS / 1_000_000);
-        System.out.printf("messages sent %d, delivered %d, lost %d, duplicated %d, misordered %d%n",
+        System.out.printf(
+                "messages sent %d, delivered %d, lost %d, duplicated %d, misordered %d%n",
                 t.sent(), t.deliveredCount, t.lost(), t.duplicated, t.misordered);
         for (int sec = 10; sec < 90; sec += 5) {
-            System.out.printf("  t=%2d s: DATA packets primary %6d, alternate %6d%n", sec, w.dataPackets[0][sec],
-                    w.dataPackets[1][sec]);
+            System.out.printf(
+                    "  t=%2d s: DATA packets primary %6d, alternate %6d%n",
+                    sec, w.dataPackets[0][sec], w.dataPackets[1][sec]);
         }
         assertEquals(0, t.lost() + t.duplicated + t.misordered + t.corrupted);
         assertTrue(failover > 0 && failover <= BOUND_NANOS, "failover took " + failover / 1e6 + " ms");

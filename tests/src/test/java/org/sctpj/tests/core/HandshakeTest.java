@@ -7,9 +7,9 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import org.sctpj.sim.EndpointNode;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
@@ -38,12 +38,13 @@ class HandshakeTest {
     @ValueSource(strings = {"INIT", "INIT_ACK", "COOKIE_ECHO", "COOKIE_ACK"})
     void handshakeCompletesWhenOnePacketIsLost(String lost) {
         CorePair p = new CorePair(7, 1, OPTS, OPTS, l -> l.delay(Duration.ofMillis(20)));
-        int type = switch (lost) {
-            case "INIT" -> ChunkType.INIT;
-            case "INIT_ACK" -> ChunkType.INIT_ACK;
-            case "COOKIE_ECHO" -> ChunkType.COOKIE_ECHO;
-            default -> ChunkType.COOKIE_ACK;
-        };
+        int type =
+                switch (lost) {
+                    case "INIT" -> ChunkType.INIT;
+                    case "INIT_ACK" -> ChunkType.INIT_ACK;
+                    case "COOKIE_ECHO" -> ChunkType.COOKIE_ECHO;
+                    default -> ChunkType.COOKIE_ACK;
+                };
         // INIT and COOKIE ECHO travel A -> Z; INIT ACK and COOKIE ACK travel Z -> A.
         EndpointNode receiver = type == ChunkType.INIT || type == ChunkType.COOKIE_ECHO ? p.z : p.a;
         receiver.dropInbound(firstOfType(type));
@@ -76,8 +77,16 @@ class HandshakeTest {
             p.z.endpoint().send(idz, org.sctpj.stack.SendInfo.of(0, 2), ByteBuffer.wrap(new byte[] {2}), p.sim.now());
         });
         p.sim.run(p.sim.now() + 2_000_000_000L);
-        assertEquals(1, p.a.events().stream().filter(e -> e instanceof SctpEvent.MessageReceived).count());
-        assertEquals(1, p.z.events().stream().filter(e -> e instanceof SctpEvent.MessageReceived).count());
+        assertEquals(
+                1,
+                p.a.events().stream()
+                        .filter(e -> e instanceof SctpEvent.MessageReceived)
+                        .count());
+        assertEquals(
+                1,
+                p.z.events().stream()
+                        .filter(e -> e instanceof SctpEvent.MessageReceived)
+                        .count());
     }
 
     @Test
@@ -105,7 +114,8 @@ class HandshakeTest {
         p.sim.at(p.sim.now(), () -> p.a.endpoint()
                 .send(ida, org.sctpj.stack.SendInfo.of(0, 77), ByteBuffer.wrap(new byte[] {7}), p.sim.now()));
         p.sim.run(p.sim.now() + 2_000_000_000L);
-        assertTrue(p.z.events().stream().anyMatch(e -> e instanceof SctpEvent.MessageReceived m && m.ppid() == 77),
+        assertTrue(
+                p.z.events().stream().anyMatch(e -> e instanceof SctpEvent.MessageReceived m && m.ppid() == 77),
                 "Z got the message after the restart: " + p.z.events());
     }
 }

@@ -75,7 +75,8 @@ class SimulatedMatrixTest {
                                     Outcome o = run(seed, loss, reorder, dup, size, unordered, streams);
                                     runs++;
                                     packets += o.net().sent();
-                                    droppedByNetwork += o.net().droppedLoss() + o.net().droppedQueue();
+                                    droppedByNetwork +=
+                                            o.net().droppedLoss() + o.net().droppedQueue();
                                     duplicatedByNetwork += o.net().duplicated();
                                     reorderedByNetwork += o.net().reordered();
                                     messages += o.t.plan.size();
@@ -86,12 +87,23 @@ class SimulatedMatrixTest {
                                     if (!o.closed) {
                                         notClosed++;
                                     }
-                                    if ((o.t.lost() | o.t.duplicated | o.t.misordered | o.t.corrupted) != 0 || !o.closed) {
+                                    if ((o.t.lost() | o.t.duplicated | o.t.misordered | o.t.corrupted) != 0
+                                            || !o.closed) {
                                         if (failures.size() < 10) {
                                             failures.add(String.format(
                                                     "seed=%d loss=%.2f reorder=%b dup=%b size=%d unordered=%b streams=%d: lost %d dup %d misordered %d corrupted %d closed %b",
-                                                    seed, loss, reorder, dup, size, unordered, streams, o.t.lost(),
-                                                    o.t.duplicated, o.t.misordered, o.t.corrupted, o.closed));
+                                                    seed,
+                                                    loss,
+                                                    reorder,
+                                                    dup,
+                                                    size,
+                                                    unordered,
+                                                    streams,
+                                                    o.t.lost(),
+                                                    o.t.duplicated,
+                                                    o.t.misordered,
+                                                    o.t.corrupted,
+                                                    o.closed));
                                         }
                                     }
                                 }
@@ -102,11 +114,17 @@ class SimulatedMatrixTest {
             }
         }
         System.out.printf(
-                "runs %d, messages %d, lost %d, duplicated %d, misordered %d%n", runs, messages, lost, duplicated, misordered);
+                "runs %d, messages %d, lost %d, duplicated %d, misordered %d%n",
+                runs, messages, lost, duplicated, misordered);
         System.out.printf(
                 "(packets %d: the network dropped %d, duplicated %d, reordered %d; corrupted %d, not closed %d;"
                         + " %.1f s wall clock)%n",
-                packets, droppedByNetwork, duplicatedByNetwork, reorderedByNetwork, corrupted, notClosed,
+                packets,
+                droppedByNetwork,
+                duplicatedByNetwork,
+                reorderedByNetwork,
+                corrupted,
+                notClosed,
                 (System.nanoTime() - started) / 1e9);
         failures.forEach(System.out::println);
         assertTrue(runs >= 2000 || seeds < 8, "the matrix must run at least 2,000 runs by default");

@@ -27,8 +27,8 @@ class SimulatedTrafficJudgedByTsharkTest {
     void everyPacketOfALossyRunDecodesCleanly() throws Exception {
         Path dir = Files.createDirectories(Path.of("target", "pcaps"));
         Path file = dir.resolve("simulated-lossy-two-paths.pcap");
-        CorePair p = new CorePair(31, 2, SctpOptions.LAN, SctpOptions.LAN,
-                l -> l.delay(Duration.ofMillis(2)).loss(LossModel.bernoulli(0.05)));
+        CorePair p = new CorePair(31, 2, SctpOptions.LAN, SctpOptions.LAN, l -> l.delay(Duration.ofMillis(2))
+                .loss(LossModel.bernoulli(0.05)));
         long[] written = {0};
         try (PcapWriter pcap = PcapWriter.open(file)) {
             p.sim.addTap((t, link, src, dst, bytes) -> {
@@ -43,7 +43,8 @@ class SimulatedTrafficJudgedByTsharkTest {
             assertTrue(p.sim.runUntil(t::complete, 60_000_000_000L));
             p.sim.run(p.sim.now() + 1_000_000_000L); // idle: heartbeats
             p.sim.at(p.sim.now(), () -> p.a.endpoint().shutdown(p.assocA, p.sim.now()));
-            p.sim.runUntil(() -> CorePair.saw(p.a, AssociationChangeType.SHUTDOWN_COMPLETE), p.sim.now() + 10_000_000_000L);
+            p.sim.runUntil(
+                    () -> CorePair.saw(p.a, AssociationChangeType.SHUTDOWN_COMPLETE), p.sim.now() + 10_000_000_000L);
             p.sim.runUntil(() -> p.z.endpoint().associations().isEmpty(), p.sim.now() + 10_000_000_000L);
         }
         Verdict v = new TsharkJudge().judge(file);
@@ -52,7 +53,8 @@ class SimulatedTrafficJudgedByTsharkTest {
         assertEquals(0, v.malformed(), v.problems().toString());
         assertEquals(0, v.badChecksums(), v.problems().toString());
         assertEquals(java.util.List.of(), v.expertErrors());
-        // DATA, INIT, INIT ACK, SACK, HEARTBEAT, HEARTBEAT ACK, SHUTDOWN, SHUTDOWN ACK, COOKIE ECHO, COOKIE ACK, SHUTDOWN COMPLETE
+        // DATA, INIT, INIT ACK, SACK, HEARTBEAT, HEARTBEAT ACK, SHUTDOWN, SHUTDOWN ACK, COOKIE ECHO, COOKIE ACK,
+        // SHUTDOWN COMPLETE
         assertTrue(v.chunkTypes().containsAll(Set.of(0, 1, 2, 3, 4, 5, 7, 8, 10, 11, 14)), "seen " + v.chunkTypes());
     }
 }

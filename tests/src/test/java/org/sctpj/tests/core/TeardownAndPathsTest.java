@@ -23,13 +23,18 @@ class TeardownAndPathsTest {
         CorePair p = new CorePair(seed, paths, o, o, l -> l.delay(Duration.ofMillis(10)));
         p.z.keepEvents(true);
         p.connectAt(0);
-        p.sim.runUntil(() -> CorePair.saw(p.a, AssociationChangeType.COMMUNICATION_UP)
-                && CorePair.saw(p.z, AssociationChangeType.COMMUNICATION_UP), 10 * S);
+        p.sim.runUntil(
+                () -> CorePair.saw(p.a, AssociationChangeType.COMMUNICATION_UP)
+                        && CorePair.saw(p.z, AssociationChangeType.COMMUNICATION_UP),
+                10 * S);
         return p;
     }
 
     static long messages(CorePair p, boolean atZ) {
-        return (atZ ? p.z : p.a).events().stream().filter(e -> e instanceof SctpEvent.MessageReceived).count();
+        return (atZ ? p.z : p.a)
+                .events().stream()
+                        .filter(e -> e instanceof SctpEvent.MessageReceived)
+                        .count();
     }
 
     @Test
@@ -47,7 +52,8 @@ class TeardownAndPathsTest {
         assertTrue(CorePair.saw(p.z, AssociationChangeType.SHUTDOWN_COMPLETE));
         assertTrue(CorePair.saw(p.a, AssociationChangeType.SHUTDOWN_COMPLETE));
         assertTrue(p.a.events().stream().anyMatch(e -> e instanceof SctpEvent.ShutdownReceived));
-        assertTrue(p.a.endpoint().associations().isEmpty() && p.z.endpoint().associations().isEmpty());
+        assertTrue(p.a.endpoint().associations().isEmpty()
+                && p.z.endpoint().associations().isEmpty());
     }
 
     @Test
@@ -61,7 +67,8 @@ class TeardownAndPathsTest {
         p.sim.run(p.sim.now() + 10 * S);
         assertTrue(CorePair.saw(p.a, AssociationChangeType.SHUTDOWN_COMPLETE), "A: " + p.a.events());
         assertTrue(CorePair.saw(p.z, AssociationChangeType.SHUTDOWN_COMPLETE), "Z: " + p.z.events());
-        assertTrue(p.a.endpoint().associations().isEmpty() && p.z.endpoint().associations().isEmpty());
+        assertTrue(p.a.endpoint().associations().isEmpty()
+                && p.z.endpoint().associations().isEmpty());
     }
 
     @Test
@@ -75,14 +82,18 @@ class TeardownAndPathsTest {
         });
         p.sim.run(p.sim.now() + 2 * S);
         SctpEvent.AssociationChange lost = p.z.events().stream()
-                .filter(e -> e instanceof SctpEvent.AssociationChange c && c.type() == AssociationChangeType.COMMUNICATION_LOST)
+                .filter(e -> e instanceof SctpEvent.AssociationChange c
+                        && c.type() == AssociationChangeType.COMMUNICATION_LOST)
                 .map(e -> (SctpEvent.AssociationChange) e)
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("Z: " + p.z.events()));
         assertEquals(List.of(UserInitiatedAbortCause.of("bye")), lost.causes());
-        long failed = p.a.events().stream().filter(e -> e instanceof SctpEvent.SendFailed).count();
+        long failed = p.a.events().stream()
+                .filter(e -> e instanceof SctpEvent.SendFailed)
+                .count();
         assertTrue(failed >= 1, "unsent messages come back as SendFailed: " + failed);
-        assertTrue(p.a.endpoint().associations().isEmpty() && p.z.endpoint().associations().isEmpty());
+        assertTrue(p.a.endpoint().associations().isEmpty()
+                && p.z.endpoint().associations().isEmpty());
     }
 
     @Test
@@ -97,8 +108,11 @@ class TeardownAndPathsTest {
         p.sim.run(p.sim.now() + 300 * S);
         // A listed its second address in the INIT; Z confirms it with a heartbeat before using it
         // (RFC 9260 section 5.4). The addresses A's user gave to connect count as confirmed.
-        assertTrue(p.z.events().stream().anyMatch(e -> e instanceof SctpEvent.PeerAddressChange c
-                && c.state() == SctpEvent.PeerAddressState.CONFIRMED && c.address().equals(p.addrsA.get(1))),
+        assertTrue(
+                p.z.events().stream()
+                        .anyMatch(e -> e instanceof SctpEvent.PeerAddressChange c
+                                && c.state() == SctpEvent.PeerAddressState.CONFIRMED
+                                && c.address().equals(p.addrsA.get(1))),
                 "Z: " + p.z.events());
         // 300 s idle with HB.interval 30 s: each side probes each of the 2 destinations ~8 times.
         assertTrue(heartbeats[0] >= 20 && heartbeats[0] <= 60, "heartbeats seen: " + heartbeats[0]);
@@ -112,21 +126,24 @@ class TeardownAndPathsTest {
         p.net.path(0).downAt(p.sim.now() + S);
         p.sim.run(p.sim.now() + 60 * S);
         assertTrue(CorePair.saw(p.a, AssociationChangeType.COMMUNICATION_LOST), "A: " + p.a.events());
-        assertTrue(p.a.events().stream().anyMatch(e -> e instanceof SctpEvent.PeerAddressChange c
-                && c.state() == SctpEvent.PeerAddressState.UNREACHABLE));
+        assertTrue(p.a.events().stream()
+                .anyMatch(e -> e instanceof SctpEvent.PeerAddressChange c
+                        && c.state() == SctpEvent.PeerAddressState.UNREACHABLE));
         assertTrue(p.a.endpoint().associations().isEmpty());
     }
 
     @Test
     void corruptedPacketsAreCountedAsDroppedAndTheTransferCompletes() {
-        CorePair p = new CorePair(6, 1, SctpOptions.DEFAULTS, SctpOptions.DEFAULTS,
-                l -> l.delay(Duration.ofMillis(5)).corrupt(0.05).loss(LossModel.none()));
+        CorePair p = new CorePair(6, 1, SctpOptions.DEFAULTS, SctpOptions.DEFAULTS, l -> l.delay(Duration.ofMillis(5))
+                .corrupt(0.05)
+                .loss(LossModel.none()));
         Transfer t = new Transfer(6, 500, 1200, 4, false).attach(p);
         p.connectAt(0);
         assertTrue(p.sim.runUntil(t::complete, 300 * S));
         long bad = p.a.endpoint().stats().badChecksum() + p.z.endpoint().stats().badChecksum();
         long corrupted = p.net.totals().corruptedDelivered();
-        System.out.printf("corruption: %d packets corrupted on the links, %d dropped as bad checksums%n", corrupted, bad);
+        System.out.printf(
+                "corruption: %d packets corrupted on the links, %d dropped as bad checksums%n", corrupted, bad);
         assertTrue(corrupted > 0);
         assertEquals(corrupted, bad, "every corrupted packet is caught by CRC32c and counted");
         assertEquals(0, t.lost() + t.duplicated + t.misordered + t.corrupted);
@@ -142,7 +159,8 @@ class TeardownAndPathsTest {
             p.a.endpoint().send(p.assocA, SendInfo.of(0, 8), ByteBuffer.wrap(new byte[] {2}), p.sim.now());
         });
         p.sim.run(p.sim.now() + 2 * S);
-        assertTrue(p.z.events().stream().anyMatch(e -> e instanceof SctpEvent.MessageReceived m && m.streamId() == 65534));
+        assertTrue(
+                p.z.events().stream().anyMatch(e -> e instanceof SctpEvent.MessageReceived m && m.streamId() == 65534));
         assertEquals(2, messages(p, true));
     }
 
@@ -155,7 +173,8 @@ class TeardownAndPathsTest {
         });
         p.sim.run(p.sim.now() + 2 * S);
         assertTrue(p.a.events().stream().anyMatch(e -> e instanceof SctpEvent.SenderDry));
-        assertTrue(p.a.events().stream().anyMatch(e -> e instanceof SctpEvent.SendSpaceAvailable s
-                && s.freeBytes() == SctpOptions.DEFAULTS.sendBufferBytes()));
+        assertTrue(p.a.events().stream()
+                .anyMatch(e -> e instanceof SctpEvent.SendSpaceAvailable s
+                        && s.freeBytes() == SctpOptions.DEFAULTS.sendBufferBytes()));
     }
 }

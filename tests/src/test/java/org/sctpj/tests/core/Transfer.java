@@ -40,6 +40,7 @@ final class Transfer {
     private AssociationId senderAssoc;
     /** A stops sending new messages after this time (continuous transfers). */
     long sendUntilNanos = Long.MAX_VALUE;
+
     private boolean stopped;
 
     /** {@code count} messages of {@code size} bytes over {@code streams} streams. */
@@ -68,7 +69,8 @@ final class Transfer {
     }
 
     private void onSenderEvent(EndpointNode a, SctpEvent e) {
-        if (e instanceof SctpEvent.AssociationChange c && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
+        if (e instanceof SctpEvent.AssociationChange c
+                && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
             senderAssoc = c.association();
             pump(a);
         } else if (e instanceof SctpEvent.SendSpaceAvailable) {
