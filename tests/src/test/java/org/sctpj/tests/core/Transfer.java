@@ -42,6 +42,9 @@ final class Transfer {
     long sendUntilNanos = Long.MAX_VALUE;
 
     private boolean stopped;
+    private EndpointNode receiver;
+    /** When set, every delivered message's bytes are added to it at the receiver's time. */
+    Series series;
 
     /** {@code count} messages of {@code size} bytes over {@code streams} streams. */
     Transfer(long seed, int count, int size, int streams, boolean unordered) {
@@ -65,6 +68,7 @@ final class Transfer {
     Transfer attach(CorePair p) {
         p.a.keepEvents(true).onEvent(e -> onSenderEvent(p.a, e));
         p.z.keepEvents(false).onEvent(this::onReceiverEvent);
+        receiver = p.z;
         return this;
     }
 
@@ -114,6 +118,9 @@ final class Transfer {
         }
         delivered.set(idx);
         deliveredCount++;
+        if (series != null) {
+            series.add(receiver.now(), m.data().length);
+        }
         if (m.streamId() != want.stream()
                 || m.unordered() != want.unordered()
                 || !Arrays.equals(m.data(), content(idx, want.size()))) {
