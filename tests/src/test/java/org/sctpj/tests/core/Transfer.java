@@ -66,9 +66,14 @@ final class Transfer {
 
     /** Wires the workload to the pair's event listeners. */
     Transfer attach(CorePair p) {
-        p.a.keepEvents(true).onEvent(e -> onSenderEvent(p.a, e));
-        p.z.keepEvents(false).onEvent(this::onReceiverEvent);
-        receiver = p.z;
+        return attach(p.a, p.z);
+    }
+
+    /** Wires the workload to a sender node and a receiver node. */
+    Transfer attach(EndpointNode a, EndpointNode z) {
+        a.keepEvents(true).onEvent(e -> onSenderEvent(a, e));
+        z.keepEvents(false).onEvent(this::onReceiverEvent);
+        receiver = z;
         return this;
     }
 
