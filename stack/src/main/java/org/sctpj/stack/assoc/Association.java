@@ -17,7 +17,9 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
+import org.sctpj.stack.path.CmtScheduler;
 import org.sctpj.stack.path.CongestionController;
+import org.sctpj.stack.path.LinkedIncreasesCongestionController;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
 import org.sctpj.stack.path.Rfc9260CongestionController;
@@ -110,7 +112,10 @@ public final class Association {
     private final List<Path> paths = new ArrayList<>();
     private int primary;
     private final Heartbeats heartbeats = new Heartbeats();
-    private final CongestionController cc = new Rfc9260CongestionController();
+    private final CongestionController cc;
+    /** CMT: the path after the one that last got data, for round robin over destinations. */
+    private int nextCmtPath;
+
     private DataSender tx;
     private DataReceiver rx;
     private final PacketBuilder pb;
@@ -141,6 +146,9 @@ public final class Association {
         this.o = o;
         this.peerPort = peerPort;
         this.pb = new PacketBuilder(65535);
+        this.cc = o.congestionControl() == SctpOptions.CongestionControl.LINKED_INCREASES
+                ? new LinkedIncreasesCongestionController(paths)
+                : new Rfc9260CongestionController();
     }
 
     // ------------------------------------------------------------------ creation
@@ -544,7 +552,8 @@ public final class Association {
             for (Path p : paths) {
                 if (r.newlyAckedOn(p.index())) {
                     p.resetErrorCount();
-                    if (p.status() == PathStatus.INACTIVE) {
+                    p.recordAck(now);
+                    if (p.status() == PathStatus.INACTIVE || p.status() == PathStatus.POTENTIALLY_FAILED) {
                         setPathStatus(p, PathStatus.ACTIVE);
                     }
                 }
@@ -755,11 +764,12 @@ public final class Association {
                 Path path = paths.get(idx);
                 path.rto().sample(rttOut[0]);
                 path.resetErrorCount();
+                path.recordAck(now);
                 associationErrors = 0;
                 if (path.status() == PathStatus.UNCONFIRMED) {
                     setPathStatus(path, PathStatus.ACTIVE);
                     host.emit(new SctpEvent.PeerAddressChange(id, path.address(), PeerAddressState.CONFIRMED));
-                } else if (path.status() == PathStatus.INACTIVE) {
+                } else if (path.status() == PathStatus.INACTIVE || path.status() == PathStatus.POTENTIALLY_FAILED) {
                     setPathStatus(path, PathStatus.ACTIVE);
                 }
                 heartbeats.schedule(idx, now + heartbeatDelay(path));
@@ -886,13 +896,21 @@ public final class Association {
     }
 
     /**
-     * The path new data and retransmissions go to: the primary while it is active and has had no
-     * timeout since its last acknowledgement; otherwise the active path with the fewest errors
-     * (RFC 9260 section 6.4.1: retransmit to an alternate destination).
+     * The path new data and retransmissions go to (one destination at a time, without CMT):
+     *
+     * <ul>
+     *   <li>the primary while it is active: with SCTP-PF (the default, PFMR 0) that is until its
+     *       first timeout, after which it is Potentially Failed; with SCTP-PF off, until
+     *       Path.Max.Retrans is exceeded (the plain failover of RFC 4960 that RFC 7829 improves on);
+     *   <li>otherwise the active path with the fewest errors;
+     *   <li>with none active, the Potentially Failed path with the fewest errors, ties going to
+     *       the one most recently acknowledged (RFC 7829 section 5.1);
+     *   <li>with everything inactive, the primary (or any confirmed path): the dormant state.
+     * </ul>
      */
     Path dataPath() {
         Path p = paths.get(primary);
-        if (p.status() == PathStatus.ACTIVE && p.errorCount() == 0) {
+        if (p.status() == PathStatus.ACTIVE) {
             return p;
         }
         Path best = null;
@@ -904,8 +922,30 @@ public final class Association {
         if (best != null) {
             return best;
         }
+        for (Path q : paths) {
+            if (q.status() == PathStatus.POTENTIALLY_FAILED
+                    && (best == null
+                            || q.errorCount() < best.errorCount()
+                            || (q.errorCount() == best.errorCount() && q.lastAckNanos() > best.lastAckNanos()))) {
+                best = q;
+            }
+        }
+        if (best != null) {
+            return best;
+        }
         // Everything is inactive: keep trying the primary (or any confirmed path).
         return p.status() == PathStatus.UNCONFIRMED ? firstConfirmed() : p;
+    }
+
+    /**
+     * Whether DATA may be bundled into a packet to {@code p}: with CMT, when p takes new data (or,
+     * with no active path, it is {@link #dataPath()}); without, when p is {@link #dataPath()}.
+     */
+    private boolean carriesData(Path p) {
+        if (o.cmt() && CmtScheduler.takesNewData(p)) {
+            return true;
+        }
+        return p == dataPath();
     }
 
     private Path firstConfirmed() {
@@ -946,7 +986,7 @@ public final class Association {
             if (!pb.isEmpty()) {
                 if (!alone && p != null && vtag == peerTag && canBundleData()) {
                     bundleSack(now);
-                    if (p == dataPath()) {
+                    if (carriesData(p)) {
                         tx.fill(pb, p, paths, now);
                     }
                 }
@@ -963,10 +1003,13 @@ public final class Association {
             }
             startPacket(p);
             bundleSack(now);
-            if (p == dataPath()) {
+            if (carriesData(p)) {
                 tx.fill(pb, p, paths, now);
             }
             return Optional.of(finish(p.address(), now));
+        }
+        if (tx.hasDataToSend(now) && o.cmt() && CmtScheduler.activeCount(paths) > 0) {
+            return cmtTransmit(now);
         }
         if (tx.hasDataToSend(now)) {
             Path p = dataPath();
@@ -979,6 +1022,33 @@ public final class Association {
             startPacket(p);
             tx.fill(pb, p, paths, now);
             if (!pb.isEmpty()) {
+                return Optional.of(finish(p.address(), now));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * CMT: the next packet of DATA, from the active destinations in turn (round robin, one packet
+     * each), each within its own cwnd; empty when none may send.
+     */
+    private Optional<Transmit> cmtTransmit(long now) {
+        int n = paths.size();
+        for (int k = 0; k < n; k++) {
+            int idx = (nextCmtPath + k) % n;
+            Path p = paths.get(idx);
+            if (!CmtScheduler.takesNewData(p)) {
+                continue;
+            }
+            if (p.flightSize() == 0
+                    && p.lastSendNanos() != Long.MIN_VALUE
+                    && now - p.lastSendNanos() > p.rto().rto()) {
+                cc.onIdle(p);
+            }
+            startPacket(p);
+            tx.fill(pb, p, paths, now);
+            if (!pb.isEmpty()) {
+                nextCmtPath = (idx + 1) % n;
                 return Optional.of(finish(p.address(), now));
             }
         }
@@ -1118,7 +1188,6 @@ public final class Association {
             Path p = paths.get(i);
             if (heartbeats.timeout(i) <= now) {
                 heartbeats.expire(i);
-                p.rto().backoff();
                 pathError(p, now);
                 if (state == State.CLOSED) {
                     return;
@@ -1126,8 +1195,21 @@ public final class Association {
                 if (p.status() != PathStatus.UNCONFIRMED) {
                     countAssociationError(now);
                 }
-                heartbeats.schedule(
-                        i, now + (p.status() == PathStatus.UNCONFIRMED ? p.rto().rto() : heartbeatDelay(p)));
+                if (state == State.CLOSED) {
+                    return;
+                }
+                if (p.status() == PathStatus.POTENTIALLY_FAILED) {
+                    // RFC 7829 section 5.1: probe a PF destination once per RTO, without backoff.
+                    heartbeats.schedule(i, now);
+                } else {
+                    p.rto().backoff();
+                    heartbeats.schedule(
+                            i,
+                            now
+                                    + (p.status() == PathStatus.UNCONFIRMED
+                                            ? p.rto().rto()
+                                            : heartbeatDelay(p)));
+                }
             }
             if (state != State.CLOSED && heartbeats.due(i) <= now && !heartbeats.outstanding(i)) {
                 boolean idle = p.lastSendNanos() == Long.MIN_VALUE
@@ -1149,11 +1231,43 @@ public final class Association {
         return o.heartbeatInterval().toNanos() + rto + jitter;
     }
 
-    /** A timeout on path p (RFC 9260 section 8.2). */
+    /**
+     * A timeout on path p (RFC 9260 section 8.2): past Path.Max.Retrans errors it is inactive; with
+     * SCTP-PF, past PFMR errors it is Potentially Failed and probed at once (RFC 7829 section 5.1).
+     */
     private void pathError(Path p, long now) {
         p.incrementErrorCount();
-        if (p.errorCount() > o.pathMaxRetrans() && p.status() == PathStatus.ACTIVE) {
+        boolean up = p.status() == PathStatus.ACTIVE || p.status() == PathStatus.POTENTIALLY_FAILED;
+        if (p.errorCount() > o.pathMaxRetrans() && up) {
             setPathStatus(p, PathStatus.INACTIVE);
+        } else if (p.status() == PathStatus.ACTIVE
+                && o.potentiallyFailedEnabled()
+                && p.errorCount() > o.pfMaxRetrans()) {
+            setPathStatus(p, PathStatus.POTENTIALLY_FAILED);
+            if (!heartbeats.outstanding(p.index())) {
+                heartbeats.schedule(p.index(), now);
+            }
+        }
+        if (o.primarySwitchover() && p.index() == primary && p.status() != PathStatus.ACTIVE) {
+            switchPrimary();
+        }
+    }
+
+    /**
+     * RFC 7829 section 6, Primary Path Switchover: the primary failed (PF or inactive), so the
+     * active path with the fewest errors becomes the primary and stays so after the old one
+     * recovers.
+     */
+    private void switchPrimary() {
+        Path best = null;
+        for (Path q : paths) {
+            if (q.status() == PathStatus.ACTIVE && (best == null || q.errorCount() < best.errorCount())) {
+                best = q;
+            }
+        }
+        if (best != null && best.index() != primary) {
+            primary = best.index();
+            host.emit(new SctpEvent.PeerAddressChange(id, best.address(), PeerAddressState.MADE_PRIMARY));
         }
     }
 
@@ -1176,7 +1290,9 @@ public final class Association {
         p.setStatus(s);
         if (s == PathStatus.INACTIVE) {
             host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.UNREACHABLE));
-        } else if (s == PathStatus.ACTIVE && old == PathStatus.INACTIVE) {
+        } else if (s == PathStatus.POTENTIALLY_FAILED) {
+            host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.POTENTIALLY_FAILED));
+        } else if (s == PathStatus.ACTIVE && (old == PathStatus.INACTIVE || old == PathStatus.POTENTIALLY_FAILED)) {
             host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.AVAILABLE));
         }
     }

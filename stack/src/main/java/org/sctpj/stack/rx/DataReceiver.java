@@ -292,7 +292,8 @@ public final class DataReceiver {
 
     /**
      * Ends the processing of one received packet and decides when to SACK (RFC 9260 section 6.2):
-     * at once when a gap exists or was just closed, a duplicate or a chunk that could not be kept
+     * at once when a gap exists or was just closed (with {@link SctpOptions#cmtDelayedAck()}: only
+     * when one was just closed), a duplicate or a chunk that could not be kept
      * arrived, the I bit was set (or {@code immediateRequested}), or {@link
      * SctpOptions#sackFrequency()} packets with DATA arrived since the last SACK; otherwise the
      * delayed-ack timer starts if it is not running.
@@ -300,7 +301,11 @@ public final class DataReceiver {
     public void onPacketProcessed(boolean packetHadData, boolean immediateRequested, long now) {
         if (packetHadData) {
             packetsSinceSack++;
-            boolean gaps = tracker.hasGaps() || (inPacket && gapsAtPacketStart);
+            boolean gaps = options.cmtDelayedAck()
+                    // CMT's delayed ack: reordering across paths is normal, so only the closing
+                    // of a gap is reported at once.
+                    ? inPacket && gapsAtPacketStart && !tracker.hasGaps()
+                    : tracker.hasGaps() || (inPacket && gapsAtPacketStart);
             if (gaps
                     || eventInPacket
                     || immediateRequested
