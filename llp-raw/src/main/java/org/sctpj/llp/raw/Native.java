@@ -94,7 +94,6 @@ final class Native {
     static final int SO_SNDBUF = 7;
     static final int SO_RCVBUF = 8;
     static final int IP_PKTINFO = 8;
-    static final int IPV6_V6ONLY = 26;
     static final int IPV6_RECVPKTINFO = 49;
     static final int IPV6_PKTINFO = 50;
     static final int EFD_NONBLOCK = 0x800;
@@ -247,10 +246,19 @@ final class Native {
             return new RawSocketPermissionException(permissionMessage(family, describe(errno)));
         }
         if (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT) {
-            return new IOException("the kernel offers no raw " + family + " sockets for protocol 132: "
+            return new FamilyUnsupportedException("the kernel offers no raw " + family + " sockets for protocol 132: "
                     + describe(errno) + ". Use the other address family or the llp-udp-encap lower layer.");
         }
         return new IOException("cannot open a raw " + family + " socket for SCTP (protocol 132): " + describe(errno));
+    }
+
+    /** socket() failed because the kernel lacks the address family (e.g. IPv6 disabled). */
+    static final class FamilyUnsupportedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        FamilyUnsupportedException(String message) {
+            super(message);
+        }
     }
 
     /** The message of {@link RawSocketPermissionException}. */

@@ -202,9 +202,7 @@ public final class RawIpLowerLayer implements LowerLayer {
                 if (ipv6) {
                     try {
                         s6 = RawSocket.open(true, receiveBatch, receiveBufferBytes, stats);
-                    } catch (RawSocketPermissionException e) {
-                        throw e;
-                    } catch (IOException e) {
+                    } catch (Native.FamilyUnsupportedException e) {
                         if (ipv6Required || s4 == null) {
                             throw e;
                         }

@@ -118,7 +118,7 @@ final class RawSocket {
         }
         try {
             if (ipv6) {
-                setInt(fd, Native.IPPROTO_IPV6, Native.IPV6_V6ONLY, 1, "IPV6_V6ONLY");
+                // No IPV6_V6ONLY: Linux refuses it on raw sockets, which never see IPv4 anyway.
                 setInt(fd, Native.IPPROTO_IPV6, Native.IPV6_RECVPKTINFO, 1, "IPV6_RECVPKTINFO");
             } else {
                 setInt(fd, Native.IPPROTO_IP, Native.IP_PKTINFO, 1, "IP_PKTINFO");
