@@ -1,6 +1,7 @@
 package org.sctpj.llp.raw;
 
 import java.io.IOException;
+import java.lang.ref.Reference;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -30,6 +31,7 @@ final class RawSocket {
     // receive side: batch slots
     private final ByteBuffer headers; // mmsghdr[batch], native order
     private final Pointer headersPtr;
+    private final ByteBuffer iovs; // kept reachable: the headers point into it
     private final ByteBuffer names; // sockaddr_in6-sized slots
     private final ByteBuffer controls;
     private final ByteBuffer data; // big-endian, handed to the sink through the views
@@ -65,7 +67,7 @@ final class RawSocket {
 
         headers = Native.allocate(batch * Native.MMSGHDR_SIZE);
         headersPtr = Native.pointer(headers);
-        ByteBuffer iovs = Native.allocate(batch * Native.IOVEC_SIZE);
+        iovs = Native.allocate(batch * Native.IOVEC_SIZE);
         names = Native.allocate(batch * Native.SOCKADDR_IN6_SIZE);
         controls = Native.allocate(batch * CONTROL_SPACE);
         data = ByteBuffer.allocateDirect(batch * SLOT_SIZE);
@@ -136,7 +138,9 @@ final class RawSocket {
     private static void setInt(int fd, int level, int option, int value, String name) throws IOException {
         ByteBuffer v = Native.allocate(4);
         v.putInt(0, value);
-        if (Native.libc().setsockopt(fd, level, option, Native.pointer(v), 4) != 0) {
+        int r = Native.libc().setsockopt(fd, level, option, Native.pointer(v), 4);
+        Reference.reachabilityFence(v);
+        if (r != 0) {
             throw new IOException(
                     "setsockopt(" + name + ") failed on a raw socket: " + Native.describe(Native.errno()));
         }
