@@ -375,7 +375,8 @@ final class RawSocket {
                 throw new IOException("cannot send from " + source + " to " + destination + ": "
                         + Native.describe(errno) + " (is the source one of this host's addresses?)");
             }
-            throw new IOException("cannot send to " + destination + ": " + Native.describe(errno));
+            throw new IOException("cannot send " + (source == null ? "" : "from " + source + " ") + "to " + destination
+                    + ": " + Native.describe(errno));
         }
     }
 

@@ -16,9 +16,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
@@ -32,7 +33,7 @@ import org.sctpj.trace.TsharkJudge;
 import org.sctpj.trace.Verdict;
 
 /**
- * A full association over raw IPv4 between two endpoints in two network namespaces joined by a
+ * A full association over raw IPv4 and over raw IPv6 between two endpoints in two network namespaces joined by a
  * veth pair (root only): handshake, 1,000 messages checked byte for byte and in order, a
  * heartbeat-confirmed second address, graceful shutdown; both sides' traffic traced to pcap and
  * judged clean by tshark.
@@ -96,14 +97,16 @@ class RawAssociationTest {
         };
     }
 
-    @Test
-    void handshakeThousandMessagesAndShutdownOverRawIpv4() throws Exception {
+    @ParameterizedTest(name = "IPv{0}")
+    @ValueSource(ints = {4, 6})
+    void handshakeThousandMessagesAndShutdown(int version) throws Exception {
         VethPair.assumeRoot();
-        InetAddress a1 = VethPair.addr(VethPair.A4);
-        InetAddress a2 = VethPair.addr(VethPair.A4_SECOND);
-        InetAddress b1 = VethPair.addr(VethPair.B4);
-        Path pcapA = dir.resolve("server-a.pcap");
-        Path pcapB = dir.resolve("client-b.pcap");
+        boolean v6 = version == 6;
+        InetAddress a1 = VethPair.addr(v6 ? VethPair.A6 : VethPair.A4);
+        InetAddress a2 = VethPair.addr(v6 ? VethPair.A6_SECOND : VethPair.A4_SECOND);
+        InetAddress b1 = VethPair.addr(v6 ? VethPair.B6 : VethPair.B4);
+        Path pcapA = dir.resolve("server-a-ipv" + version + ".pcap");
+        Path pcapB = dir.resolve("client-b-ipv" + version + ".pcap");
         Set<InetAddress> destinationsAtA = ConcurrentHashMap.newKeySet();
         List<String> problems = Collections.synchronizedList(new ArrayList<>());
         int[] nextExpected = new int[STREAMS];
@@ -116,12 +119,14 @@ class RawAssociationTest {
 
         try (VethPair pair = VethPair.create()) {
             RawIpLowerLayer rawA = RawIpLowerLayer.builder()
-                    .ipv6(false)
+                    .ipv4(!v6)
+                    .ipv6(v6)
                     .localAddresses(List.of(a1, a2))
                     .networkNamespace(pair.fileA())
                     .open();
             RawIpLowerLayer rawB = RawIpLowerLayer.builder()
-                    .ipv6(false)
+                    .ipv4(!v6)
+                    .ipv6(v6)
                     .localAddresses(List.of(b1))
                     .networkNamespace(pair.fileB())
                     .open();

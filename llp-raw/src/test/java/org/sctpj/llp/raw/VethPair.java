@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Two fresh network namespaces joined by a veth pair, for tests that need root: side A has
- * 10.99.0.1, 10.99.0.3 and fd00:99::1, side B has 10.99.0.2 and fd00:99::2. Names carry a random
+ * 10.99.0.1, 10.99.0.3, fd00:99::1 and fd00:99::3, side B has 10.99.0.2 and fd00:99::2. Names carry a random
  * suffix; {@link #close} deletes both namespaces (which removes the veth pair too).
  */
 final class VethPair implements AutoCloseable {
@@ -21,6 +21,7 @@ final class VethPair implements AutoCloseable {
     static final String A4_SECOND = "10.99.0.3";
     static final String B4 = "10.99.0.2";
     static final String A6 = "fd00:99::1";
+    static final String A6_SECOND = "fd00:99::3";
     static final String B6 = "fd00:99::2";
 
     final String nsA;
@@ -58,6 +59,7 @@ final class VethPair implements AutoCloseable {
             p.in(p.nsA, "ip", "addr", "add", A4_SECOND + "/24", "dev", "va");
             p.in(p.nsB, "ip", "addr", "add", B4 + "/24", "dev", "vb");
             p.in(p.nsA, "ip", "-6", "addr", "add", A6 + "/64", "dev", "va", "nodad");
+            p.in(p.nsA, "ip", "-6", "addr", "add", A6_SECOND + "/64", "dev", "va", "nodad");
             p.in(p.nsB, "ip", "-6", "addr", "add", B6 + "/64", "dev", "vb", "nodad");
             p.in(p.nsA, "ip", "link", "set", "va", "up");
             p.in(p.nsB, "ip", "link", "set", "vb", "up");
