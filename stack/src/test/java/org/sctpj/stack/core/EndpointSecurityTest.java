@@ -65,9 +65,8 @@ class EndpointSecurityTest {
         assertEquals(1, p.ep.associations().size());
         assertInstanceOf(CookieAckChunk.class, out.get(0).chunks().get(0));
         assertEquals(PEER_TAG, out.get(0).verificationTag());
-        assertTrue(p.events.stream()
-                .anyMatch(e -> e instanceof SctpEvent.AssociationChange c
-                        && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP));
+        assertTrue(p.events.stream().anyMatch(e -> e instanceof SctpEvent.AssociationChange c
+                && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP));
     }
 
     @Test
@@ -116,8 +115,7 @@ class EndpointSecurityTest {
         assertEquals(1, out.size());
         assertEquals(PEER_TAG, out.get(0).verificationTag());
         ErrorChunk err = assertInstanceOf(ErrorChunk.class, out.get(0).chunks().get(0));
-        StaleCookieCause stale =
-                assertInstanceOf(StaleCookieCause.class, err.causes().get(0));
+        StaleCookieCause stale = assertInstanceOf(StaleCookieCause.class, err.causes().get(0));
         assertEquals(1_000_000L, Integer.toUnsignedLong(stale.stalenessMicros()), 1000, "about 1 s too late");
         assertTrue(p.ep.associations().isEmpty());
         assertEquals(1, p.ep.stats().staleCookies());
@@ -156,11 +154,7 @@ class EndpointSecurityTest {
         for (int i = 0; i < total; i++) {
             int tag = r.nextInt() | 1;
             int port = 1 + r.nextInt(65535);
-            byte[] pkt = SctpPacket.of(
-                            port,
-                            Peer.LOCAL_PORT,
-                            0,
-                            new InitChunk(tag, 65536, 1 + r.nextInt(100), 1 + r.nextInt(100), r.nextInt(), List.of()))
+            byte[] pkt = SctpPacket.of(port, Peer.LOCAL_PORT, 0, new InitChunk(tag, 65536, 1 + r.nextInt(100), 1 + r.nextInt(100), r.nextInt(), List.of()))
                     .toBytes();
             p.ep.handleInput(ByteBuffer.wrap(pkt), Peer.REMOTE, Peer.LOCAL, p.now);
             while (p.ep.pollTransmit(p.now).isPresent()) {
@@ -172,8 +166,7 @@ class EndpointSecurityTest {
             }
         }
         long heapAtEnd = usedHeapAfterGc();
-        System.out.printf(
-                "%d INITs: %d INIT ACKs, %d associations, heap after GC %d KiB at 10%%, %d KiB at the end%n",
+        System.out.printf("%d INITs: %d INIT ACKs, %d associations, heap after GC %d KiB at 10%%, %d KiB at the end%n",
                 total, answered, p.ep.associations().size(), heapAtTenth / 1024, heapAtEnd / 1024);
         assertEquals(total, answered);
         assertTrue(p.ep.associations().isEmpty());

@@ -62,8 +62,7 @@ final class Peer {
         List<SctpPacket> out = new ArrayList<>();
         Transmit t;
         while ((t = ep.pollTransmit(now).orElse(null)) != null) {
-            out.add(SctpPacket.decode(ByteBuffer.wrap(t.packet()), ChecksumPolicy.VERIFY)
-                    .value());
+            out.add(SctpPacket.decode(ByteBuffer.wrap(t.packet()), ChecksumPolicy.VERIFY).value());
         }
         drainEvents();
         return out;

@@ -92,9 +92,8 @@ class ProtocolErrorsTest {
         var info = e.p.ep.info(e.id).orElseThrow();
         assertEquals(4, info.outboundStreams(), "min(our OS 16, peer MIS 4)");
         assertEquals(10, info.inboundStreams(), "min(peer OS 10, our MIS 65535)");
-        var ex = assertThrows(
-                IllegalArgumentException.class,
-                () -> e.p.ep.send(e.id, SendInfo.of(4, 0), ByteBuffer.wrap(new byte[] {1}), e.p.now));
+        var ex = assertThrows(IllegalArgumentException.class, () -> e.p.ep.send(
+                e.id, SendInfo.of(4, 0), ByteBuffer.wrap(new byte[] {1}), e.p.now));
         assertTrue(ex.getMessage().contains("granted 4 outbound streams"), ex.getMessage());
     }
 
@@ -103,9 +102,7 @@ class ProtocolErrorsTest {
         Established e = new Established();
         e.p.deliver(e.localTag, e.data(0, 10)); // inbound streams are 0..9
         List<Chunk> out = e.sentChunks();
-        assertEquals(
-                new InvalidStreamIdentifierCause(10),
-                find(out, ErrorChunk.class).causes().get(0));
+        assertEquals(new InvalidStreamIdentifierCause(10), find(out, ErrorChunk.class).causes().get(0));
         assertEquals(PEER_TSN, find(out, SackChunk.class).cumTsnAck(), "the TSN is acknowledged (6.5)");
     }
 
@@ -114,25 +111,15 @@ class ProtocolErrorsTest {
         Established e = new Established();
         // A DATA chunk of length 16 (no user data) cannot be built as a record: write the bytes.
         ByteBuffer b = ByteBuffer.allocate(12 + 16);
-        b.putShort((short) Peer.REMOTE_PORT)
-                .putShort((short) Peer.LOCAL_PORT)
-                .putInt(e.localTag)
-                .putInt(0);
-        b.put((byte) 0)
-                .put((byte) 3)
-                .putShort((short) 16)
-                .putInt(PEER_TSN)
-                .putShort((short) 0)
-                .putShort((short) 0)
-                .putInt(0);
+        b.putShort((short) Peer.REMOTE_PORT).putShort((short) Peer.LOCAL_PORT).putInt(e.localTag).putInt(0);
+        b.put((byte) 0).put((byte) 3).putShort((short) 16).putInt(PEER_TSN).putShort((short) 0).putShort((short) 0).putInt(0);
         org.sctpj.stack.wire.Crc32c.fill(b, 0, b.capacity());
         e.p.deliverRaw(b.array());
         AbortChunk abort = find(e.sentChunks(), AbortChunk.class);
         assertEquals(new NoUserDataCause(PEER_TSN), abort.causes().get(0));
         assertTrue(e.p.ep.associations().isEmpty());
-        assertTrue(e.p.events.stream()
-                .anyMatch(x -> x instanceof SctpEvent.AssociationChange c
-                        && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_LOST));
+        assertTrue(e.p.events.stream().anyMatch(x -> x instanceof SctpEvent.AssociationChange c
+                && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_LOST));
     }
 
     @Test
@@ -144,9 +131,8 @@ class ProtocolErrorsTest {
             e.p.deliver(e.localTag, new UnknownChunk(c[0], 0, Bytes.fromHex("09090909")), e.data(0, 0));
             List<Chunk> out = e.sentChunks();
             boolean delivered = e.p.events.stream().anyMatch(x -> x instanceof SctpEvent.MessageReceived);
-            boolean reported = out.stream()
-                    .anyMatch(x ->
-                            x instanceof ErrorChunk err && err.causes().get(0) instanceof UnrecognizedChunkTypeCause);
+            boolean reported = out.stream().anyMatch(x -> x instanceof ErrorChunk err
+                    && err.causes().get(0) instanceof UnrecognizedChunkTypeCause);
             assertEquals(c[1] == 1, delivered, String.format("type 0x%02x: DATA after it processed", c[0]));
             assertEquals(c[2] == 1, reported, String.format("type 0x%02x: reported", c[0]));
         }
@@ -214,8 +200,7 @@ class ProtocolErrorsTest {
         UnknownParameter skip = new UnknownParameter(0x8123, Bytes.fromHex("01020304"));
         UnknownParameter skipReport = new UnknownParameter(0xC123, Bytes.fromHex("05060708"));
         p.deliver(0, new InitChunk(0x77, 65536, 1, 1, 1, List.of(skip, skipReport)));
-        InitAckChunk ack =
-                assertInstanceOf(InitAckChunk.class, p.sent().get(0).chunks().get(0));
+        InitAckChunk ack = assertInstanceOf(InitAckChunk.class, p.sent().get(0).chunks().get(0));
         List<UnrecognizedParameter> reported = ack.parameters().stream()
                 .filter(x -> x instanceof UnrecognizedParameter)
                 .map(x -> (UnrecognizedParameter) x)
@@ -224,8 +209,7 @@ class ProtocolErrorsTest {
         assertEquals(0xC123, reported.get(0).parameter().asReadOnlyBuffer().getShort(0) & 0xffff);
 
         p.deliver(0, new InitChunk(0x78, 65536, 1, 1, 1, List.of(new UnknownParameter(0x4123, Bytes.fromHex("01")))));
-        AbortChunk abort =
-                assertInstanceOf(AbortChunk.class, p.sent().get(0).chunks().get(0));
+        AbortChunk abort = assertInstanceOf(AbortChunk.class, p.sent().get(0).chunks().get(0));
         assertInstanceOf(UnrecognizedParametersCause.class, abort.causes().get(0));
 
         p.deliver(0, new InitChunk(0x79, 65536, 1, 1, 1, List.of(new UnknownParameter(0x0123, Bytes.fromHex("01")))));
