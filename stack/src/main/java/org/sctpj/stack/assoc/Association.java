@@ -119,6 +119,7 @@ public final class Association {
     private DataSender tx;
     private DataReceiver rx;
     private final PacketBuilder pb;
+    private final SackChunkWriter sackWriter;
     private final ArrayDeque<Control> controls = new ArrayDeque<>();
     private final long[] rttOut = new long[1];
 
@@ -146,6 +147,7 @@ public final class Association {
         this.o = o;
         this.peerPort = peerPort;
         this.pb = new PacketBuilder(65535);
+        this.sackWriter = new SackChunkWriter(pb);
         this.cc = o.congestionControl() == SctpOptions.CongestionControl.LINKED_INCREASES
                 ? new LinkedIncreasesCongestionController(paths)
                 : new Rfc9260CongestionController();
@@ -1077,13 +1079,6 @@ public final class Association {
         if (rx.sackNeeded(now) || rx.sackDeadline() != NONE) {
             rx.writeSack(sackWriter, pb.remaining());
         }
-    }
-
-    private final SackChunkWriter sackWriter = new SackChunkWriter(this);
-
-    /** Adds the SACK the receiver describes to the packet being built. */
-    void addSack(Chunk sack) {
-        pb.tryAdd(sack);
     }
 
     private Transmit finish(InetAddress dest, long now) {

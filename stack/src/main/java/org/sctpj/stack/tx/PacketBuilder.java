@@ -7,6 +7,7 @@ import org.sctpj.stack.wire.SctpPacket;
 import org.sctpj.stack.wire.Wire;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.DataChunk;
+import org.sctpj.stack.wire.chunk.SackChunk;
 
 /**
  * Builds one SCTP packet at a time (RFC 9260 section 3) in a reusable heap buffer: {@link #reset}
@@ -92,6 +93,20 @@ public final class PacketBuilder {
             dataChunkCount++;
             dataBytes += d.userData().length();
         }
+        return true;
+    }
+
+    /**
+     * Appends a SACK chunk (RFC 9260 section 3.3.4) from primitive arrays if it fits; returns
+     * false, adding nothing, if not.
+     */
+    public boolean tryAddSack(
+            int cumTsnAck, int aRwnd, int[] gapStarts, int[] gapEnds, int gapCount, int[] dups, int dupCount) {
+        if (SackChunk.length(gapCount, dupCount) > remaining()) {
+            return false;
+        }
+        SackChunk.write(buf, cumTsnAck, aRwnd, gapStarts, gapEnds, gapCount, dups, dupCount);
+        chunkCount++;
         return true;
     }
 
