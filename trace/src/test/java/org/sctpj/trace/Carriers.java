@@ -3,69 +3,52 @@ package org.sctpj.trace;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.cause.ErrorCause;
-import org.sctpj.stack.wire.cause.ErrorCauses;
 import org.sctpj.stack.wire.chunk.AbortChunk;
+import org.sctpj.stack.wire.chunk.AsconfAckChunk;
+import org.sctpj.stack.wire.chunk.AsconfChunk;
 import org.sctpj.stack.wire.chunk.Chunk;
-import org.sctpj.stack.wire.chunk.ChunkType;
-import org.sctpj.stack.wire.chunk.UnknownChunk;
+import org.sctpj.stack.wire.chunk.ErrorChunk;
+import org.sctpj.stack.wire.chunk.HeartbeatChunk;
+import org.sctpj.stack.wire.chunk.InitAckChunk;
+import org.sctpj.stack.wire.chunk.InitChunk;
+import org.sctpj.stack.wire.chunk.ReConfigChunk;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.Parameter;
 import org.sctpj.stack.wire.param.ParameterType;
-import org.sctpj.stack.wire.param.Parameters;
 
 /**
- * The chunks that carry sample parameters and error causes to tshark. While the INIT, HEARTBEAT,
- * RE-CONFIG, ASCONF and ERROR records are being written elsewhere, the carriers are built from raw
- * bytes as {@link UnknownChunk}s (the carrier's fixed fields, then the encoded list); switch each
- * method to the real record once it exists. The output bytes stay the same.
+ * The chunks that carry sample parameters and error causes to tshark, built from the real chunk
+ * records: INIT and INIT ACK with fixed fields of a plausible handshake, HEARTBEAT, RE-CONFIG,
+ * ASCONF (with its mandatory IPv4 Address Parameter), ASCONF-ACK, ERROR and ABORT.
  */
 final class Carriers {
     private Carriers() {}
 
-    /** Initiate Tag, a_rwnd, outbound streams, inbound streams, initial TSN of INIT / INIT ACK. */
-    private static void initFixedFields(ByteBuffer b) {
-        b.putInt(0x1a2b3c4d); // Initiate Tag (non-zero)
-        b.putInt(131072); // a_rwnd
-        b.putShort((short) 10); // Number of Outbound Streams
-        b.putShort((short) 10); // Number of Inbound Streams
-        b.putInt(0x10000000); // Initial TSN
-    }
-
-    private static Chunk withParameters(int type, int fixedLength, FixedFields fixed, List<? extends Parameter> ps) {
-        ByteBuffer b = ByteBuffer.allocate(fixedLength + Parameters.listLength(ps));
-        fixed.write(b);
-        Parameters.writeList(ps, b);
-        return new UnknownChunk(type, 0, Bytes.of(b.array()));
-    }
-
-    @FunctionalInterface
-    private interface FixedFields {
-        void write(ByteBuffer b);
-    }
+    private static final int INITIATE_TAG = 0x1a2b3c4d; // non-zero, as RFC 9260 section 3.3.2 requires
+    private static final int A_RWND = 131072;
+    private static final int STREAMS = 10;
+    private static final int INITIAL_TSN = 0x10000000;
 
     /** INIT (RFC 9260 section 3.3.2) with the given optional parameters. */
     static Chunk init(List<? extends Parameter> params) {
-        return withParameters(ChunkType.INIT, 16, Carriers::initFixedFields, params);
+        return new InitChunk(INITIATE_TAG, A_RWND, STREAMS, STREAMS, INITIAL_TSN, List.copyOf(params));
     }
 
     /** INIT ACK (RFC 9260 section 3.3.3) with the given parameters. */
     static Chunk initAck(List<? extends Parameter> params) {
-        return withParameters(ChunkType.INIT_ACK, 16, Carriers::initFixedFields, params);
+        return new InitAckChunk(INITIATE_TAG, A_RWND, STREAMS, STREAMS, INITIAL_TSN, List.copyOf(params));
     }
 
-    /** HEARTBEAT (RFC 9260 section 3.3.5) carrying the given parameter(s). */
+    /** HEARTBEAT (RFC 9260 section 3.3.5) carrying the given parameter(s), Heartbeat Info first. */
     static Chunk heartbeat(List<? extends Parameter> params) {
-        return withParameters(ChunkType.HEARTBEAT, 0, b -> {}, params);
+        return new HeartbeatChunk(List.copyOf(params));
     }
 
-    /** RE-CONFIG (RFC 6525 section 3.1) carrying the given parameters. */
+    /** RE-CONFIG (RFC 6525 section 3.1) carrying the given parameters (one or two). */
     static Chunk reConfig(List<? extends Parameter> params) {
-        return withParameters(ChunkType.RE_CONFIG, 0, b -> {}, params);
+        return new ReConfigChunk(List.copyOf(params));
     }
 
     /**
@@ -73,25 +56,20 @@ final class Carriers {
      * then the given ASCONF parameters.
      */
     static Chunk asconf(int serial, Inet4Address address, List<? extends Parameter> params) {
-        List<Parameter> all = new ArrayList<>();
-        all.add(new Ipv4AddressParameter(address));
-        all.addAll(params);
-        return withParameters(ChunkType.ASCONF, 4, b -> b.putInt(serial), all);
+        return new AsconfChunk(serial, new Ipv4AddressParameter(address), List.copyOf(params));
     }
 
     /** ASCONF-ACK (RFC 5061 section 4.1.2): Sequence Number, then the given response parameters. */
     static Chunk asconfAck(int serial, List<? extends Parameter> params) {
-        return withParameters(ChunkType.ASCONF_ACK, 4, b -> b.putInt(serial), params);
+        return new AsconfAckChunk(serial, List.copyOf(params));
     }
 
     /** ERROR (RFC 9260 section 3.3.10) with the given causes. */
     static Chunk error(List<? extends ErrorCause> causes) {
-        ByteBuffer b = ByteBuffer.allocate(ErrorCauses.listLength(causes));
-        ErrorCauses.writeList(causes, b);
-        return new UnknownChunk(ChunkType.ERROR, 0, Bytes.of(b.array()));
+        return new ErrorChunk(List.copyOf(causes));
     }
 
-    /** ABORT (RFC 9260 section 3.3.7) with the given causes: the real record already exists. */
+    /** ABORT (RFC 9260 section 3.3.7) with the given causes. */
     static Chunk abort(boolean tBit, List<? extends ErrorCause> causes) {
         return new AbortChunk(tBit, List.copyOf(causes));
     }

@@ -17,8 +17,32 @@ import org.sctpj.stack.wire.Wire;
  * \                                                               \
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
+ *
+ * <p>The interface is sealed: its implementations are the cause records of this package and
+ * {@link UnknownCause} for every other code, so that a {@code switch} over a cause can be
+ * exhaustive.
  */
-public interface ErrorCause {
+public sealed interface ErrorCause
+        permits CookieReceivedWhileShuttingDownCause,
+                DeleteLastRemainingAddressCause,
+                DeleteSourceAddressCause,
+                IllegalAsconfAckCause,
+                InvalidMandatoryParameterCause,
+                InvalidStreamIdentifierCause,
+                MissingMandatoryParameterCause,
+                NoAuthorizationCause,
+                NoUserDataCause,
+                OutOfResourceCause,
+                ProtocolViolationCause,
+                ResourceShortageCause,
+                RestartWithNewAddressesCause,
+                StaleCookieCause,
+                UnknownCause,
+                UnrecognizedChunkTypeCause,
+                UnrecognizedParametersCause,
+                UnresolvableAddressCause,
+                UnsupportedHmacIdentifierCause,
+                UserInitiatedAbortCause {
 
     /** Size of the cause header. */
     int HEADER_LENGTH = 4;

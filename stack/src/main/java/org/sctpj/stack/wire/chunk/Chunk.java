@@ -21,8 +21,37 @@ import org.sctpj.stack.wire.Wire;
  * <p>The Chunk Length counts header and value but not the padding to a multiple of 4 bytes that
  * follows the chunk. Implementations are immutable value records; {@link Chunks#decode} builds them
  * from bytes.
+ *
+ * <p>The interface is sealed: its implementations are the chunk records of this package, one per
+ * chunk type this codec decodes, and {@link UnknownChunk} for every other type, so that a {@code
+ * switch} over a chunk can be exhaustive. A new chunk type gets its record added to the list.
  */
-public interface Chunk {
+public sealed interface Chunk
+        permits AbortChunk,
+                AsconfAckChunk,
+                AsconfChunk,
+                AuthChunk,
+                CookieAckChunk,
+                CookieEchoChunk,
+                CwrChunk,
+                DataChunk,
+                EcneChunk,
+                ErrorChunk,
+                ForwardTsnChunk,
+                HeartbeatAckChunk,
+                HeartbeatChunk,
+                IDataChunk,
+                IForwardTsnChunk,
+                InitAckChunk,
+                InitChunk,
+                NrSackChunk,
+                PadChunk,
+                ReConfigChunk,
+                SackChunk,
+                ShutdownAckChunk,
+                ShutdownChunk,
+                ShutdownCompleteChunk,
+                UnknownChunk {
 
     /** The size of the chunk header. */
     int HEADER_LENGTH = 4;

@@ -20,8 +20,40 @@ import org.sctpj.stack.wire.Wire;
  * </pre>
  *
  * <p>The Parameter Length counts header and value, not the padding that follows.
+ *
+ * <p>The interface is sealed: its implementations are the parameter records of this package (the
+ * address parameters through the sealed {@link AddressParameter}) and {@link UnknownParameter}
+ * for every other type, so that a {@code switch} over a parameter can be exhaustive.
  */
-public interface Parameter {
+public sealed interface Parameter
+        permits AdaptationLayerIndicationParameter,
+                AddIncomingStreamsRequestParameter,
+                AddIpAddressParameter,
+                AddOutgoingStreamsRequestParameter,
+                AddressParameter,
+                ChunkListParameter,
+                CookiePreservativeParameter,
+                DeleteIpAddressParameter,
+                EcnCapableParameter,
+                ErrorCauseIndicationParameter,
+                ForwardTsnSupportedParameter,
+                HeartbeatInfoParameter,
+                HostNameAddressParameter,
+                IncomingSsnResetRequestParameter,
+                OutgoingSsnResetRequestParameter,
+                PaddingParameter,
+                RandomParameter,
+                ReconfigurationResponseParameter,
+                RequestedHmacAlgorithmParameter,
+                SetPrimaryAddressParameter,
+                SsnTsnResetRequestParameter,
+                StateCookieParameter,
+                SuccessIndicationParameter,
+                SupportedAddressTypesParameter,
+                SupportedExtensionsParameter,
+                UnknownParameter,
+                UnrecognizedParameter,
+                ZeroChecksumAcceptableParameter {
 
     /** Size of the parameter header. */
     int HEADER_LENGTH = 4;

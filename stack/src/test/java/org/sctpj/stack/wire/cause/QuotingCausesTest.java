@@ -21,6 +21,7 @@ import org.sctpj.stack.wire.ParseError;
 import org.sctpj.stack.wire.ParseErrorKind;
 import org.sctpj.stack.wire.chunk.DataChunk;
 import org.sctpj.stack.wire.chunk.UnknownChunk;
+import org.sctpj.stack.wire.param.DeleteIpAddressParameter;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.UnknownParameter;
 
@@ -197,13 +198,12 @@ class QuotingCausesTest {
     }
 
     @Test
-    void deleteLastRemainingAddressEncodes() {
+    void deleteLastRemainingAddressEncodes() throws Exception {
         DeleteLastRemainingAddressCause c = new DeleteLastRemainingAddressCause(Bytes.fromHex(DELETE_IP));
         assertEncodes(c, "00a0 0014 " + DELETE_IP);
         assertEquals(0xc002, c.parameterType());
         assertEquals(
-                new UnknownParameter(0xc002, Bytes.fromHex("00000002 00050008 0a630003")),
-                c.decodeParameter().value());
+                new DeleteIpAddressParameter(2, ipv4(3)), c.decodeParameter().value());
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.sctpj.stack.wire.chunk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.sctpj.stack.wire.chunk.ExtChunkTesting.encode;
 
 import java.nio.ByteBuffer;
@@ -12,8 +13,11 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.Parsed;
+import org.sctpj.stack.wire.Wire;
+import org.sctpj.stack.wire.param.UnknownParameter;
 import org.sctpj.stack.wire.samples.ExtChunkSamples;
 
 /** The extension chunk decoders return a value or an error for any bytes; they never throw. */
@@ -57,13 +61,35 @@ class ExtChunkDecoderRobustnessTest {
         decodeQuietly(bytes, 0);
     }
 
+    /**
+     * RFC 9260 section 3.2: the Chunk Length may or may not count the last parameter's padding;
+     * both decode to the same chunk, which re-encodes without that padding.
+     */
+    @Test
+    void chunkLengthMayCountTheLastParametersPadding() {
+        ReConfigChunk expected = ReConfigChunk.of(new UnknownParameter(0x3f00, Bytes.of((byte) 0xaa)));
+        assertEquals(expected, ExtChunkTesting.decodeOk("82000009 3f000005 aa"));
+        assertEquals(expected, ExtChunkTesting.decodeOk("8200000c 3f000005 aa000000"));
+        assertEquals(expected, ExtChunkTesting.decodeOk("8200000a 3f000005 aa00"));
+        assertEquals(9, expected.length());
+    }
+
     private static void decodeQuietly(byte[] chunk, int prefix) {
         ByteBuffer b = ByteBuffer.allocate(prefix + chunk.length);
         b.put(prefix, chunk);
         Parsed<? extends Chunk> p = Chunks.decode(b, prefix, chunk.length);
         if (p.isOk()) {
-            // what decodes re-encodes to the same bytes
-            assertEquals(Bytes.of(chunk).length(), p.value().length());
+            // What decodes re-encodes to the same length, except that a Chunk Length counting
+            // (part of) the last parameter's padding is accepted (RFC 9260 section 3.2: a robust
+            // receiver accepts the chunk whether or not the final padding is counted) and
+            // re-encodes without it.
+            int encoded = p.value().length();
+            if (encoded != chunk.length) {
+                assertTrue(
+                        encoded < chunk.length && chunk.length <= Wire.pad4(encoded),
+                        () -> "decoded to " + encoded + " bytes from a Chunk Length of " + chunk.length + ": "
+                                + p.value());
+            }
         } else {
             assertNotNull(p.error().kind());
             assertEquals(chunk[0] & 0xff, p.error().chunkType());

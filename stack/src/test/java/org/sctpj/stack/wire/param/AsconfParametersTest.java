@@ -17,9 +17,10 @@ import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.ParseErrorKind;
+import org.sctpj.stack.wire.cause.DeleteSourceAddressCause;
 import org.sctpj.stack.wire.cause.ErrorCause;
 import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
-import org.sctpj.stack.wire.cause.UnknownCause;
+import org.sctpj.stack.wire.cause.ResourceShortageCause;
 import org.sctpj.stack.wire.chunk.ChunkType;
 
 /** The parameters of RFC 5061 (dynamic address reconfiguration). */
@@ -165,24 +166,26 @@ class AsconfParametersTest {
     void errorCauseIndicationRoundTrips(
             @ForAll int correlationId,
             @ForAll @Size(max = 4) List<@IntRange(max = 65535) Integer> streamIds,
-            @ForAll @Size(max = 9) byte[] tail) {
+            @ForAll @Size(min = 4, max = 13) byte[] tlvCopy) {
         List<ErrorCause> causes = new java.util.ArrayList<>();
         for (int id : streamIds) {
             causes.add(new InvalidStreamIdentifierCause(id));
         }
-        causes.add(new UnknownCause(0x00A1, Bytes.of(tail)));
+        // a TLV-copy cause of every length modulo 4, last in the list so that it stays unpadded
+        causes.add(new ResourceShortageCause(Bytes.of(tlvCopy)));
         assertRoundTrip(new ErrorCauseIndicationParameter(correlationId, causes), ASCONF_ACK);
     }
 
     @Test
     void errorCauseIndicationEncodes() {
-        // the first cause padded, the last not: the parameter's own padding follows it
+        // the first cause padded, the last not: the parameter's own padding follows it. The causes
+        // quote TLVs of unaligned lengths (7 and 5 bytes), so both causes have unaligned lengths.
         assertEncodes(
                 ErrorCauseIndicationParameter.of(
                         5,
-                        new UnknownCause(0x00A2, Bytes.fromHex("aabbcc")),
-                        new UnknownCause(0x00A1, Bytes.fromHex("dd"))),
-                "c003 0015 00000005 00a2 0007 aabbcc00 00a1 0005 dd",
+                        new DeleteSourceAddressCause(Bytes.fromHex("c0ab0007 aabbcc")),
+                        new ResourceShortageCause(Bytes.fromHex("c0ac0005 dd"))),
+                "c003 001d 00000005 00a2 000b c0ab0007 aabbcc00 00a1 0009 c0ac0005 dd",
                 ASCONF_ACK);
     }
 

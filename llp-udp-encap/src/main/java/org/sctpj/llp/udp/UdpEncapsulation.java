@@ -1,0 +1,501 @@
+package org.sctpj.llp.udp;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.sctpj.stack.llp.LowerLayer;
+
+/**
+ * SCTP over UDP (RFC 6951): the {@link LowerLayer} that carries each SCTP packet as the payload of
+ * one UDP datagram, over IPv4 and IPv6, through {@link DatagramChannel}s. Open it with {@link
+ * #open(UdpConfig)}; give the endpoint {@code encapsulationOverhead(8)} in its options.
+ *
+ * <h2>RFC 6951 in this class</h2>
+ *
+ * <ul>
+ *   <li>Local port: {@value UdpConfig#DEFAULT_PORT} by default, or {@value UdpConfig#PORT_ENV}, or
+ *       the port given in code (see {@link UdpConfig}). One port for every socket of the instance.
+ *   <li>Remote port (section 5.4): the UDP source port of the last datagram received from a peer
+ *       address is used to send to that address; before any, the port given by {@link
+ *       #setRemotePort}, else {@link UdpConfig#defaultRemotePort()}. Learning happens here, per
+ *       address, before the core checks the packet's verification tag: a forged datagram can
+ *       redirect our packets to another port of the same address until the peer's next packet.
+ *   <li>Datagrams whose UDP source port is 0 are dropped (section 5.4) and counted.
+ *   <li>Checksums (section 5.3): the UDP checksum is computed and verified by the kernel (always on
+ *       for IPv6, on by default for IPv4 on Linux). The SCTP CRC32c is still required: the core
+ *       fills it in every packet it builds and checks it on every packet it receives; this class
+ *       neither adds nor removes it.
+ *   <li>Overhead: 8 bytes of UDP header between the IP header and the SCTP packet ({@link
+ *       #encapsulationOverhead()}), which the core subtracts from each path's MTU.
+ * </ul>
+ *
+ * <h2>Threads and memory</h2>
+ *
+ * <p>As {@link LowerLayer} says, one stack thread makes every call but {@link #wakeup()}. In the
+ * default {@link ReceiveMode#SELECTOR} mode the sockets are non-blocking and registered with one
+ * {@link Selector}: {@link #receive} reads up to a bounded batch of datagrams into one pooled
+ * direct buffer, handing each to the sink before reading the next, and {@link #await} sleeps in the
+ * selector. {@link ReceiveMode#RECEIVE_THREAD} moves the reads to one thread per socket (see
+ * there). Packets to send that are not in a direct buffer are copied into one pooled direct buffer
+ * (the copy the JDK would otherwise make into a temporary one). Neither direction allocates per
+ * packet while the peer's address and port stay the same.
+ *
+ * <p>The JDK offers no {@code recvmmsg}/{@code sendmmsg}: batching is a loop of single system calls
+ * with no wake-up in between; {@link #receive} takes as many datagrams as are queued, up to the
+ * batch bound, in one call.
+ *
+ * <p>The destination address of a received datagram is not available through {@link
+ * DatagramChannel}: the sink gets the socket's bound address, or the wildcard address of the
+ * sender's family for a wildcard socket.
+ */
+public final class UdpEncapsulation implements LowerLayer {
+
+    /** Bytes of UDP header (RFC 768). */
+    public static final int UDP_HEADER_BYTES = 8;
+
+    private static final InetAddress ANY4 = any(new byte[4]);
+    private static final InetAddress ANY6 = any(new byte[16]);
+
+    /** One bound socket. */
+    private static final class Sock {
+        final DatagramChannel channel;
+        final InetSocketAddress local;
+        final boolean ipv4;
+        final boolean ipv6;
+        ReceiveThread reader;
+
+        Sock(DatagramChannel channel, InetSocketAddress local, boolean ipv4, boolean ipv6) {
+            this.channel = channel;
+            this.local = local;
+            this.ipv4 = ipv4;
+            this.ipv6 = ipv6;
+        }
+    }
+
+    /** Hands one received datagram to the current sink; used by the receive threads' queues. */
+    interface Delivery {
+        void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to);
+    }
+
+    private final UdpConfig config;
+    private final Sock[] socks;
+    private final Selector selector;
+    private final ByteBuffer receiveBuffer;
+    private final ByteBuffer sendBuffer;
+    private final RemotePorts ports;
+    private final Delivery delivery = this::deliver;
+    private PacketSink sink;
+    private int cursor;
+    private boolean closed;
+
+    private long received;
+    private long droppedZeroPort;
+    private long sent;
+    private long sendDropped;
+
+    private volatile Thread stackThread;
+    private volatile boolean sleeping;
+    private volatile boolean wakeupPending;
+
+    private UdpEncapsulation(UdpConfig config, List<Sock> socks, Selector selector) {
+        this.config = config;
+        this.socks = socks.toArray(new Sock[0]);
+        this.selector = selector;
+        this.receiveBuffer = selector != null ? ByteBuffer.allocateDirect(config.maxDatagramBytes()) : null;
+        this.sendBuffer = ByteBuffer.allocateDirect(65535);
+        this.ports = new RemotePorts(config.defaultRemotePort(), config.maxLearnedPorts());
+    }
+
+    /**
+     * Opens and binds the sockets the configuration asks for.
+     *
+     * @throws BindException if the UDP port is in use (the message names the port and {@value
+     *     UdpConfig#PORT_ENV}) or a bind address is not an address of this host
+     * @throws IOException for other socket errors
+     */
+    public static UdpEncapsulation open(UdpConfig config) throws IOException {
+        List<Sock> socks = new ArrayList<>();
+        Selector selector = null;
+        boolean threads = config.receiveMode() == ReceiveMode.RECEIVE_THREAD;
+        try {
+            int port = config.localPort();
+            List<InetAddress> addrs = config.bindAddresses();
+            if (addrs.isEmpty()) {
+                socks.add(bind(config, null, port));
+            } else {
+                for (InetAddress a : addrs) {
+                    checkLocal(a);
+                }
+                for (InetAddress a : addrs) {
+                    Sock s = bind(config, a, port);
+                    socks.add(s);
+                    port = s.local.getPort(); // an ephemeral port is shared by all sockets
+                }
+            }
+            if (!threads) {
+                selector = Selector.open();
+                for (Sock s : socks) {
+                    s.channel.configureBlocking(false);
+                    s.channel.register(selector, SelectionKey.OP_READ);
+                }
+            }
+            UdpEncapsulation u = new UdpEncapsulation(config, socks, selector);
+            if (threads) {
+                for (Sock s : socks) {
+                    s.reader = new ReceiveThread(
+                            s.channel,
+                            u,
+                            config.receiveQueueDepth(),
+                            config.maxDatagramBytes(),
+                            "sctpj-udp-rx-" + s.local);
+                }
+                for (Sock s : socks) {
+                    s.reader.start();
+                }
+            }
+            return u;
+        } catch (IOException | RuntimeException e) {
+            for (Sock s : socks) {
+                try {
+                    s.channel.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            if (selector != null) {
+                selector.close();
+            }
+            throw e;
+        }
+    }
+
+    private static void checkLocal(InetAddress a) throws IOException {
+        if (!a.isAnyLocalAddress() && NetworkInterface.getByInetAddress(a) == null) {
+            throw new BindException(a.getHostAddress()
+                    + " is not an address of this host: bind one of its interface addresses, or none for the"
+                    + " wildcard address");
+        }
+    }
+
+    private static Sock bind(UdpConfig config, InetAddress address, int port) throws IOException {
+        DatagramChannel ch;
+        boolean v4;
+        boolean v6;
+        if (address == null) {
+            ch = DatagramChannel.open(); // IPv6 dual-stack when the host has IPv6, else IPv4
+            v4 = true;
+            v6 = false; // known after bind, from the bound address's family
+        } else if (address instanceof Inet4Address) {
+            ch = DatagramChannel.open(StandardProtocolFamily.INET);
+            v4 = true;
+            v6 = false;
+        } else {
+            ch = DatagramChannel.open(StandardProtocolFamily.INET6);
+            v4 = address.isAnyLocalAddress();
+            v6 = true;
+        }
+        try {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferBytes());
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, config.sendBufferBytes());
+            InetSocketAddress want =
+                    address == null ? new InetSocketAddress(port) : new InetSocketAddress(address, port);
+            try {
+                ch.bind(want);
+            } catch (BindException e) {
+                BindException b = new BindException("cannot bind UDP port " + port + " on "
+                        + want.getAddress().getHostAddress() + " (" + e.getMessage() + "): if another SCTP-over-UDP"
+                        + " stack uses it, choose another port with UdpConfig.builder().localPort(p) or the"
+                        + " environment variable " + UdpConfig.PORT_ENV + ", or 0 for an ephemeral port");
+                b.initCause(e);
+                throw b;
+            }
+            InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
+            if (address == null) {
+                v6 = local.getAddress() instanceof Inet6Address;
+            }
+            return new Sock(ch, local, v4, v6);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    private static InetAddress any(byte[] zeros) {
+        try {
+            return InetAddress.getByAddress(zeros);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ LowerLayer
+
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
+        ensureOpen();
+        Sock s = socketFor(source, destination);
+        InetSocketAddress target = ports.target(destination);
+        ByteBuffer b = sctp;
+        if (!b.isDirect()) {
+            ByteBuffer d = sendBuffer;
+            d.clear();
+            d.put(b.duplicate());
+            d.flip();
+            b = d;
+        }
+        if (s.channel.send(b, target) == 0) {
+            sendDropped++;
+        } else {
+            sent++;
+        }
+    }
+
+    private Sock socketFor(InetAddress source, InetAddress destination) throws IOException {
+        Sock family = null;
+        boolean v4 = destination instanceof Inet4Address;
+        for (Sock s : socks) {
+            if (v4 ? !s.ipv4 : !s.ipv6) {
+                continue;
+            }
+            if (source != null && s.local.getAddress().equals(source)) {
+                return s;
+            }
+            if (family == null) {
+                family = s;
+            }
+        }
+        if (family == null) {
+            throw new IOException("no " + (v4 ? "IPv4" : "IPv6") + " socket is bound, so " + destination
+                    + " cannot be reached: bind an address of that family, or none for the dual-stack wildcard");
+        }
+        return family;
+    }
+
+    @Override
+    public int receive(PacketSink sink, int max) throws IOException {
+        ensureOpen();
+        int limit = Math.min(max, config.receiveBatch());
+        if (limit <= 0) {
+            return 0;
+        }
+        this.sink = sink;
+        try {
+            int n = 0;
+            int count = socks.length;
+            for (int k = 0; k < count && n < limit; k++) {
+                Sock s = socks[(cursor + k) % count];
+                n += s.reader != null
+                        ? s.reader.drain(delivery, s.local.getAddress(), limit - n)
+                        : readSocket(s, limit - n);
+            }
+            cursor = count == 1 ? 0 : (cursor + 1) % count;
+            return n;
+        } finally {
+            this.sink = null;
+        }
+    }
+
+    private int readSocket(Sock s, int max) throws IOException {
+        ByteBuffer b = receiveBuffer;
+        int n = 0;
+        while (n < max) {
+            b.clear();
+            InetSocketAddress from = (InetSocketAddress) s.channel.receive(b);
+            if (from == null) {
+                break;
+            }
+            if (from.getPort() == 0) {
+                droppedZeroPort++;
+                continue;
+            }
+            b.flip();
+            deliver(b, from, s.local.getAddress());
+            n++;
+        }
+        return n;
+    }
+
+    private void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to) {
+        ports.learn(from);
+        received++;
+        InetAddress a = from.getAddress();
+        sink.packet(datagram, a, to.isAnyLocalAddress() ? (a instanceof Inet4Address ? ANY4 : ANY6) : to);
+    }
+
+    @Override
+    public void await(long timeoutNanos) throws IOException {
+        ensureOpen();
+        if (selector != null) {
+            if (timeoutNanos <= 0) {
+                selector.selectNow();
+            } else {
+                // Selector timeouts are in milliseconds: round up, so that the caller wakes at or
+                // after its deadline rather than spinning just before it.
+                long ms = timeoutNanos / 1_000_000L + (timeoutNanos % 1_000_000L == 0 ? 0 : 1);
+                selector.select(ms);
+            }
+            selector.selectedKeys().clear();
+            return;
+        }
+        if (timeoutNanos <= 0 || wakeupPending || anyQueued()) {
+            wakeupPending = false;
+            return;
+        }
+        stackThread = Thread.currentThread();
+        sleeping = true;
+        try {
+            if (!wakeupPending && !anyQueued()) {
+                LockSupport.parkNanos(this, timeoutNanos);
+            }
+        } finally {
+            sleeping = false;
+            wakeupPending = false;
+        }
+    }
+
+    private boolean anyQueued() {
+        for (Sock s : socks) {
+            if (s.reader.hasPacket()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Called by a receive thread after it queued a datagram. */
+    void signalStackThread() {
+        if (sleeping) {
+            Thread t = stackThread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        if (selector != null) {
+            selector.wakeup();
+            return;
+        }
+        wakeupPending = true;
+        Thread t = stackThread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    @Override
+    public int encapsulationOverhead() {
+        return UDP_HEADER_BYTES;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        IOException first = null;
+        for (Sock s : socks) {
+            try {
+                s.channel.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        for (Sock s : socks) {
+            if (s.reader != null) {
+                try {
+                    s.reader.stop();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        if (selector != null) {
+            selector.close();
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    // ------------------------------------------------------------------ configuration and state
+
+    /** The configuration this instance was opened with. */
+    public UdpConfig config() {
+        return config;
+    }
+
+    /** The local UDP port (the one the system chose when the configuration said 0). */
+    public int localPort() {
+        return socks[0].local.getPort();
+    }
+
+    /** The bound local socket addresses, one per socket. */
+    public List<InetSocketAddress> localAddresses() {
+        List<InetSocketAddress> l = new ArrayList<>(socks.length);
+        for (Sock s : socks) {
+            l.add(s.local);
+        }
+        return List.copyOf(l);
+    }
+
+    /**
+     * Sets the remote UDP encapsulation port for {@code address} (for example before connecting to
+     * a peer that does not listen on {@link UdpConfig#defaultRemotePort()}). A port learned later
+     * from a packet of that address replaces it (RFC 6951 section 5.4). Stack thread only.
+     */
+    public void setRemotePort(InetAddress address, int port) {
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("remote UDP port must be 1..65535, was " + port);
+        }
+        ports.set(address, port);
+    }
+
+    /** The UDP port packets to {@code address} are sent to now: learned, set, or the default. */
+    public int remotePort(InetAddress address) {
+        return ports.port(address);
+    }
+
+    /**
+     * A snapshot of the counters. Call it on the stack thread (or accept slightly stale values).
+     */
+    public UdpStats stats() {
+        long zero = droppedZeroPort;
+        long waits = 0;
+        for (Sock s : socks) {
+            if (s.reader != null) {
+                zero += s.reader.droppedZeroPort;
+                waits += s.reader.queueFullWaits;
+            }
+        }
+        return new UdpStats(received, zero, sent, sendDropped, waits, ports.learnedCount());
+    }
+
+    /** The receive mode in use. */
+    public ReceiveMode receiveMode() {
+        return config.receiveMode();
+    }
+}
