@@ -1,8 +1,9 @@
 package org.sctpj.tests.interop.kernel;
 
+import org.sctpj.tests.Requirements;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -22,7 +23,7 @@ class KernelVmSmokeTest {
     @Timeout(value = 20, unit = TimeUnit.MINUTES) // the first run installs packages; later runs take about a minute
     void kernelEchoesSctpjMessagesOverUdpEncapsulation() throws Exception {
         Optional<String> why = KernelVm.unavailable();
-        assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
+        Requirements.need(why.isEmpty(), () -> "kernel VM unavailable: " + why.orElse(""));
         try (KernelVm vm = KernelVm.start()) {
             System.out.println("kernel VM " + vm.namespace() + " booted in "
                     + vm.bootTime().toMillis() + " ms");
