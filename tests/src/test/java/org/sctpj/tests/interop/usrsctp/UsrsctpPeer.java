@@ -259,6 +259,16 @@ public final class UsrsctpPeer implements AutoCloseable {
         return process;
     }
 
+    /** Ends the program at once (SIGKILL): no SHUTDOWN, no ABORT, as a crashed host. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Asks the program to stop (SIGTERM): servers then print their result. */
     public void terminate() {
         process.destroy();
@@ -287,6 +297,7 @@ public final class UsrsctpPeer implements AutoCloseable {
         private final Mode mode;
         private final Map<String, String> args = new LinkedHashMap<>();
         private Path binary;
+        private String namespace;
 
         private Builder(Mode mode) {
             this.mode = mode;
@@ -403,6 +414,15 @@ public final class UsrsctpPeer implements AutoCloseable {
             return opt(name, value);
         }
 
+        /**
+         * Run the program inside network namespace {@code ns} ({@code ip netns exec}, needs root):
+         * for raw IP, where each stack needs a namespace of its own.
+         */
+        public Builder namespace(String ns) {
+            this.namespace = ns;
+            return this;
+        }
+
         /** Use this binary instead of {@link UsrsctpPeer#locate()}'s (e.g. upeer-release). */
         public Builder binary(Path path) {
             this.binary = path;
@@ -415,6 +435,9 @@ public final class UsrsctpPeer implements AutoCloseable {
                     ? binary
                     : locate().orElseThrow(() -> new IllegalStateException("no upeer binary: " + unavailableReason()));
             List<String> cmd = new ArrayList<>();
+            if (namespace != null) {
+                cmd.addAll(List.of("ip", "netns", "exec", namespace));
+            }
             cmd.add(bin.toString());
             cmd.add("--mode");
             cmd.add(mode.name().toLowerCase(java.util.Locale.ROOT));
