@@ -64,6 +64,8 @@ static struct {
 	int end_peer;           /* client: do not end; wait for the peer to end the association */
 	int rto_min, rto_max, rto_initial; /* ms, SCTP_RTOINFO; 0 = usrsctp's default */
 	int path_max_retrans;   /* SCTP_PEER_ADDR_PARAMS spp_pathmaxrxt; 0 = default */
+	long pause_at;          /* client: after this many messages and their echoes, print UPEER-PAUSED and
+	                         * wait for a line on stdin (the test changes the network meanwhile) */
 	int nodelay;
 	int sack_immediately;   /* set the I bit on every message */
 	int assocs;             /* servers: exit after this many associations ended; 0 = run until signal */
@@ -946,6 +948,19 @@ static void run_client(struct socket *s)
 	uint8_t *buf = malloc((size_t)o.size);
 	uint16_t flags = (o.unordered ? SCTP_UNORDERED : 0) | (o.sack_immediately ? SCTP_SACK_IMMEDIATELY : 0);
 	for (long i = 0; i < o.messages; i++) {
+		if (o.pause_at > 0 && i == o.pause_at && o.expect_echo) {
+			pthread_mutex_lock(&mu);
+			while (st.rx_msgs < (uint64_t)i && st.ended == 0 && !st.stop && now_s() < deadline) {
+				wait_until_locked(deadline);
+			}
+			pthread_mutex_unlock(&mu);
+			printf("UPEER-PAUSED sent=%ld\n", i);
+			fflush(stdout);
+			char line[16];
+			if (fgets(line, sizeof line, stdin) == NULL) {
+				/* stdin closed: go on */
+			}
+		}
 		fill_payload(buf, o.size, i);
 		if (send_msg(s, a, buf, (size_t)o.size, (uint16_t)(i % o.streams), htonl(o.ppid + (uint32_t)i), flags,
 		             deadline) < 0) {
@@ -1081,6 +1096,8 @@ static void usage(void)
 	       "                       for the peer to end it)\n"
 	       "  --rto-min MS --rto-max MS --rto-initial MS  SCTP_RTOINFO (default: usrsctp's)\n"
 	       "  --path-max-retrans N Path.Max.Retrans (default: usrsctp's 5)\n"
+	       "  --pause-at K         client: after K messages and their echoes print UPEER-PAUSED and wait\n"
+	       "                       for a line on stdin before sending the rest\n"
 	       "  --nodelay            SCTP_NODELAY (no Nagle); implied by pingpong\n"
 	       "  --sack-immediately   set the I bit on every message; implied by pingpong\n"
 	       "  --assocs N           servers: exit after N associations ended (default 1; 0 = until SIGTERM)\n"
@@ -1102,7 +1119,8 @@ int main(int argc, char **argv)
 		{"nodelay", 0, 0, 'N'}, {"sack-immediately", 0, 0, 'I'}, {"assocs", 1, 0, 'a'}, {"no-echo", 0, 0, 'E'},
 		{"sndbuf", 1, 0, 'b'}, {"rcvbuf", 1, 0, 'r'}, {"threshold", 1, 0, 'T'}, {"plain", 0, 0, 'x'},
 		{"warmup", 1, 0, 'w'}, {"verbose", 0, 0, 'v'}, {"help", 0, 0, '?'}, {"rto-min", 1, 0, 1001},
-		{"rto-max", 1, 0, 1002}, {"rto-initial", 1, 0, 1003}, {"path-max-retrans", 1, 0, 1004}, {0, 0, 0, 0}};
+		{"rto-max", 1, 0, 1002}, {"rto-initial", 1, 0, 1003}, {"path-max-retrans", 1, 0, 1004},
+		{"pause-at", 1, 0, 1005}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1160,6 +1178,7 @@ int main(int argc, char **argv)
 		case 1002: o.rto_max = atoi(optarg); break;
 		case 1003: o.rto_initial = atoi(optarg); break;
 		case 1004: o.path_max_retrans = atoi(optarg); break;
+		case 1005: o.pause_at = atol(optarg); break;
 		default: usage(); return c == '?' ? 0 : 64;
 		}
 	}

@@ -390,13 +390,18 @@ public final class CaseRunner {
             }
         }
 
+        /** Idle until each side sent two HEARTBEATs and got them answered (at most 5 s). */
         void idleForHeartbeats() throws InterruptedException {
-            Thread.sleep(2000);
             Tap.Traffic t = us.traffic();
+            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < end
+                    && !(t.sent(4) >= 2 && t.received(5) >= 2 && t.received(4) >= 2 && t.sent(5) >= 2)) {
+                Thread.sleep(50);
+            }
             check(t.sent(4) >= 2 && t.received(5) >= 2,
-                    "we sent " + t.sent(4) + " HEARTBEATs and got " + t.received(5) + " HEARTBEAT ACKs in 2 s idle");
+                    "we sent " + t.sent(4) + " HEARTBEATs and got " + t.received(5) + " HEARTBEAT ACKs in 5 s idle");
             check(t.received(4) >= 2 && t.sent(5) >= 2,
-                    "the peer sent " + t.received(4) + " HEARTBEATs and we answered " + t.sent(5));
+                    "the peer sent " + t.received(4) + " HEARTBEATs and we answered " + t.sent(5) + " in 5 s idle");
         }
 
         void awaitPathsActive(AssociationId id) throws InterruptedException {
@@ -449,6 +454,7 @@ public final class CaseRunner {
                     .withMessages(n, size(), PPID, unordered()));
             switch (c) {
                 case SHUTDOWN_OURS, ABORT_OURS, HEARTBEAT_IDLE, RESTART -> job = job.withEnd(PeerJob.End.BY_OTHER_SIDE);
+                case MULTIHOME -> job = job.withPauseAt(n / 2);
                 case ABORT_PEER -> job = job.withEnd(PeerJob.End.ABORT);
                 default -> {}
             }
@@ -483,10 +489,12 @@ public final class CaseRunner {
                     }
                     case ABORT_PEER -> awaitChange(p, id, AssociationChangeType.COMMUNICATION_LOST);
                     case MULTIHOME -> {
+                        // Half the messages over the primary, then the cut, then the rest.
                         InetAddress second = theirs.get(1);
-                        us.await(() -> us.messageCount() >= 1, STEP);
+                        p.awaitPaused(LONG);
                         long before = us.traffic().dataSentTo(second);
                         topo.cutPath(0);
+                        p.resume();
                         awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
                         check(us.traffic().dataArrivedOn(ours.get(1)) > 0,
                                 "no DATA arrived on our second address " + ours.get(1) + " after the cut");

@@ -173,6 +173,10 @@ final class OurStack implements AutoCloseable {
     void vanish() throws InterruptedException {
         tap.mute();
         outbox.clear();
+        synchronized (this) {
+            // The new incarnation numbers its associations from 1 again: forget the old events.
+            events.clear();
+        }
         handle.close(false, 0);
         if (!closed.await(10, TimeUnit.SECONDS)) {
             throw new AssertionError("our endpoint did not close within 10 s");

@@ -36,6 +36,12 @@ public interface Peer {
         /** Waits for the run's result (the program ends with it). */
         PeerResult awaitResult(Duration timeout) throws InterruptedException;
 
+        /** Waits until a client with {@link PeerJob#pauseAt()} has paused. */
+        void awaitPaused(Duration timeout) throws InterruptedException;
+
+        /** Lets a paused client go on. */
+        void resume() throws IOException;
+
         /** Ends the program at once, without a word on the wire (for restarts). */
         void kill();
 

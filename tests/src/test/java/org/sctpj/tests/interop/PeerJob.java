@@ -36,6 +36,8 @@ import java.util.List;
  * @param pathMaxRetrans Path.Max.Retrans, 0 keeps the default
  * @param bufferBytes send and receive buffer size, 0 keeps the default
  * @param timeout hard limit of the program's run
+ * @param pauseAt clients: after this many messages and their echoes, pause (see {@link
+ *     Peer.PeerRun#awaitPaused}) until resumed; 0 never pauses
  */
 public record PeerJob(
         Role role,
@@ -57,7 +59,8 @@ public record PeerJob(
         int rtoInitialMillis,
         int pathMaxRetrans,
         int bufferBytes,
-        Duration timeout) {
+        Duration timeout,
+        int pauseAt) {
 
     /** Server or client. */
     public enum Role {
@@ -105,7 +108,8 @@ public record PeerJob(
                 0,
                 0,
                 0,
-                Duration.ofSeconds(60));
+                Duration.ofSeconds(60),
+                0);
     }
 
     /** A client job with defaults (16 streams, no message, ends with SHUTDOWN, 60 s). */
@@ -131,41 +135,49 @@ public record PeerJob(
                 0,
                 0,
                 0,
-                Duration.ofSeconds(60));
+                Duration.ofSeconds(60),
+                0);
     }
 
     /** With {@code n} streams offered. */
     public PeerJob withStreams(int n) {
         return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, n, messages,
                 size, unordered, ppidBase, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis, rtoInitialMillis,
-                pathMaxRetrans, bufferBytes, timeout);
+                pathMaxRetrans, bufferBytes, timeout, pauseAt);
     }
 
     /** With {@code n} messages of {@code bytes} bytes, PPIDs from {@code ppid}, U bit as given. */
     public PeerJob withMessages(int n, int bytes, int ppid, boolean u) {
         return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams, n,
                 bytes, u, ppid, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis, rtoInitialMillis, pathMaxRetrans,
-                bufferBytes, timeout);
+                bufferBytes, timeout, pauseAt);
     }
 
     /** Ending as given. */
     public PeerJob withEnd(End e) {
         return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
                 messages, size, unordered, ppidBase, e, heartbeatMillis, rtoMinMillis, rtoMaxMillis, rtoInitialMillis,
-                pathMaxRetrans, bufferBytes, timeout);
+                pathMaxRetrans, bufferBytes, timeout, pauseAt);
     }
 
     /** With a heartbeat interval and RTO bounds (ms) and Path.Max.Retrans (0: default). */
     public PeerJob withTimers(int hbMillis, int rtoMin, int rtoMax, int rtoInitial, int pmr) {
         return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
                 messages, size, unordered, ppidBase, end, hbMillis, rtoMin, rtoMax, rtoInitial, pmr, bufferBytes,
-                timeout);
+                timeout, pauseAt);
+    }
+
+    /** Pausing after {@code k} messages (clients). */
+    public PeerJob withPauseAt(int k) {
+        return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
+                messages, size, unordered, ppidBase, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis,
+                rtoInitialMillis, pathMaxRetrans, bufferBytes, timeout, k);
     }
 
     /** With send and receive buffers of {@code bytes}. */
     public PeerJob withBuffers(int bytes) {
         return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
                 messages, size, unordered, ppidBase, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis,
-                rtoInitialMillis, pathMaxRetrans, bytes, timeout);
+                rtoInitialMillis, pathMaxRetrans, bytes, timeout, pauseAt);
     }
 }

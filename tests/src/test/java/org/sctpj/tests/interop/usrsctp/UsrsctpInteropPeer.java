@@ -91,6 +91,9 @@ public final class UsrsctpInteropPeer implements Peer {
             b.option("sndbuf", String.valueOf(job.bufferBytes()));
             b.option("rcvbuf", String.valueOf(job.bufferBytes()));
         }
+        if (job.pauseAt() > 0) {
+            b.option("pause-at", String.valueOf(job.pauseAt()));
+        }
         UsrsctpPeer p = b.start();
         return new Run(p);
     }
@@ -108,6 +111,16 @@ public final class UsrsctpInteropPeer implements Peer {
         @Override
         public PeerResult awaitResult(Duration timeout) throws InterruptedException {
             return new PeerResult(p.awaitResult(timeout).values());
+        }
+
+        @Override
+        public void awaitPaused(Duration timeout) throws InterruptedException {
+            p.awaitLine("UPEER-PAUSED", timeout);
+        }
+
+        @Override
+        public void resume() throws IOException {
+            p.writeLine("go");
         }
 
         @Override

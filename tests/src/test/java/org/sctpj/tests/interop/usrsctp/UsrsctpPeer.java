@@ -214,6 +214,18 @@ public final class UsrsctpPeer implements AutoCloseable {
         return ready;
     }
 
+    /** Waits for a line of {@code kind}, e.g. {@code UPEER-PAUSED}. */
+    public Line awaitLine(String kind, Duration timeout) throws InterruptedException {
+        return awaitKind(kind, timeout);
+    }
+
+    /** Writes one line to the program's standard input (e.g. to resume after {@code UPEER-PAUSED}). */
+    public void writeLine(String line) throws IOException {
+        java.io.OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+    }
+
     /** Waits for the {@code UPEER-RESULT} line (the program exits right after it). */
     public Line awaitResult(Duration timeout) throws InterruptedException {
         if (result == null) {
