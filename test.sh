@@ -14,6 +14,8 @@ REQUIRED_TOOLS=(
   "libpcap0.8|has_libpcap|pcap4j, which writes the captures of the trace module tests"
   "libusrsctp-dev|has_usrsctp|the usrsctp interop peer (interop/usrsctp) built by the tests module"
   "gcc|has_gcc|compiling the interop peers"
+  "nftables|has_nft|random loss and path cuts of the interop matrix (tests module)"
+  "iproute2|has_ip|network namespaces and veth pairs of the raw IP interop cases"
 )
 
 has_tshark() {
@@ -26,6 +28,14 @@ has_usrsctp() {
 
 has_gcc() {
   command -v gcc >/dev/null 2>&1
+}
+
+has_nft() {
+  command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ]
+}
+
+has_ip() {
+  command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ]
 }
 
 has_libpcap() {
