@@ -184,10 +184,13 @@ static struct qmsg *q_head, *q_tail;
 static size_t q_bytes;
 #define Q_MAX_BYTES ((size_t)256 << 20)
 
-/* Partial delivery: a message bigger than the partial delivery point arrives in pieces. */
+/* Partial delivery: a message bigger than the partial delivery point arrives in pieces. Pieces of
+ * messages on different streams may interleave (a complete message of another stream can arrive
+ * between two pieces), so a piece belongs to the slot of its association and stream. */
 #define PD_SLOTS 16
 static struct {
 	sctp_assoc_t assoc;
+	uint16_t sid;
 	int used;
 	uint8_t *buf;
 	size_t len, cap;
@@ -478,7 +481,7 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 	pthread_mutex_lock(&mu);
 	int slot = -1, free_slot = -1;
 	for (int k = 0; k < PD_SLOTS; k++) {
-		if (pd[k].used && pd[k].assoc == rcv.rcv_assoc_id) {
+		if (pd[k].used && pd[k].assoc == rcv.rcv_assoc_id && pd[k].sid == rcv.rcv_sid) {
 			slot = k;
 		} else if (!pd[k].used && free_slot < 0) {
 			free_slot = k;
@@ -498,6 +501,7 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 			}
 			pd[slot].used = 1;
 			pd[slot].assoc = rcv.rcv_assoc_id;
+			pd[slot].sid = rcv.rcv_sid;
 			pd[slot].len = 0;
 		}
 		if (pd[slot].len + datalen > pd[slot].cap) {

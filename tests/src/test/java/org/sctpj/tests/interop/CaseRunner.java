@@ -1,6 +1,5 @@
 package org.sctpj.tests.interop;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,8 +74,8 @@ public final class CaseRunner {
                 Thread.currentThread().interrupt();
             }
             String m = e.getMessage() == null ? e.toString() : e.getMessage();
-            return new Outcome(Outcome.Status.FAIL, e.getClass().getSimpleName() + ": " + m, (System.nanoTime() - t0)
-                    / 1_000_000);
+            return new Outcome(
+                    Outcome.Status.FAIL, e.getClass().getSimpleName() + ": " + m, (System.nanoTime() - t0) / 1_000_000);
         }
     }
 
@@ -165,8 +164,12 @@ public final class CaseRunner {
             this.c = c;
             this.topo = topo;
             this.us = us;
-            this.ours = c == InteropCase.MULTIHOME ? topo.ourAddresses() : topo.ourAddresses().subList(0, 1);
-            this.theirs = c == InteropCase.MULTIHOME ? topo.peerAddresses() : topo.peerAddresses().subList(0, 1);
+            this.ours = c == InteropCase.MULTIHOME
+                    ? topo.ourAddresses()
+                    : topo.ourAddresses().subList(0, 1);
+            this.theirs = c == InteropCase.MULTIHOME
+                    ? topo.peerAddresses()
+                    : topo.peerAddresses().subList(0, 1);
         }
 
         // ------------------------------------------------------------ per-case parameters
@@ -211,9 +214,8 @@ public final class CaseRunner {
         }
 
         SctpOptions options() {
-            SctpOptions.Builder b = SctpOptions.DEFAULTS.toBuilder()
-                    .outboundStreams(STREAMS)
-                    .noDelay(true);
+            SctpOptions.Builder b =
+                    SctpOptions.DEFAULTS.toBuilder().outboundStreams(STREAMS).noDelay(true);
             if (fastTimers()) {
                 b.rtoInitial(Duration.ofMillis(300))
                         .rtoMin(Duration.ofMillis(100))
@@ -235,7 +237,10 @@ public final class CaseRunner {
             PeerJob r = j.withStreams(streams());
             if (fastTimers()) {
                 r = r.withTimers(
-                        c == InteropCase.BULK_LOSS ? -1 : 200, 100, c == InteropCase.MULTIHOME ? 500 : 1000, 300,
+                        c == InteropCase.BULK_LOSS ? -1 : 200,
+                        100,
+                        c == InteropCase.MULTIHOME ? 500 : 1000,
+                        300,
                         c == InteropCase.MULTIHOME ? 2 : 0);
             }
             if (c == InteropCase.SIZE_64KIB || c == InteropCase.SIZE_1MIB) {
@@ -279,7 +284,8 @@ public final class CaseRunner {
                 AssociationId id = us.connect(theirs, peerPort);
                 AssociationChange up = awaitUp(p, id);
                 int expectStreams = streams();
-                check(up.outboundStreams() == expectStreams && up.inboundStreams() == expectStreams,
+                check(
+                        up.outboundStreams() == expectStreams && up.inboundStreams() == expectStreams,
                         "streams out/in " + up.outboundStreams() + "/" + up.inboundStreams() + ", expected "
                                 + expectStreams + " each");
                 int total = n;
@@ -301,9 +307,11 @@ public final class CaseRunner {
                         long before = us.traffic().dataSentTo(second);
                         topo.cutPath(0);
                         exchange(id, n - n / 2, n / 2, p);
-                        check(us.traffic().dataSentTo(second) > before,
+                        check(
+                                us.traffic().dataSentTo(second) > before,
                                 "no DATA went to the peer's second address " + second + " after the cut");
-                        check(us.traffic().dataArrivedOn(ours.get(1)) > 0,
+                        check(
+                                us.traffic().dataArrivedOn(ours.get(1)) > 0,
                                 "no DATA arrived on our second address after the cut");
                     }
                     case STREAMS_FEWER -> {
@@ -311,8 +319,8 @@ public final class CaseRunner {
                         AssociationId fid = id;
                         try {
                             us.sendNow(fid, new SendInfo(PEER_FEW_STREAMS, PPID, false, false), new byte[10]);
-                            throw new AssertionError("a send on stream " + PEER_FEW_STREAMS + " of "
-                                    + PEER_FEW_STREAMS + " was accepted");
+                            throw new AssertionError("a send on stream " + PEER_FEW_STREAMS + " of " + PEER_FEW_STREAMS
+                                    + " was accepted");
                         } catch (IllegalArgumentException expected) {
                             // the peer granted 4 streams: stream 4 does not exist
                         }
@@ -338,10 +346,11 @@ public final class CaseRunner {
                 PeerResult r = p.awaitResult(STEP);
                 checkPeer(r, p, total);
                 check(r.getLong("echoed") == total, "the peer echoed " + r.getLong("echoed") + " of " + total);
-                check(r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
+                check(
+                        r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
                         "the peer's streams in/out " + r.getLong("istreams") + "/" + r.getLong("ostreams"));
-                boolean weShutDown = c != InteropCase.SHUTDOWN_PEER && c != InteropCase.ABORT_PEER
-                        && c != InteropCase.ABORT_OURS;
+                boolean weShutDown =
+                        c != InteropCase.SHUTDOWN_PEER && c != InteropCase.ABORT_PEER && c != InteropCase.ABORT_OURS;
                 if (weShutDown) {
                     check(r.getLong("peer_shutdown") == 1, "the peer did not see our SHUTDOWN: " + r);
                 }
@@ -381,8 +390,9 @@ public final class CaseRunner {
                 seen[i - first] = true;
                 check(m.streamId() == i % streams(), "message " + i + " on stream " + m.streamId());
                 check(m.unordered() == unordered(), "message " + i + " with U=" + m.unordered());
-                check(Arrays.equals(m.data(), payload(i, size())), "bytes of message " + i + " ("
-                        + m.data().length + " bytes)");
+                check(
+                        Arrays.equals(m.data(), payload(i, size())),
+                        "bytes of message " + i + " (" + m.data().length + " bytes)");
                 if (!unordered()) {
                     check(last[m.streamId()] < i, "message " + i + " out of order on stream " + m.streamId());
                     last[m.streamId()] = i;
@@ -398,9 +408,11 @@ public final class CaseRunner {
                     && !(t.sent(4) >= 2 && t.received(5) >= 2 && t.received(4) >= 2 && t.sent(5) >= 2)) {
                 Thread.sleep(50);
             }
-            check(t.sent(4) >= 2 && t.received(5) >= 2,
+            check(
+                    t.sent(4) >= 2 && t.received(5) >= 2,
                     "we sent " + t.sent(4) + " HEARTBEATs and got " + t.received(5) + " HEARTBEAT ACKs in 5 s idle");
-            check(t.received(4) >= 2 && t.sent(5) >= 2,
+            check(
+                    t.received(4) >= 2 && t.sent(5) >= 2,
                     "the peer sent " + t.received(4) + " HEARTBEATs and we answered " + t.sent(5) + " in 5 s idle");
         }
 
@@ -409,7 +421,8 @@ public final class CaseRunner {
             long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (System.nanoTime() < end) {
                 Optional<AssociationInfo> i = us.info(id);
-                if (i.isPresent() && i.get().paths().stream().allMatch(x -> x.status().equals("ACTIVE"))) {
+                if (i.isPresent()
+                        && i.get().paths().stream().allMatch(x -> x.status().equals("ACTIVE"))) {
                     ok = true;
                     break;
                 }
@@ -438,8 +451,9 @@ public final class CaseRunner {
 
         void checkPeer(PeerResult r, Peer.PeerRun p, int expectedRx) {
             check(r.ok() && r.getLong("errors") == 0, "the peer reports " + r + "\npeer output:\n" + tail(p.output()));
-            check(r.getLong("rx_msgs") == expectedRx, "the peer received " + r.getLong("rx_msgs") + " of "
-                    + expectedRx);
+            check(
+                    r.getLong("rx_msgs") == expectedRx,
+                    "the peer received " + r.getLong("rx_msgs") + " of " + expectedRx);
         }
 
         // ------------------------------------------------------------ our stack as server
@@ -466,9 +480,10 @@ public final class CaseRunner {
                 p.awaitReady(STEP);
                 AssociationChange up = awaitChange(p, null, AssociationChangeType.COMMUNICATION_UP);
                 AssociationId id = up.association();
-                check(up.outboundStreams() == streams() && up.inboundStreams() == streams(),
-                        "streams out/in " + up.outboundStreams() + "/" + up.inboundStreams() + ", expected "
-                                + streams() + " each");
+                check(
+                        up.outboundStreams() == streams() && up.inboundStreams() == streams(),
+                        "streams out/in " + up.outboundStreams() + "/" + up.inboundStreams() + ", expected " + streams()
+                                + " each");
                 PeerResult r;
                 Peer.PeerRun last = p;
                 switch (c) {
@@ -496,9 +511,11 @@ public final class CaseRunner {
                         topo.cutPath(0);
                         p.resume();
                         awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
-                        check(us.traffic().dataArrivedOn(ours.get(1)) > 0,
+                        check(
+                                us.traffic().dataArrivedOn(ours.get(1)) > 0,
                                 "no DATA arrived on our second address " + ours.get(1) + " after the cut");
-                        check(us.traffic().dataSentTo(second) > before,
+                        check(
+                                us.traffic().dataSentTo(second) > before,
                                 "no DATA went to the peer's second address " + second + " after the cut");
                     }
                     case RESTART -> {
@@ -531,11 +548,13 @@ public final class CaseRunner {
                         case ABORT_OURS -> check(r.getLong("comm_lost") == 1, "the peer did not see our ABORT: " + r);
                         default -> {}
                     }
-                    check(r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
+                    check(
+                            r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
                             "the peer's streams in/out " + r.getLong("istreams") + "/" + r.getLong("ostreams"));
                 }
-                check(us.messageCount() == total, "we received " + us.messageCount() + " of " + total
-                        + "\npeer output:\n" + tail(last.output()));
+                check(
+                        us.messageCount() == total,
+                        "we received " + us.messageCount() + " of " + total + "\npeer output:\n" + tail(last.output()));
                 if (c == InteropCase.RESTART) {
                     verify(us.messages(0, n), 0, n);
                     verify(us.messages(n, 2 * n), 0, n);

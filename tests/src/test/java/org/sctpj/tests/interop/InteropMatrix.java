@@ -85,9 +85,11 @@ public final class InteropMatrix {
      * when nothing failed.
      */
     public static void main(String[] args) {
-        InteropTable t = runAll(r -> System.out.println("# " + r.peer() + " " + r.llp().label() + " "
-                + r.direction().label() + " " + r.c().label() + ": " + r.outcome().status().label() + " "
-                + r.outcome().detail()));
+        InteropTable t =
+                runAll(r -> System.out.println("# " + r.peer() + " " + r.llp().label() + " "
+                        + r.direction().label() + " " + r.c().label() + ": "
+                        + r.outcome().status().label() + " "
+                        + r.outcome().detail()));
         System.out.println("=== interop table ===");
         System.out.println(t.render());
         System.exit(t.count(Outcome.Status.FAIL) == 0 ? 0 : 1);

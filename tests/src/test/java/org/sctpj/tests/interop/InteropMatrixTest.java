@@ -24,18 +24,20 @@ class InteropMatrixTest {
 
     @TestFactory
     Stream<DynamicTest> matrix() {
-        return InteropMatrix.cells().stream().map(cell -> DynamicTest.dynamicTest(cell.name(), () -> {
-            Outcome o = new CaseRunner(cell.peer()).run(cell.llp(), cell.direction(), cell.c());
-            TABLE.add(new InteropTable.Row(cell.peer().name(), cell.llp(), cell.direction(), cell.c(), o));
-            System.out.println("interop: " + cell.name() + " -> " + o.status().label() + " in " + o.millis() + " ms"
-                    + (o.detail().isEmpty() ? "" : ": " + o.detail()));
-            switch (o.status()) {
-                case PASS -> {}
-                case FAIL -> fail(o.detail());
-                case NOT_APPLICABLE -> assumeTrue(false, "n/a: " + o.detail());
-                case SKIPPED -> assumeTrue(false, "skipped: " + o.detail());
-            }
-        }));
+        return InteropMatrix.cells().stream()
+                .map(cell -> DynamicTest.dynamicTest(cell.name(), () -> {
+                    Outcome o = new CaseRunner(cell.peer()).run(cell.llp(), cell.direction(), cell.c());
+                    TABLE.add(new InteropTable.Row(cell.peer().name(), cell.llp(), cell.direction(), cell.c(), o));
+                    System.out.println(
+                            "interop: " + cell.name() + " -> " + o.status().label() + " in " + o.millis() + " ms"
+                                    + (o.detail().isEmpty() ? "" : ": " + o.detail()));
+                    switch (o.status()) {
+                        case PASS -> {}
+                        case FAIL -> fail(o.detail());
+                        case NOT_APPLICABLE -> assumeTrue(false, "n/a: " + o.detail());
+                        case SKIPPED -> assumeTrue(false, "skipped: " + o.detail());
+                    }
+                }));
     }
 
     @AfterAll

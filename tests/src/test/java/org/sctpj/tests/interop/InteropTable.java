@@ -32,8 +32,9 @@ public final class InteropTable {
     /** The table as text, ending with the {@code "N passed, N failed"} line. */
     public synchronized String render() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-8s %-5s %-10s %-22s %-8s %7s  %s%n", "peer", "llp", "direction", "case", "result",
-                "seconds", "detail"));
+        sb.append(String.format(
+                "%-8s %-5s %-10s %-22s %-8s %7s  %s%n",
+                "peer", "llp", "direction", "case", "result", "seconds", "detail"));
         long totalMillis = 0;
         for (Row r : rows) {
             Outcome o = r.outcome();
@@ -55,7 +56,10 @@ public final class InteropTable {
         sb.append(String.format(
                 "%d n/a, %d skipped, %.1f s in cases%n",
                 count(Outcome.Status.NOT_APPLICABLE), count(Outcome.Status.SKIPPED), totalMillis / 1000.0));
-        sb.append(count(Outcome.Status.PASS)).append(" passed, ").append(count(Outcome.Status.FAIL)).append(" failed");
+        sb.append(count(Outcome.Status.PASS))
+                .append(" passed, ")
+                .append(count(Outcome.Status.FAIL))
+                .append(" failed");
         return sb.toString();
     }
 }

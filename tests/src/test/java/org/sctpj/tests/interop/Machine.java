@@ -38,7 +38,8 @@ final class Machine {
         if (!Shell.has("ip")) {
             return Optional.of("raw IP cases need the ip program (iproute2) for network namespaces");
         }
-        String probe = "sctpj-iu-probe-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
+        String probe =
+                "sctpj-iu-probe-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
         try {
             Shell.run("ip", "netns", "add", probe);
         } catch (IOException e) {

@@ -41,13 +41,30 @@ final class NamespaceTopology implements Topology {
             StringBuilder o = new StringBuilder("link set lo up\n");
             StringBuilder p = new StringBuilder("link set lo up\n");
             for (int k = 1; k <= t.links; k++) {
-                Shell.run("ip", "link", "add", "io" + k, "netns", t.ours, "type", "veth", "peer", "name", "ip" + k,
+                Shell.run(
+                        "ip", "link", "add", "io" + k, "netns", t.ours, "type", "veth", "peer", "name", "ip" + k,
                         "netns", t.peers);
-                o.append("addr add 10.201.").append(k).append(".1/24 dev io").append(k).append('\n');
-                o.append("addr add fd00:201:").append(k).append("::1/64 dev io").append(k).append(" nodad\n");
+                o.append("addr add 10.201.")
+                        .append(k)
+                        .append(".1/24 dev io")
+                        .append(k)
+                        .append('\n');
+                o.append("addr add fd00:201:")
+                        .append(k)
+                        .append("::1/64 dev io")
+                        .append(k)
+                        .append(" nodad\n");
                 o.append("link set io").append(k).append(" up\n");
-                p.append("addr add 10.201.").append(k).append(".2/24 dev ip").append(k).append('\n');
-                p.append("addr add fd00:201:").append(k).append("::2/64 dev ip").append(k).append(" nodad\n");
+                p.append("addr add 10.201.")
+                        .append(k)
+                        .append(".2/24 dev ip")
+                        .append(k)
+                        .append('\n');
+                p.append("addr add fd00:201:")
+                        .append(k)
+                        .append("::2/64 dev ip")
+                        .append(k)
+                        .append(" nodad\n");
                 p.append("link set ip").append(k).append(" up\n");
             }
             Shell.run(List.of("ip", "-n", t.ours, "-batch", "-"), o.toString());

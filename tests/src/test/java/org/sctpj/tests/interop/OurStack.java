@@ -237,7 +237,8 @@ final class OurStack implements AutoCloseable {
         @Override
         public void onEvent(EndpointHandle h, SctpEvent e) {
             if (e instanceof SctpEvent.MessageReceived m && echo) {
-                outbox.add(new Out(m.association(), new SendInfo(m.streamId(), m.ppid(), m.unordered(), false), m.data()));
+                outbox.add(
+                        new Out(m.association(), new SendInfo(m.streamId(), m.ppid(), m.unordered(), false), m.data()));
             }
             synchronized (OurStack.this) {
                 events.add(e);
@@ -315,7 +316,11 @@ final class OurStack implements AutoCloseable {
                 n++;
             }
         }
-        return sb.append(messages.size()).append(" messages; ").append(n).append(" other events").toString();
+        return sb.append(messages.size())
+                .append(" messages; ")
+                .append(n)
+                .append(" other events")
+                .toString();
     }
 
     /** Closes the endpoint (aborting what is left) and the stack thread; the pcap stays open. */

@@ -141,43 +141,157 @@ public record PeerJob(
 
     /** With {@code n} streams offered. */
     public PeerJob withStreams(int n) {
-        return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, n, messages,
-                size, unordered, ppidBase, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis, rtoInitialMillis,
-                pathMaxRetrans, bufferBytes, timeout, pauseAt);
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                n,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                end,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bufferBytes,
+                timeout,
+                pauseAt);
     }
 
     /** With {@code n} messages of {@code bytes} bytes, PPIDs from {@code ppid}, U bit as given. */
     public PeerJob withMessages(int n, int bytes, int ppid, boolean u) {
-        return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams, n,
-                bytes, u, ppid, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis, rtoInitialMillis, pathMaxRetrans,
-                bufferBytes, timeout, pauseAt);
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                n,
+                bytes,
+                u,
+                ppid,
+                end,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bufferBytes,
+                timeout,
+                pauseAt);
     }
 
     /** Ending as given. */
     public PeerJob withEnd(End e) {
-        return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
-                messages, size, unordered, ppidBase, e, heartbeatMillis, rtoMinMillis, rtoMaxMillis, rtoInitialMillis,
-                pathMaxRetrans, bufferBytes, timeout, pauseAt);
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                e,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bufferBytes,
+                timeout,
+                pauseAt);
     }
 
     /** With a heartbeat interval and RTO bounds (ms) and Path.Max.Retrans (0: default). */
     public PeerJob withTimers(int hbMillis, int rtoMin, int rtoMax, int rtoInitial, int pmr) {
-        return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
-                messages, size, unordered, ppidBase, end, hbMillis, rtoMin, rtoMax, rtoInitial, pmr, bufferBytes,
-                timeout, pauseAt);
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                end,
+                hbMillis,
+                rtoMin,
+                rtoMax,
+                rtoInitial,
+                pmr,
+                bufferBytes,
+                timeout,
+                pauseAt);
     }
 
     /** Pausing after {@code k} messages (clients). */
     public PeerJob withPauseAt(int k) {
-        return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
-                messages, size, unordered, ppidBase, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis,
-                rtoInitialMillis, pathMaxRetrans, bufferBytes, timeout, k);
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                end,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bufferBytes,
+                timeout,
+                k);
     }
 
     /** With send and receive buffers of {@code bytes}. */
     public PeerJob withBuffers(int bytes) {
-        return new PeerJob(role, localAddresses, port, udpPort, peerAddresses, peerPort, remoteUdpPort, streams,
-                messages, size, unordered, ppidBase, end, heartbeatMillis, rtoMinMillis, rtoMaxMillis,
-                rtoInitialMillis, pathMaxRetrans, bytes, timeout, pauseAt);
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                end,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bytes,
+                timeout,
+                pauseAt);
     }
 }

@@ -44,7 +44,10 @@ class RawWithoutCapNetRawTest {
         assertEquals(3, rows.size(), out);
         assertTrue(rows.get(0).matches("usrsctp +udp +we-client +handshake +pass .*"), out);
         for (String raw : List.of("raw4", "raw6")) {
-            String row = rows.stream().filter(r -> r.contains(" " + raw + " ")).findFirst().orElseThrow();
+            String row = rows.stream()
+                    .filter(r -> r.contains(" " + raw + " "))
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(row.matches("usrsctp +" + raw + " +we-client +handshake +skipped .*"), row);
             assertTrue(row.contains("Raw SCTP needs CAP_NET_RAW"), row);
         }
