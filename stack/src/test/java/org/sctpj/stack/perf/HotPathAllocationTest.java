@@ -88,6 +88,82 @@ class HotPathAllocationTest {
         }
     }
 
+    /**
+     * Two endpoints back to back, driven through the allocation-free forms: packets written into
+     * one direct buffer per side (as a lower layer would send them), events polled without
+     * Optional, messages seen in place by a {@link org.sctpj.stack.MessageHandler}.
+     */
+    static final class DirectPair {
+        final InetAddress addr = InetAddress.getLoopbackAddress();
+        final Endpoint a;
+        final Endpoint z;
+        final AssociationId id;
+        final ByteBuffer outA = ByteBuffer.allocateDirect(65535);
+        final ByteBuffer outZ = ByteBuffer.allocateDirect(65535);
+        long now = 1_000_000_000L;
+        long delivered;
+        long deliveredBytes;
+        long checksum;
+
+        DirectPair(SctpOptions options) {
+            SctpOptions o = options.toBuilder().encapsulationOverhead(8).build();
+            a = new Endpoint(5000, List.of(addr), o, new SplittableRandom(1), now);
+            z = new Endpoint(5001, List.of(addr), o, new SplittableRandom(2), now);
+            z.listen(true);
+            z.setMessageHandler((assoc, sid, ppid, unordered, data) -> {
+                delivered++;
+                deliveredBytes += data.remaining();
+                checksum += data.get(data.position());
+            });
+            id = a.connect(List.of(addr), 5001, now);
+            for (int i = 0; i < 10; i++) {
+                round();
+            }
+        }
+
+        void send(SendInfo info, ByteBuffer msg) {
+            while (true) {
+                msg.rewind();
+                if (a.send(id, info, msg, now) == SendStatus.ACCEPTED) {
+                    return;
+                }
+                now += 2_000;
+                round();
+            }
+        }
+
+        void round() {
+            outA.clear();
+            while (a.pollTransmit(outA, now) != null) {
+                z.handleInput(outA, addr, addr, now);
+                outA.clear();
+            }
+            drain(z);
+            outZ.clear();
+            while (z.pollTransmit(outZ, now) != null) {
+                a.handleInput(outZ, addr, addr, now);
+                outZ.clear();
+            }
+            drain(a);
+            if (a.nextTimeout() <= now) {
+                a.handleTimeout(now);
+            }
+            if (z.nextTimeout() <= now) {
+                z.handleTimeout(now);
+            }
+        }
+
+        void drain(Endpoint e) {
+            SctpEvent ev;
+            while ((ev = e.pollEventOrNull()) != null) {
+                if (ev instanceof SctpEvent.MessageReceived m) {
+                    delivered++;
+                    deliveredBytes += m.data().length;
+                }
+            }
+        }
+    }
+
     static String run(String label, int size, int messages, Runnable warmUp, Runnable measured) {
         warmUp.run();
         long before = AllocationCounter.now();
@@ -128,5 +204,28 @@ class HotPathAllocationTest {
         }
         assertEquals(2L * n, pair.delivered);
         assertTrue(pair.deliveredBytes == 2L * n * size);
+    }
+
+    @Test
+    void allocationFreeApiBulkThousandByteMessages() {
+        int size = 1000;
+        int n = 200_000;
+        DirectPair pair = new DirectPair(SctpOptions.LAN);
+        ByteBuffer msg = ByteBuffer.allocate(size);
+        SendInfo info = SendInfo.of(0, 51);
+        Runnable loop = () -> {
+            for (int i = 0; i < n; i++) {
+                pair.now += 2_000;
+                pair.send(info, msg);
+                pair.round();
+            }
+        };
+        run("allocation-free-api", size, n, loop, loop);
+        for (int i = 0; i < 100; i++) {
+            pair.now += 1_000_000;
+            pair.round();
+        }
+        assertEquals(2L * n, pair.delivered);
+        assertEquals(2L * n * size, pair.deliveredBytes);
     }
 }
