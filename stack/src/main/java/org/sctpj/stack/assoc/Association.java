@@ -1406,8 +1406,14 @@ public final class Association {
     }
 
     private void deliverMessages() {
-        while (rx.pollMessage(messageSink)) {
-            // each message went to deliver()
+        DataReceiver r = rx;
+        try {
+            while (r.pollMessage(messageSink)) {
+                // each message went to deliver()
+            }
+        } finally {
+            // If a message handler threw, what is left must not keep pointing into the packet.
+            r.detachReferences();
         }
     }
 

@@ -537,6 +537,23 @@ public final class DataReceiver {
         }
     }
 
+    /**
+     * Copies the ready messages that still refer to a packet buffer into arrays of their own, so
+     * that the buffer may change; for a caller whose sink stopped early (it threw).
+     */
+    public void detachReferences() {
+        for (int k = 0; k < readyCount; k++) {
+            int i = (readyHead + k) & (readyStream.length - 1);
+            if (readyBuf[i] != null) {
+                byte[] copy = new byte[readyLength[i]];
+                readyBuf[i].get(readyOffset[i], copy);
+                readyArray[i] = copy;
+                readyBuf[i] = null;
+                readyOffset[i] = 0;
+            }
+        }
+    }
+
     /** Whether a message is ready for {@link #pollMessage()}. */
     public boolean hasMessage() {
         return readyCount > 0;
