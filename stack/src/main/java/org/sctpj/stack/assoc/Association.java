@@ -904,7 +904,8 @@ public final class Association {
     }
 
     private Path pathOf(InetAddress a) {
-        for (Path p : paths) {
+        for (int k = 0; k < paths.size(); k++) {
+            Path p = paths.get(k);
             if (p.address().equals(a)) {
                 return p;
             }
@@ -931,7 +932,8 @@ public final class Association {
             return p;
         }
         Path best = null;
-        for (Path q : paths) {
+        for (int k = 0; k < paths.size(); k++) {
+            Path q = paths.get(k);
             if (q.status() == PathStatus.ACTIVE && (best == null || q.errorCount() < best.errorCount())) {
                 best = q;
             }
