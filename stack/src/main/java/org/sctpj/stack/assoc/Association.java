@@ -24,7 +24,6 @@ import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
 import org.sctpj.stack.path.Rfc9260CongestionController;
 import org.sctpj.stack.rx.DataReceiver;
-import org.sctpj.stack.rx.ReceivedMessage;
 import org.sctpj.stack.tx.AckResult;
 import org.sctpj.stack.tx.DataSender;
 import org.sctpj.stack.tx.PacketBuilder;
@@ -122,6 +121,13 @@ public final class Association {
     private final SackChunkWriter sackWriter;
     private final ArrayDeque<Control> controls = new ArrayDeque<>();
     private final long[] rttOut = new long[1];
+    // Reused on the data path so that a packet of DATA or SACK allocates nothing.
+    private final DataChunkView dataView = new DataChunkView();
+    private final SackChunkView sackView = new SackChunkView();
+    private int[] gapStarts = new int[16];
+    private int[] gapEnds = new int[16];
+    private static final int[] NO_GAPS = new int[0];
+    private final DataReceiver.MessageSink messageSink = this::deliver;
 
     // Setup timers (T1-init / T1-cookie), RFC 9260 section 5.1.
     private long t1Deadline = NONE;
@@ -138,6 +144,9 @@ public final class Association {
 
     private int associationErrors;
     private InetAddress lastDataSource;
+    /** The source address of the last packet built. */
+    private InetAddress lastSource;
+
     private long sendThreshold;
     private boolean wasDry = true;
 
@@ -212,6 +221,9 @@ public final class Association {
         inboundStreams = Math.min(peerOs, localMaxInbound);
         tx = new DataSender(o, myInitialTsn, outboundStreams, Integer.toUnsignedLong(peerRwnd), cc);
         rx = new DataReceiver(o, peerInitialTsn, inboundStreams);
+        // Messages are taken (deliverMessages) before each packet's processing returns, so the
+        // receiver may refer to the packet instead of copying it.
+        rx.keepReferences(true);
         for (Path p : paths) {
             cc.init(p, Integer.toUnsignedLong(peerRwnd));
         }
@@ -499,14 +511,13 @@ public final class Association {
                 || !(state == State.ESTABLISHED || state == State.SHUTDOWN_PENDING || state == State.SHUTDOWN_SENT)) {
             return 0; // RFC 9260 section 9.2: no new data after SHUTDOWN was received
         }
-        Parsed<DataChunkView> p = DataChunkView.check(pkt.buffer(), pkt.offset(i), pkt.length(i));
-        if (!p.isOk()) {
+        DataChunkView d = dataView;
+        if (!d.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
             // RFC 9260 section 6.2: a DATA chunk with no user data is answered with ABORT.
             int tsn = pkt.length(i) >= 8 ? pkt.buffer().getInt(pkt.offset(i) + 4) : 0;
             protocolAbort(new NoUserDataCause(tsn), "DATA chunk with no user data", now);
             return -1;
         }
-        DataChunkView d = p.value();
         lastDataSource = pkt.from();
         DataReceiver.DataResult r = rx.onData(
                 d.tsn(),
@@ -529,14 +540,17 @@ public final class Association {
         if (tx == null || state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
             return;
         }
-        Parsed<SackChunkView> p = SackChunkView.check(pkt.buffer(), pkt.offset(i), pkt.length(i));
-        if (!p.isOk()) {
+        SackChunkView s = sackView;
+        if (!s.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
             return;
         }
-        SackChunkView s = p.value();
         int n = s.gapBlockCount();
-        int[] starts = new int[n];
-        int[] ends = new int[n];
+        if (n > gapStarts.length) {
+            gapStarts = new int[Math.max(n, gapStarts.length * 2)];
+            gapEnds = new int[gapStarts.length];
+        }
+        int[] starts = gapStarts;
+        int[] ends = gapEnds;
         for (int g = 0; g < n; g++) {
             starts[g] = s.gapStart(g);
             ends[g] = s.gapEnd(g);
@@ -551,7 +565,8 @@ public final class Association {
     private void afterAck(AckResult r, long freeBefore, long now) {
         if (r.anyNewlyAcked()) {
             associationErrors = 0;
-            for (Path p : paths) {
+            for (int k = 0; k < paths.size(); k++) {
+                Path p = paths.get(k);
                 if (r.newlyAckedOn(p.index())) {
                     p.resetErrorCount();
                     p.recordAck(now);
@@ -801,7 +816,7 @@ public final class Association {
             case ESTABLISHED, SHUTDOWN_PENDING, SHUTDOWN_RECEIVED -> {
                 long freeBefore = tx.freeBytes();
                 AckResult r = tx.onSack(
-                        s.cumTsnAck(), tx.peerRwnd() + tx.outstandingBytes(), new int[0], new int[0], 0, 0, paths, now);
+                        s.cumTsnAck(), tx.peerRwnd() + tx.outstandingBytes(), NO_GAPS, NO_GAPS, 0, 0, paths, now);
                 if (state != State.SHUTDOWN_RECEIVED) {
                     state = State.SHUTDOWN_RECEIVED;
                     host.emit(new SctpEvent.ShutdownReceived(id));
@@ -889,7 +904,8 @@ public final class Association {
     }
 
     private Path pathOf(InetAddress a) {
-        for (Path p : paths) {
+        for (int k = 0; k < paths.size(); k++) {
+            Path p = paths.get(k);
             if (p.address().equals(a)) {
                 return p;
             }
@@ -916,7 +932,8 @@ public final class Association {
             return p;
         }
         Path best = null;
-        for (Path q : paths) {
+        for (int k = 0; k < paths.size(); k++) {
+            Path q = paths.get(k);
             if (q.status() == PathStatus.ACTIVE && (best == null || q.errorCount() < best.errorCount())) {
                 best = q;
             }
@@ -959,8 +976,47 @@ public final class Association {
         return paths.get(primary);
     }
 
-    /** The next packet to send, if any. */
+    /** The next packet to send, if any (a new array per packet: see {@link #pollTransmit(ByteBuffer, long)}). */
     public Optional<Transmit> pollTransmit(long now) {
+        InetAddress dest = build(now);
+        return dest == null ? Optional.empty() : Optional.of(new Transmit(pb.finish(), lastSource, dest));
+    }
+
+    /**
+     * The allocation-free form of {@link #pollTransmit(long)}: writes the next packet (checksum
+     * filled) into {@code out} from its position, and returns its destination; {@link
+     * #transmitSource()} is the address to send it from. On return {@code out}'s position is
+     * unchanged and its limit is the end of the packet. Returns {@code null}, leaving {@code out}'s
+     * position and limit as they were, when there is nothing to send.
+     *
+     * @param out a writable buffer (direct, for the socket) with room for the largest packet of
+     *     any path (65535 bytes fits all); less room makes smaller packets
+     */
+    public InetAddress pollTransmit(ByteBuffer out, long now) {
+        int start = out.position();
+        pb.target(out);
+        try {
+            InetAddress dest = build(now);
+            if (dest == null) {
+                out.position(start);
+                return null;
+            }
+            int n = pb.finishInPlace();
+            out.limit(start + n);
+            out.position(start);
+            return dest;
+        } finally {
+            pb.targetOwn();
+        }
+    }
+
+    /** The local address the last packet of {@link #pollTransmit} goes out from. */
+    public InetAddress transmitSource() {
+        return lastSource;
+    }
+
+    /** Builds the next packet in {@link #pb}; returns its destination, or null when none is due. */
+    private InetAddress build(long now) {
         Control c = controls.peek();
         if (c != null) {
             InetAddress dest = c.destination();
@@ -992,11 +1048,11 @@ public final class Association {
                         tx.fill(pb, p, paths, now);
                     }
                 }
-                return Optional.of(finish(dest, now));
+                return finish(dest);
             }
         }
         if (!canBundleData()) {
-            return Optional.empty();
+            return null;
         }
         if (rx.sackNeeded(now)) {
             Path p = lastDataSource != null ? pathOf(lastDataSource) : null;
@@ -1008,7 +1064,7 @@ public final class Association {
             if (carriesData(p)) {
                 tx.fill(pb, p, paths, now);
             }
-            return Optional.of(finish(p.address(), now));
+            return finish(p.address());
         }
         if (tx.hasDataToSend(now) && o.cmt() && CmtScheduler.activeCount(paths) > 0) {
             return cmtTransmit(now);
@@ -1024,17 +1080,17 @@ public final class Association {
             startPacket(p);
             tx.fill(pb, p, paths, now);
             if (!pb.isEmpty()) {
-                return Optional.of(finish(p.address(), now));
+                return finish(p.address());
             }
         }
-        return Optional.empty();
+        return null;
     }
 
     /**
      * CMT: the next packet of DATA, from the active destinations in turn (round robin, one packet
      * each), each within its own cwnd; empty when none may send.
      */
-    private Optional<Transmit> cmtTransmit(long now) {
+    private InetAddress cmtTransmit(long now) {
         int n = paths.size();
         for (int k = 0; k < n; k++) {
             int idx = (nextCmtPath + k) % n;
@@ -1051,10 +1107,10 @@ public final class Association {
             tx.fill(pb, p, paths, now);
             if (!pb.isEmpty()) {
                 nextCmtPath = (idx + 1) % n;
-                return Optional.of(finish(p.address(), now));
+                return finish(p.address());
             }
         }
-        return Optional.empty();
+        return null;
     }
 
     private static boolean isAlone(Chunk c) {
@@ -1081,8 +1137,10 @@ public final class Association {
         }
     }
 
-    private Transmit finish(InetAddress dest, long now) {
-        return new Transmit(pb.finish(), host.sourceFor(dest), dest);
+    /** The packet in {@link #pb} goes to {@code dest}: notes its source, returns dest. */
+    private InetAddress finish(InetAddress dest) {
+        lastSource = host.sourceFor(dest);
+        return dest;
     }
 
     // ------------------------------------------------------------------ timers
@@ -1093,8 +1151,8 @@ public final class Association {
             return NONE;
         }
         long m = Math.min(t1Deadline, Math.min(t2Deadline, t5Deadline));
-        for (Path p : paths) {
-            m = Math.min(m, p.t3Deadline());
+        for (int k = 0; k < paths.size(); k++) {
+            m = Math.min(m, paths.get(k).t3Deadline());
         }
         if (o.heartbeatEnabled() && state != State.COOKIE_WAIT && state != State.COOKIE_ECHOED) {
             m = Math.min(m, heartbeats.next());
@@ -1350,10 +1408,20 @@ public final class Association {
     }
 
     private void deliverMessages() {
-        ReceivedMessage m;
-        while ((m = rx.pollMessage()) != null) {
-            host.emit(new SctpEvent.MessageReceived(id, m.streamId(), m.ppid(), m.unordered(), m.data()));
+        DataReceiver r = rx;
+        try {
+            while (r.pollMessage(messageSink)) {
+                // each message went to deliver()
+            }
+        } finally {
+            // If a message handler threw, what is left must not keep pointing into the packet.
+            r.detachReferences();
         }
+    }
+
+    private void deliver(
+            int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+        host.deliver(id, streamId, ppid, unordered, array, buf, offset, length);
     }
 
     private void reportUnsent() {

@@ -4,9 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.path.CmtScheduler;
@@ -67,7 +65,10 @@ public final class DataSender {
     private int cumAck;
     private long peerRwnd;
 
-    private final Map<Integer, OutboundStream> streams = new HashMap<>();
+    /** Outbound streams by id, created on first use (an array: no boxing on the hot path). */
+    private OutboundStream[] streams = new OutboundStream[16];
+
+    private final SendPool pool;
     private final ArrayDeque<OutboundStream> roundRobin = new ArrayDeque<>();
     private long queuedBytes;
     private int queuedMessages;
@@ -118,6 +119,7 @@ public final class DataSender {
         this.nextTsn = initialTsn;
         this.cumAck = initialTsn - 1;
         this.peerRwnd = Math.max(0, peerRwnd);
+        this.pool = new SendPool(o.sendBufferBytes());
         Arrays.fill(burst, o.maxBurst());
     }
 
@@ -164,23 +166,31 @@ public final class DataSender {
         if (len > freeBytes()) {
             return SendStatus.WOULD_BLOCK;
         }
-        byte[] copy = new byte[len];
-        data.get(copy);
-        OutboundStream s = streams.get(streamId);
-        if (s == null) {
-            s = new OutboundStream(streamId);
-            streams.put(streamId, s);
-        }
+        byte[] copy = pool.array(len);
+        data.get(copy, 0, len);
+        OutboundStream s = stream(streamId);
         if (s.queue.isEmpty()) {
             roundRobin.addLast(s);
         }
-        s.queue.addLast(new OutboundMessage(streamId, ppid, unordered, immediate, copy));
+        s.queue.addLast(pool.message().init(streamId, ppid, unordered, immediate, copy, len));
         queuedBytes += len;
         queuedMessages++;
         if (immediate) {
             immediateQueued++;
         }
         return SendStatus.ACCEPTED;
+    }
+
+    private OutboundStream stream(int id) {
+        if (id >= streams.length) {
+            streams = Arrays.copyOf(streams, Math.max(id + 1, Math.min(streams.length * 2, 65536)));
+        }
+        OutboundStream s = streams[id];
+        if (s == null) {
+            s = new OutboundStream(id);
+            streams[id] = s;
+        }
+        return s;
     }
 
     /** User bytes held: queued and not yet sent, plus sent and not cumulatively acknowledged. */
@@ -401,7 +411,7 @@ public final class DataSender {
                     | (last ? DataChunk.FLAG_E : 0)
                     | (m.unordered ? DataChunk.FLAG_U : 0)
                     | (last && m.immediate ? DataChunk.FLAG_I : 0);
-            SentChunk c = new SentChunk(nextTsn, m, m.sentOffset, len, flags);
+            SentChunk c = pool.chunk().init(nextTsn, m, m.sentOffset, len, flags);
             if (!addChunk(pb, c)) {
                 return; // cannot happen: room was computed from the packet
             }
@@ -507,7 +517,8 @@ public final class DataSender {
         long fullyUsedMask = 0;
         htna1Mask = 0;
         htna2Mask = 0;
-        for (Path p : paths) {
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
             int i = p.index();
             newlyAckedBytes[i] = 0;
             earliestBefore[i] = null;
@@ -534,6 +545,10 @@ public final class DataSender {
             }
             clearProbe(c);
             outstandingBytes -= c.length;
+            if ((c.flags & DataChunk.FLAG_E) != 0) {
+                pool.release(c.msg); // its last fragment: every fragment is acknowledged now
+            }
+            pool.release(c); // read no more this SACK except for acked and path (earliestBefore)
         }
         cumAck = cumTsnAck;
         if (!cmt && inFastRecovery && Serial.ge(cumAck, recoveryPoint)) {
@@ -567,7 +582,8 @@ public final class DataSender {
             }
         }
         // Congestion window growth comes before any fast retransmit reduction (7.2.4 note).
-        for (Path p : paths) {
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
             int i = p.index();
             if (newlyAckedBytes[i] > 0) {
                 if (cmt) {
@@ -591,7 +607,8 @@ public final class DataSender {
         }
 
         peerRwnd = Math.max(0, aRwnd - unackedBytes);
-        for (Path p : paths) {
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
             int i = p.index();
             if (pendingOnPath[i] == 0) {
                 p.stopT3();
@@ -635,7 +652,8 @@ public final class DataSender {
             inFastRecovery = true;
             recoveryPoint = nextTsn - 1;
             r.enteredFastRecovery = true;
-            for (Path p : paths) {
+            for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+                Path p = paths.get(pi0);
                 if ((fastPaths & (1L << p.index())) != 0) {
                     cc.onFastRetransmit(p);
                 }
@@ -687,7 +705,8 @@ public final class DataSender {
             }
         }
         recoveryMask &= stillRecovering;
-        for (Path p : paths) {
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
             long bit = 1L << p.index();
             if ((fastPaths & bit) != 0 && (recoveryMask & bit) == 0) {
                 recoveryMask |= bit;
@@ -762,7 +781,8 @@ public final class DataSender {
             }
         }
         p.stopT3();
-        for (Path q : paths) {
+        for (int qi = 0; qi < paths.size(); qi++) {
+            Path q = paths.get(qi);
             burst[q.index()] = options.maxBurst();
         }
     }
@@ -781,14 +801,14 @@ public final class DataSender {
             }
             OutboundMessage m = c.msg;
             if (m != last) {
-                out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.data, true));
+                out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), true));
                 last = m;
             }
         }
         for (OutboundStream s : roundRobin) {
             for (OutboundMessage m : s.queue) {
                 if (m != last) {
-                    out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.data, m.sentOffset > 0));
+                    out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), m.sentOffset > 0));
                 }
             }
             s.queue.clear();
