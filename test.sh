@@ -14,6 +14,12 @@ REQUIRED_TOOLS=(
   "libpcap0.8|has_libpcap|pcap4j, which writes the captures of the trace module tests"
   "libusrsctp-dev|has_usrsctp|the usrsctp interop peer (interop/usrsctp) built by the tests module"
   "gcc|has_gcc|compiling the interop peers"
+  "qemu-system-x86|has_qemu|the Linux kernel SCTP peer in a small VM (interop/kernel)"
+  "busybox-static|has_busybox|the initramfs of the kernel-peer VM"
+  "cpio|has_cpio|packing the initramfs of the kernel-peer VM"
+  "kmod|has_kmod|depmod/modprobe for the kernel-peer VM's modules"
+  "nftables|has_nft|loss and path cuts in the interop and multi-path tests"
+  "iproute2|has_ip|network namespaces, veth and tbf for the interop and multi-path tests"
 )
 
 has_tshark() {
@@ -22,6 +28,30 @@ has_tshark() {
 
 has_usrsctp() {
   [ -e /usr/include/usrsctp.h ]
+}
+
+has_qemu() {
+  command -v qemu-system-x86_64 >/dev/null 2>&1
+}
+
+has_busybox() {
+  [ -x /bin/busybox ] || [ -x /usr/bin/busybox ]
+}
+
+has_cpio() {
+  command -v cpio >/dev/null 2>&1
+}
+
+has_kmod() {
+  command -v depmod >/dev/null 2>&1 || [ -x /sbin/depmod ] || [ -x /usr/sbin/depmod ]
+}
+
+has_nft() {
+  command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ]
+}
+
+has_ip() {
+  command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ]
 }
 
 has_gcc() {

@@ -19,7 +19,7 @@
  *   UPEER-RESULT mode=... status=ok|fail|timeout ...   (always the last line)
  *
  * Exit status 0 when status=ok, 1 on failure, 2 on timeout. Run with --help for options.
- * Only IPv4 for now.
+ * IPv4 or IPv6; several local and peer addresses (comma-separated) for multihoming.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -48,9 +48,9 @@ static struct {
 	enum mode mode;
 	int udp_port;           /* local UDP encapsulation port; 0 = raw IP */
 	int remote_udp_port;    /* peer's UDP encapsulation port (clients) */
-	const char *local_addr; /* address to bind ("any": all, announced in INIT) */
+	const char *local_addr; /* addresses to bind, comma-separated ("any": all, announced in INIT) */
 	int port;               /* local SCTP port (servers: required) */
-	const char *peer_addr;
+	const char *peer_addr;  /* comma-separated: the first is the primary path */
 	int peer_port;
 	int streams;            /* SCTP_INITMSG: outbound streams and max inbound streams */
 	long messages;          /* client/pingpong: messages to send; servers: close after this many (0: peer closes) */
@@ -61,6 +61,11 @@ static struct {
 	double timeout;         /* hard limit of the whole run, seconds */
 	int hb_interval;        /* ms; 0 disables heartbeats; -1 leaves usrsctp's default */
 	int end_abort;          /* end with ABORT instead of SHUTDOWN */
+	int end_peer;           /* client: do not end; wait for the peer to end the association */
+	int rto_min, rto_max, rto_initial; /* ms, SCTP_RTOINFO; 0 = usrsctp's default */
+	int path_max_retrans;   /* SCTP_PEER_ADDR_PARAMS spp_pathmaxrxt; 0 = default */
+	long pause_at;          /* client: after this many messages and their echoes, print UPEER-PAUSED and
+	                         * wait for a line on stdin (the test changes the network meanwhile) */
 	int nodelay;
 	int sack_immediately;   /* set the I bit on every message */
 	int assocs;             /* servers: exit after this many associations ended; 0 = run until signal */
@@ -76,6 +81,72 @@ static struct {
 	.size = 1000, .ppid = 0, .duration = 5, .timeout = 30, .hb_interval = -1, .expect_echo = 1,
 	.assocs = 1, .warmup = 10,
 };
+
+/* ------------------------------------------------------------------ addresses */
+
+#define MAX_ADDRS 8
+
+/* Parses a comma-separated list of IPv4 or IPv6 addresses (one family) into sockaddrs with port;
+ * returns the count, or -1 on a bad or mixed list. */
+static int parse_addrs(const char *list, int port, struct sockaddr_storage *out, int max, int *family)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", list);
+	int n = 0;
+	*family = 0;
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (n == max) {
+			return -1;
+		}
+		memset(&out[n], 0, sizeof out[n]);
+		struct sockaddr_in *sin = (struct sockaddr_in *)&out[n];
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&out[n];
+		int fam;
+		if (inet_pton(AF_INET, tok, &sin->sin_addr) == 1) {
+			fam = AF_INET;
+			sin->sin_family = AF_INET;
+			sin->sin_port = htons((uint16_t)port);
+		} else if (inet_pton(AF_INET6, tok, &sin6->sin6_addr) == 1) {
+			fam = AF_INET6;
+			sin6->sin6_family = AF_INET6;
+			sin6->sin6_port = htons((uint16_t)port);
+		} else {
+			return -1;
+		}
+		if (*family != 0 && *family != fam) {
+			return -1;
+		}
+		*family = fam;
+		n++;
+	}
+	return n == 0 ? -1 : n;
+}
+
+static socklen_t addr_len(const struct sockaddr_storage *a)
+{
+	return a->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+}
+
+/* Packs n sockaddrs back to back, as usrsctp_bindx and usrsctp_connectx want them. */
+static size_t pack_addrs(const struct sockaddr_storage *a, int n, uint8_t *out)
+{
+	size_t off = 0;
+	for (int k = 0; k < n; k++) {
+		memcpy(out + off, &a[k], addr_len(&a[k]));
+		off += addr_len(&a[k]);
+	}
+	return off;
+}
+
+static void addr_text(const struct sockaddr *sa, char *out, size_t len)
+{
+	snprintf(out, len, "?");
+	if (sa->sa_family == AF_INET) {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)len);
+	} else if (sa->sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)len);
+	}
+}
 
 /* ------------------------------------------------------------------ shared state */
 
@@ -113,10 +184,13 @@ static struct qmsg *q_head, *q_tail;
 static size_t q_bytes;
 #define Q_MAX_BYTES ((size_t)256 << 20)
 
-/* Partial delivery: a message bigger than the partial delivery point arrives in pieces. */
+/* Partial delivery: a message bigger than the partial delivery point arrives in pieces. Pieces of
+ * messages on different streams may interleave (a complete message of another stream can arrive
+ * between two pieces), so a piece belongs to the slot of its association and stream. */
 #define PD_SLOTS 16
 static struct {
 	sctp_assoc_t assoc;
+	uint16_t sid;
 	int used;
 	uint8_t *buf;
 	size_t len, cap;
@@ -197,6 +271,12 @@ static void finish(const char *status, const char *extra, int code)
 
 static void fill_payload(uint8_t *p, int size, long i)
 {
+	if (size < 4) {
+		for (int j = 0; j < size; j++) {
+			p[j] = (uint8_t)(i + j);
+		}
+		return;
+	}
 	p[0] = (uint8_t)(i >> 24);
 	p[1] = (uint8_t)(i >> 16);
 	p[2] = (uint8_t)(i >> 8);
@@ -209,11 +289,13 @@ static void fill_payload(uint8_t *p, int size, long i)
 /* Checks an echo of message i (caller holds mu). */
 static void verify_echo_locked(const uint8_t *p, size_t len, struct sctp_rcvinfo *rcv)
 {
-	if (len != (size_t)o.size || len < 4) {
+	if (len != (size_t)o.size) {
 		error_locked("echo of %zu bytes, expected %d", len, o.size);
 		return;
 	}
-	long i = ((long)p[0] << 24) | ((long)p[1] << 16) | ((long)p[2] << 8) | (long)p[3];
+	/* The index travels in the first 4 bytes; shorter messages only have it in the PPID. */
+	long i = len >= 4 ? ((long)p[0] << 24) | ((long)p[1] << 16) | ((long)p[2] << 8) | (long)p[3]
+	                  : (long)(uint32_t)(ntohl(rcv->rcv_ppid) - o.ppid);
 	if (i < 0 || i >= o.messages) {
 		error_locked("echo with index %ld out of range", i);
 		return;
@@ -234,7 +316,7 @@ static void verify_echo_locked(const uint8_t *p, size_t len, struct sctp_rcvinfo
 	if (((rcv->rcv_flags & SCTP_UNORDERED) != 0) != (o.unordered != 0)) {
 		error_locked("echo of message %ld with U flag %d", i, (rcv->rcv_flags & SCTP_UNORDERED) != 0);
 	}
-	for (size_t j = 4; j < len; j++) {
+	for (size_t j = len >= 4 ? 4 : 0; j < len; j++) {
 		if (p[j] != (uint8_t)(i + j)) {
 			error_locked("echo of message %ld differs at byte %zu", i, j);
 			break;
@@ -304,11 +386,8 @@ static void on_notification(const union sctp_notification *n, size_t len)
 		pthread_mutex_unlock(&mu);
 		break;
 	case SCTP_PEER_ADDR_CHANGE: {
-		char a[INET_ADDRSTRLEN] = "?";
-		const struct sockaddr_in *sin = (const struct sockaddr_in *)&n->sn_paddr_change.spc_aaddr;
-		if (sin->sin_family == AF_INET) {
-			inet_ntop(AF_INET, &sin->sin_addr, a, sizeof a);
-		}
+		char a[INET6_ADDRSTRLEN];
+		addr_text((const struct sockaddr *)&n->sn_paddr_change.spc_aaddr, a, sizeof a);
 		event_line("peer_addr_change addr=%s state=%u", a, n->sn_paddr_change.spc_state);
 		break;
 	}
@@ -402,7 +481,7 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 	pthread_mutex_lock(&mu);
 	int slot = -1, free_slot = -1;
 	for (int k = 0; k < PD_SLOTS; k++) {
-		if (pd[k].used && pd[k].assoc == rcv.rcv_assoc_id) {
+		if (pd[k].used && pd[k].assoc == rcv.rcv_assoc_id && pd[k].sid == rcv.rcv_sid) {
 			slot = k;
 		} else if (!pd[k].used && free_slot < 0) {
 			free_slot = k;
@@ -422,6 +501,7 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 			}
 			pd[slot].used = 1;
 			pd[slot].assoc = rcv.rcv_assoc_id;
+			pd[slot].sid = rcv.rcv_sid;
 			pd[slot].len = 0;
 		}
 		if (pd[slot].len + datalen > pd[slot].cap) {
@@ -526,17 +606,29 @@ static void configure(struct socket *s)
 	if (o.rcvbuf > 0) {
 		setopt(s, SOL_SOCKET, SO_RCVBUF, &o.rcvbuf, sizeof o.rcvbuf, "SO_RCVBUF");
 	}
-	if (o.hb_interval >= 0) {
+	if (o.hb_interval >= 0 || o.path_max_retrans > 0) {
 		struct sctp_paddrparams pp;
 		memset(&pp, 0, sizeof pp);
 		pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
 		if (o.hb_interval == 0) {
 			pp.spp_flags = SPP_HB_DISABLE;
-		} else {
+		} else if (o.hb_interval > 0) {
 			pp.spp_flags = SPP_HB_ENABLE;
 			pp.spp_hbinterval = (uint32_t)o.hb_interval;
 		}
+		if (o.path_max_retrans > 0) {
+			pp.spp_pathmaxrxt = (uint16_t)o.path_max_retrans;
+		}
 		setopt(s, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof pp, "SCTP_PEER_ADDR_PARAMS");
+	}
+	if (o.rto_min > 0 || o.rto_max > 0 || o.rto_initial > 0) {
+		struct sctp_rtoinfo ri;
+		memset(&ri, 0, sizeof ri);
+		ri.srto_assoc_id = SCTP_FUTURE_ASSOC;
+		ri.srto_min = (uint32_t)o.rto_min;
+		ri.srto_max = (uint32_t)o.rto_max;
+		ri.srto_initial = (uint32_t)o.rto_initial;
+		setopt(s, IPPROTO_SCTP, SCTP_RTOINFO, &ri, sizeof ri, "SCTP_RTOINFO");
 	}
 	if (o.udp_port > 0 && o.remote_udp_port > 0 && o.mode >= M_CLIENT) {
 		struct sctp_udpencaps enc;
@@ -545,19 +637,52 @@ static void configure(struct socket *s)
 		enc.sue_port = htons((uint16_t)o.remote_udp_port);
 		setopt(s, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &enc, sizeof enc, "SCTP_REMOTE_UDP_ENCAPS_PORT");
 	}
-	if (strcmp(o.local_addr, "any") != 0 || o.port > 0) {
-		struct sockaddr_in sin;
-		memset(&sin, 0, sizeof sin);
-		sin.sin_family = AF_INET;
-		sin.sin_port = htons((uint16_t)o.port);
-		if (strcmp(o.local_addr, "any") == 0) {
+	if (strcmp(o.local_addr, "any") == 0) {
+		if (o.port > 0) {
+			struct sockaddr_in sin;
+			memset(&sin, 0, sizeof sin);
+			sin.sin_family = AF_INET;
+			sin.sin_port = htons((uint16_t)o.port);
 			sin.sin_addr.s_addr = htonl(INADDR_ANY);
-		} else if (inet_pton(AF_INET, o.local_addr, &sin.sin_addr) != 1) {
-			errno = EINVAL;
-			die("bad --local-addr (IPv4 address or any)");
+			if (usrsctp_bind(s, (struct sockaddr *)&sin, sizeof sin) < 0) {
+				die("bind");
+			}
 		}
-		if (usrsctp_bind(s, (struct sockaddr *)&sin, sizeof sin) < 0) {
-			die("bind");
+		return;
+	}
+	struct sockaddr_storage a[MAX_ADDRS];
+	int fam;
+	int n = parse_addrs(o.local_addr, o.port, a, MAX_ADDRS, &fam);
+	if (n < 0) {
+		errno = EINVAL;
+		die("bad --local-addr (IPv4 or IPv6 addresses, comma-separated, one family, or any)");
+	}
+	if (usrsctp_bind(s, (struct sockaddr *)&a[0], addr_len(&a[0])) < 0) {
+		die("bind");
+	}
+	if (n > 1) {
+		/* The port the first bind got (a client may bind port 0) goes on the others. */
+		struct sockaddr_storage bound;
+		memset(&bound, 0, sizeof bound);
+		struct sockaddr *la = NULL;
+		int cnt = usrsctp_getladdrs(s, 0, &la);
+		uint16_t port = htons((uint16_t)o.port);
+		if (cnt > 0 && la != NULL) {
+			port = la->sa_family == AF_INET6 ? ((struct sockaddr_in6 *)la)->sin6_port
+			                                 : ((struct sockaddr_in *)la)->sin_port;
+			usrsctp_freeladdrs(la);
+		}
+		for (int k = 1; k < n; k++) {
+			if (a[k].ss_family == AF_INET6) {
+				((struct sockaddr_in6 *)&a[k])->sin6_port = port;
+			} else {
+				((struct sockaddr_in *)&a[k])->sin_port = port;
+			}
+		}
+		uint8_t packed[sizeof(struct sockaddr_storage) * MAX_ADDRS];
+		pack_addrs(&a[1], n - 1, packed);
+		if (usrsctp_bindx(s, (struct sockaddr *)packed, n - 1, SCTP_BINDX_ADD_ADDR) < 0) {
+			die("bindx");
 		}
 	}
 }
@@ -721,19 +846,27 @@ static void run_server(struct socket *s)
 /* Connects and waits for COMMUNICATION UP; returns the association id. */
 static sctp_assoc_t connect_peer(struct socket *s)
 {
-	struct sockaddr_in sin;
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)o.peer_port);
-	if (inet_pton(AF_INET, o.peer_addr, &sin.sin_addr) != 1) {
+	struct sockaddr_storage pa[MAX_ADDRS];
+	int fam;
+	int n = parse_addrs(o.peer_addr, o.peer_port, pa, MAX_ADDRS, &fam);
+	if (n < 0) {
 		errno = EINVAL;
-		die("bad --peer (IPv4 address)");
+		die("bad --peer (IPv4 or IPv6 addresses, comma-separated, one family)");
 	}
 	printf("UPEER-READY mode=%s addr=%s port=%d udp=%d peer=%s peer_port=%d remote_udp=%d\n", mode_names[o.mode],
 	       o.local_addr, o.port, o.udp_port, o.peer_addr, o.peer_port, o.remote_udp_port);
 	fflush(stdout);
 	usrsctp_set_non_blocking(s, 1);
-	if (usrsctp_connect(s, (struct sockaddr *)&sin, sizeof sin) < 0 && errno != EINPROGRESS) {
+	int rc;
+	if (n == 1) {
+		rc = usrsctp_connect(s, (struct sockaddr *)&pa[0], addr_len(&pa[0]));
+	} else {
+		uint8_t packed[sizeof(struct sockaddr_storage) * MAX_ADDRS];
+		pack_addrs(pa, n, packed);
+		sctp_assoc_t id;
+		rc = usrsctp_connectx(s, (struct sockaddr *)packed, n, &id);
+	}
+	if (rc < 0 && errno != EINPROGRESS) {
 		die("connect");
 	}
 	pthread_mutex_lock(&mu);
@@ -753,6 +886,19 @@ static sctp_assoc_t connect_peer(struct socket *s)
 /* Ends the association and waits (up to 5 s) for it to close. */
 static void end_and_wait(struct socket *s, sctp_assoc_t a)
 {
+	if (o.end_peer) {
+		/* The peer ends the association (SHUTDOWN or ABORT): wait up to 10 s for it. */
+		pthread_mutex_lock(&mu);
+		double until = now_s() + 10;
+		while (st.ended == 0 && !st.stop && now_s() < until) {
+			wait_until_locked(until);
+		}
+		if (st.ended == 0) {
+			error_locked("the peer did not end the association within 10 s");
+		}
+		pthread_mutex_unlock(&mu);
+		return;
+	}
 	pthread_mutex_lock(&mu);
 	int already = st.ended > 0;
 	pthread_mutex_unlock(&mu);
@@ -806,6 +952,19 @@ static void run_client(struct socket *s)
 	uint8_t *buf = malloc((size_t)o.size);
 	uint16_t flags = (o.unordered ? SCTP_UNORDERED : 0) | (o.sack_immediately ? SCTP_SACK_IMMEDIATELY : 0);
 	for (long i = 0; i < o.messages; i++) {
+		if (o.pause_at > 0 && i == o.pause_at && o.expect_echo) {
+			pthread_mutex_lock(&mu);
+			while (st.rx_msgs < (uint64_t)i && st.ended == 0 && !st.stop && now_s() < deadline) {
+				wait_until_locked(deadline);
+			}
+			pthread_mutex_unlock(&mu);
+			printf("UPEER-PAUSED sent=%ld\n", i);
+			fflush(stdout);
+			char line[16];
+			if (fgets(line, sizeof line, stdin) == NULL) {
+				/* stdin closed: go on */
+			}
+		}
 		fill_payload(buf, o.size, i);
 		if (send_msg(s, a, buf, (size_t)o.size, (uint16_t)(i % o.streams), htonl(o.ppid + (uint32_t)i), flags,
 		             deadline) < 0) {
@@ -924,9 +1083,9 @@ static void usage(void)
 	printf("usage: upeer --mode echo|sink|client|bulk|pingpong [options]\n"
 	       "  --udp PORT           local UDP encapsulation port (default 9899); 0 = raw IP (root)\n"
 	       "  --remote-udp PORT    the peer's UDP encapsulation port (clients; default 9899)\n"
-	       "  --local-addr ADDR    IPv4 address to bind (default 127.0.0.1); 'any' = all, all announced\n"
+	       "  --local-addr A[,B]   IPv4 or IPv6 addresses to bind (default 127.0.0.1); 'any' = all\n"
 	       "  --port PORT          local SCTP port (default 5001; clients may use 0)\n"
-	       "  --peer ADDR          peer address (clients; default 127.0.0.1)\n"
+	       "  --peer A[,B]         peer addresses, the first primary (clients; default 127.0.0.1)\n"
 	       "  --peer-port PORT     peer SCTP port (clients; default 5001)\n"
 	       "  --streams N          outbound streams and max inbound streams (default 16)\n"
 	       "  --messages N         client: messages to send; pingpong: round trips (default 1000);\n"
@@ -937,7 +1096,12 @@ static void usage(void)
 	       "  --duration SEC       bulk: seconds of sending (default 5)\n"
 	       "  --timeout SEC        hard limit for the whole run (default 30)\n"
 	       "  --hb-interval MS     heartbeat interval; 0 disables heartbeats (default: usrsctp's 30 s)\n"
-	       "  --end shutdown|abort how the association ends (default shutdown)\n"
+	       "  --end shutdown|abort|peer  how the association ends (default shutdown; peer: clients wait\n"
+	       "                       for the peer to end it)\n"
+	       "  --rto-min MS --rto-max MS --rto-initial MS  SCTP_RTOINFO (default: usrsctp's)\n"
+	       "  --path-max-retrans N Path.Max.Retrans (default: usrsctp's 5)\n"
+	       "  --pause-at K         client: after K messages and their echoes print UPEER-PAUSED and wait\n"
+	       "                       for a line on stdin before sending the rest\n"
 	       "  --nodelay            SCTP_NODELAY (no Nagle); implied by pingpong\n"
 	       "  --sack-immediately   set the I bit on every message; implied by pingpong\n"
 	       "  --assocs N           servers: exit after N associations ended (default 1; 0 = until SIGTERM)\n"
@@ -958,7 +1122,9 @@ int main(int argc, char **argv)
 		{"duration", 1, 0, 'd'}, {"timeout", 1, 0, 't'}, {"hb-interval", 1, 0, 'h'}, {"end", 1, 0, 'e'},
 		{"nodelay", 0, 0, 'N'}, {"sack-immediately", 0, 0, 'I'}, {"assocs", 1, 0, 'a'}, {"no-echo", 0, 0, 'E'},
 		{"sndbuf", 1, 0, 'b'}, {"rcvbuf", 1, 0, 'r'}, {"threshold", 1, 0, 'T'}, {"plain", 0, 0, 'x'},
-		{"warmup", 1, 0, 'w'}, {"verbose", 0, 0, 'v'}, {"help", 0, 0, '?'}, {0, 0, 0, 0}};
+		{"warmup", 1, 0, 'w'}, {"verbose", 0, 0, 'v'}, {"help", 0, 0, '?'}, {"rto-min", 1, 0, 1001},
+		{"rto-max", 1, 0, 1002}, {"rto-initial", 1, 0, 1003}, {"path-max-retrans", 1, 0, 1004},
+		{"pause-at", 1, 0, 1005}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -995,8 +1161,10 @@ int main(int argc, char **argv)
 				o.end_abort = 1;
 			} else if (strcmp(optarg, "shutdown") == 0) {
 				o.end_abort = 0;
+			} else if (strcmp(optarg, "peer") == 0) {
+				o.end_peer = 1;
 			} else {
-				fprintf(stderr, "--end shutdown|abort\n");
+				fprintf(stderr, "--end shutdown|abort|peer\n");
 				return 64;
 			}
 			break;
@@ -1010,6 +1178,11 @@ int main(int argc, char **argv)
 		case 'x': o.plain = 1; break;
 		case 'w': o.warmup = atoi(optarg); break;
 		case 'v': o.verbose = 1; break;
+		case 1001: o.rto_min = atoi(optarg); break;
+		case 1002: o.rto_max = atoi(optarg); break;
+		case 1003: o.rto_initial = atoi(optarg); break;
+		case 1004: o.path_max_retrans = atoi(optarg); break;
+		case 1005: o.pause_at = atol(optarg); break;
 		default: usage(); return c == '?' ? 0 : 64;
 		}
 	}
@@ -1017,8 +1190,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bad --streams, --size or --udp\n");
 		return 64;
 	}
-	if ((o.mode == M_CLIENT || o.mode == M_PINGPONG) && o.size < 4) {
-		fprintf(stderr, "client and pingpong need --size >= 4 (the message index travels in the payload)\n");
+	if (o.mode == M_PINGPONG && o.size < 4) {
+		fprintf(stderr, "pingpong needs --size >= 4 (the message index travels in the payload)\n");
 		return 64;
 	}
 	if (o.mode == M_PINGPONG) {
@@ -1060,7 +1233,9 @@ int main(int argc, char **argv)
 		usrsctp_sysctl_set_sctp_ecn_enable(0);
 	}
 	int servers = o.mode == M_ECHO || o.mode == M_SINK;
-	struct socket *s = usrsctp_socket(AF_INET, servers ? SOCK_SEQPACKET : SOCK_STREAM, IPPROTO_SCTP, receive_cb,
+	/* An IPv6 socket when the addresses are IPv6. */
+	int family = strchr(o.local_addr, ':') != NULL || (!servers && strchr(o.peer_addr, ':') != NULL) ? AF_INET6 : AF_INET;
+	struct socket *s = usrsctp_socket(family, servers ? SOCK_SEQPACKET : SOCK_STREAM, IPPROTO_SCTP, receive_cb,
 	                                  send_cb, o.threshold, NULL);
 	if (s == NULL) {
 		die("usrsctp_socket");

@@ -75,6 +75,26 @@ public final class Network {
         return p;
     }
 
+    /**
+     * Routes one more address pair over the links of an existing path, so that several address
+     * pairs (for example the paths of a multipath association and a single-path flow) share one
+     * bottleneck: its queue, bandwidth, delay, impairments and schedule.
+     *
+     * @throws IllegalArgumentException if the pair is routed already
+     */
+    public void shareLinks(InetAddress addressA, InetAddress addressZ, Path path) {
+        Objects.requireNonNull(addressA, "addressA: pass node A's address");
+        Objects.requireNonNull(addressZ, "addressZ: pass node Z's address");
+        Objects.requireNonNull(path, "path: pass the path whose links to share");
+        Route forward = new Route(Side.A, addressA, addressZ);
+        if (routes.containsKey(forward)) {
+            throw new IllegalArgumentException("the pair " + addressA.getHostAddress() + " -> "
+                    + addressZ.getHostAddress() + " is routed already; each address pair routes to one link");
+        }
+        routes.put(forward, path.aToZ());
+        routes.put(new Route(Side.Z, addressZ, addressA), path.zToA());
+    }
+
     /** The paths, in the order they were added (index order). */
     public List<Path> paths() {
         return List.copyOf(paths);

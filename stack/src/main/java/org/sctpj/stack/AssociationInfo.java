@@ -30,7 +30,7 @@ public record AssociationInfo(
      * Per-path statistics.
      *
      * @param address the peer address
-     * @param status UNCONFIRMED, ACTIVE or INACTIVE
+     * @param status UNCONFIRMED, ACTIVE, POTENTIALLY_FAILED (RFC 7829) or INACTIVE
      * @param cwnd congestion window, bytes
      * @param ssthresh slow-start threshold, bytes
      * @param srttNanos smoothed RTT (0 before the first measurement)
@@ -39,6 +39,9 @@ public record AssociationInfo(
      * @param bytesSent user-data bytes sent on the path, retransmissions included
      * @param packetsSent packets sent on the path
      * @param bytesRetransmitted user-data bytes retransmitted on the path
+     * @param packetsRetransmitted packets sent on the path that carried a retransmitted chunk
+     * @param chunksRetransmitted DATA chunks retransmitted on the path
+     * @param flightSize user-data bytes in flight on the path now
      */
     public record PathInfo(
             InetAddress address,
@@ -50,7 +53,10 @@ public record AssociationInfo(
             int errorCount,
             long bytesSent,
             long packetsSent,
-            long bytesRetransmitted) {}
+            long bytesRetransmitted,
+            long packetsRetransmitted,
+            long chunksRetransmitted,
+            long flightSize) {}
 
     static AssociationInfo of(Association a) {
         List<PathInfo> ps = new ArrayList<>();
@@ -65,7 +71,10 @@ public record AssociationInfo(
                     p.errorCount(),
                     p.bytesSent(),
                     p.packetsSent(),
-                    p.bytesRetransmitted()));
+                    p.bytesRetransmitted(),
+                    p.packetsRetransmitted(),
+                    p.chunksRetransmitted(),
+                    p.flightSize()));
         }
         return new AssociationInfo(
                 a.id(),

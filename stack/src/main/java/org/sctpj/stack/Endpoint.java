@@ -53,6 +53,15 @@ import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
  *       empty, then re-read {@link #nextTimeout()} and sleep until then or until the next input.
  * </ol>
  *
+ * <h2>Allocation-free forms</h2>
+ *
+ * <p>For the data path, {@link #pollTransmit(ByteBuffer, long)} writes each packet into a buffer
+ * of the caller (a pooled direct buffer, ready for the socket) instead of a new {@link Transmit},
+ * {@link #pollEventOrNull()} spares the {@link Optional}, and a {@link MessageHandler} ({@link
+ * #setMessageHandler}) sees each received message in place instead of a copied {@link
+ * SctpEvent.MessageReceived}. With them, steady-state bulk transfer allocates (almost) nothing
+ * per message (PERFORMANCE.md has the figures).
+ *
  * <p>The reference driver following this contract is the stack thread of the {@code timers}
  * module; the deterministic test harness drives two endpoints the same way on a virtual clock.
  *
@@ -84,6 +93,17 @@ public final class Endpoint {
     private final InboundPacket inbound = new InboundPacket();
     private final Stats stats = new Stats();
     private boolean listening;
+    private MessageHandler messageHandler;
+    /** Queued events a directly delivered message must not overtake (see {@link MessageHandler}). */
+    private int orderedEventsQueued;
+
+    private ByteBuffer viewSource;
+    private ByteBuffer messageView;
+    private InetAddress transmitSource;
+    // The association of the last packet received, to skip the PeerKey lookup while it repeats.
+    private InetAddress lastFrom;
+    private int lastFromPort = -1;
+    private Association lastAssoc;
     private int nextId = 1;
     private int pollCursor;
 
@@ -259,7 +279,17 @@ public final class Endpoint {
             stats.wrongPort++;
             return;
         }
-        Association a = byPeer.get(new PeerKey(from, pkt.sourcePort()));
+        Association a;
+        if (lastAssoc != null && pkt.sourcePort() == lastFromPort && from.equals(lastFrom)) {
+            a = lastAssoc;
+        } else {
+            a = byPeer.get(new PeerKey(from, pkt.sourcePort()));
+            if (a != null) {
+                lastAssoc = a;
+                lastFrom = from;
+                lastFromPort = pkt.sourcePort();
+            }
+        }
         if (a != null) {
             a.handlePacket(pkt, now);
             return;
@@ -387,6 +417,57 @@ public final class Endpoint {
 
     // ------------------------------------------------------------------ output
 
+    /**
+     * The allocation-free form of {@link #pollTransmit(long)}: writes the next packet (checksum
+     * filled) into {@code out} from its position and returns its destination, or returns {@code
+     * null} when there is nothing to send now. On return with a packet, {@code out}'s position is
+     * unchanged and its limit is the end of the packet (hand it to the lower layer as it is);
+     * {@link #transmitSource()} is the address to send it from. Without a packet, {@code out}'s
+     * position and limit are as they were.
+     *
+     * @param out a writable buffer with room for the largest packet of any path (a pooled direct
+     *     buffer of 65535 bytes fits all); less room makes smaller DATA packets
+     */
+    public InetAddress pollTransmit(ByteBuffer out, long now) {
+        Transmit t = endpointOutput.poll();
+        if (t != null) {
+            stats.sent++;
+            int start = out.position();
+            out.put(t.packet());
+            out.limit(out.position());
+            out.position(start);
+            transmitSource = t.source();
+            return t.destination();
+        }
+        while (!draining.isEmpty()) {
+            Association a = draining.peek();
+            InetAddress d = a.pollTransmit(out, now);
+            if (d != null) {
+                stats.sent++;
+                transmitSource = a.transmitSource();
+                return d;
+            }
+            draining.poll();
+        }
+        int n = live.size();
+        for (int k = 0; k < n; k++) {
+            Association a = live.get((pollCursor + k) % n);
+            InetAddress d = a.pollTransmit(out, now);
+            if (d != null) {
+                pollCursor = (pollCursor + k + 1) % n;
+                stats.sent++;
+                transmitSource = a.transmitSource();
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** The local address the last packet of {@link #pollTransmit(ByteBuffer, long)} goes out from. */
+    public InetAddress transmitSource() {
+        return transmitSource;
+    }
+
     /** The next packet to send, or empty when there is nothing to send now. */
     public Optional<Transmit> pollTransmit(long now) {
         Transmit t = endpointOutput.poll();
@@ -422,7 +503,45 @@ public final class Endpoint {
 
     /** The next event for the user, or empty. */
     public Optional<SctpEvent> pollEvent() {
-        return Optional.ofNullable(events.poll());
+        return Optional.ofNullable(pollEventOrNull());
+    }
+
+    /** As {@link #pollEvent()} without the {@link Optional}: the next event, or {@code null} when none. */
+    public SctpEvent pollEventOrNull() {
+        SctpEvent e = events.poll();
+        if (e != null && ordered(e)) {
+            orderedEventsQueued--;
+        }
+        return e;
+    }
+
+    private static boolean ordered(SctpEvent e) {
+        return !(e instanceof SctpEvent.SendSpaceAvailable) && !(e instanceof SctpEvent.SenderDry);
+    }
+
+    /**
+     * Delivers received messages to {@code handler} in place instead of as {@link
+     * SctpEvent.MessageReceived} events (see {@link MessageHandler} for when it is called and
+     * what it may do); {@code null} goes back to events. Owner thread only.
+     */
+    public void setMessageHandler(MessageHandler handler) {
+        messageHandler = handler;
+    }
+
+    /** A read-only view of the message, reusing one view per packet buffer. */
+    private ByteBuffer view(byte[] array, ByteBuffer buf, int offset, int length) {
+        if (array != null) {
+            return ByteBuffer.wrap(array).asReadOnlyBuffer();
+        }
+        if (buf != viewSource) {
+            viewSource = buf;
+            messageView = buf.asReadOnlyBuffer();
+        }
+        ByteBuffer v = messageView;
+        v.limit(v.capacity());
+        v.position(offset);
+        v.limit(offset + length);
+        return v;
     }
 
     /** Counters of what the endpoint received, dropped and sent. */
@@ -491,10 +610,32 @@ public final class Endpoint {
         @Override
         public void emit(SctpEvent event) {
             events.add(event);
+            if (ordered(event)) {
+                orderedEventsQueued++;
+            }
+        }
+
+        @Override
+        public void deliver(
+                AssociationId association,
+                int streamId,
+                int ppid,
+                boolean unordered,
+                byte[] array,
+                ByteBuffer buf,
+                int offset,
+                int length) {
+            MessageHandler h = messageHandler;
+            if (h == null || orderedEventsQueued > 0) {
+                AssociationHost.super.deliver(association, streamId, ppid, unordered, array, buf, offset, length);
+                return;
+            }
+            h.onMessage(association, streamId, ppid, unordered, view(array, buf, offset, length));
         }
 
         @Override
         public void peerAddressesChanged(Association a) {
+            lastAssoc = null;
             byPeer.values().removeIf(x -> x == a);
             for (InetAddress p : a.peerAddresses()) {
                 byPeer.putIfAbsent(new PeerKey(p, a.peerPort()), a);
@@ -503,6 +644,7 @@ public final class Endpoint {
 
         @Override
         public void closed(Association a) {
+            lastAssoc = null;
             byPeer.values().removeIf(x -> x == a);
             byId.remove(a.id());
             live.remove(a);
@@ -516,14 +658,22 @@ public final class Endpoint {
      * network), else the first local address.
      */
     static InetAddress chooseSource(List<InetAddress> locals, InetAddress destination) {
+        if (locals.size() == 1) {
+            return locals.get(0); // the only choice (and no address copied per packet)
+        }
         InetAddress best = null;
         int bestLen = -1;
-        byte[] d = destination.getAddress();
-        for (InetAddress l : locals) {
-            if ((l instanceof Inet4Address) != (destination instanceof Inet4Address)) {
+        boolean v4 = destination instanceof Inet4Address;
+        byte[] d = v4 ? null : destination.getAddress();
+        for (int i = 0; i < locals.size(); i++) {
+            InetAddress l = locals.get(i);
+            if ((l instanceof Inet4Address) != v4) {
                 continue;
             }
-            int len = commonPrefix(l.getAddress(), d);
+            // An Inet4Address's hash code is its address: compare without copying the bytes.
+            int len = v4
+                    ? Integer.numberOfLeadingZeros(l.hashCode() ^ destination.hashCode())
+                    : commonPrefix(l.getAddress(), d);
             if (len > bestLen) {
                 best = l;
                 bestLen = len;

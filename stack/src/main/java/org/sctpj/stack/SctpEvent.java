@@ -69,7 +69,12 @@ public sealed interface SctpEvent {
         /** A heartbeat confirmed the address (ADDR_CONFIRMED). */
         CONFIRMED,
         /** The address became the primary path (ADDR_MADE_PRIM). */
-        MADE_PRIMARY
+        MADE_PRIMARY,
+        /**
+         * The address timed out more than PFMR times and is Potentially Failed (RFC 7829,
+         * ADDR_POTENTIALLY_FAILED of RFC 6458's successors); AVAILABLE follows when it answers.
+         */
+        POTENTIALLY_FAILED
     }
 
     /**

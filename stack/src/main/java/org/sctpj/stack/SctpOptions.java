@@ -41,6 +41,27 @@ import java.time.Duration;
  * @param shutdownGuardFactor the T5-shutdown-guard timer is this many times RTO.Max (RFC 9260
  *     section 9.2 suggests 5); raise it on very lossy paths so that the guard does not abort a
  *     shutdown the normal retransmissions would still complete
+ * @param pfMaxRetrans PFMR of SCTP-PF (RFC 7829): a destination whose error count exceeds this (and
+ *     not Path.Max.Retrans) is Potentially Failed: no new data goes there while another destination
+ *     is active, and it is probed by a HEARTBEAT once per RTO (0: PF after the first timeout). A
+ *     value at or above {@code pathMaxRetrans} disables SCTP-PF (plain RFC 9260 failover)
+ * @param primarySwitchover RFC 7829 section 6 "Primary Path Switchover": when the primary becomes
+ *     Potentially Failed (or inactive) and another destination is active, that destination becomes
+ *     the primary, and stays so when the old primary recovers (false: data returns to the primary)
+ * @param cmt Concurrent Multipath Transfer (Iyengar, Amer, Stewart): new data goes to every active
+ *     destination, each within its own cwnd, with split fast retransmit, the pseudo-cumulative-ack
+ *     cwnd update and per-destination fast recovery (false: one destination at a time)
+ * @param retransmissionPolicy with {@code cmt}, where retransmissions go ({@link
+ *     RetransmissionPolicy#LARGEST_SSTHRESH})
+ * @param cmtDelayedAck the receiver keeps delaying SACKs when DATA arrives out of order (CMT's
+ *     delayed-ack rule, for peers that stripe over several paths), and a CMT sender counts up to two
+ *     miss indications per SACK on a destination when two later chunks sent there are newly
+ *     acknowledged (false: RFC 9260's immediate SACK on every gap)
+ * @param bufferSplitting with {@code cmt}, each destination may hold at most its share (1/n of n
+ *     active destinations) of the peer's receive window in flight, so one failing path cannot take
+ *     the whole window (true)
+ * @param congestionControl the congestion controller of each association ({@link
+ *     CongestionControl#RFC9260}: independent per-path windows)
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -64,7 +85,37 @@ public record SctpOptions(
         int maxMessageSize,
         int outboundStreams,
         int maxInboundStreams,
-        int shutdownGuardFactor) {
+        int shutdownGuardFactor,
+        int pfMaxRetrans,
+        boolean primarySwitchover,
+        boolean cmt,
+        RetransmissionPolicy retransmissionPolicy,
+        boolean cmtDelayedAck,
+        boolean bufferSplitting,
+        CongestionControl congestionControl) {
+
+    /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
+    public enum RetransmissionPolicy {
+        /** To the same destination the chunk was last sent to, while it is active. */
+        SAME_DESTINATION,
+        /** To the active destination with the largest congestion window (RTX-CWND). */
+        LARGEST_CWND,
+        /** To the active destination with the largest slow-start threshold (RTX-SSTHRESH). */
+        LARGEST_SSTHRESH
+    }
+
+    /** The congestion controller of an association. */
+    public enum CongestionControl {
+        /** RFC 9260 section 7.2 on each destination independently. */
+        RFC9260,
+        /**
+         * RFC 9260 slow start and loss response per destination, with the coupled "linked
+         * increases" of congestion avoidance of RFC 6356 (MPTCP's LIA): all destinations together
+         * grow no faster than one single-path flow on the best of them, so CMT stays fair to
+         * single-path flows on a shared bottleneck.
+         */
+        LINKED_INCREASES
+    }
 
     /** RFC 9260 section 16 defaults, as for wide-area paths. */
     public static final SctpOptions WAN = new SctpOptions(
@@ -89,7 +140,14 @@ public record SctpOptions(
             4 << 20,
             16,
             65535,
-            5);
+            5,
+            0,
+            false,
+            false,
+            RetransmissionPolicy.LARGEST_SSTHRESH,
+            false,
+            true,
+            CongestionControl.RFC9260);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -151,6 +209,21 @@ public record SctpOptions(
         if (maxInboundStreams < 1 || maxInboundStreams > 65535) {
             throw new IllegalArgumentException("maxInboundStreams must be 1..65535, was " + maxInboundStreams);
         }
+        atLeast("pfMaxRetrans", pfMaxRetrans, 0);
+        if (retransmissionPolicy == null) {
+            throw new IllegalArgumentException("retransmissionPolicy must be set (e.g. LARGEST_SSTHRESH)");
+        }
+        if (congestionControl == null) {
+            throw new IllegalArgumentException("congestionControl must be set (e.g. RFC9260)");
+        }
+    }
+
+    /**
+     * Whether SCTP-PF is on: {@link #pfMaxRetrans()} below {@link #pathMaxRetrans()} (RFC 7829
+     * section 5.1: a PFMR at or above Path.Max.Retrans turns the PF state off).
+     */
+    public boolean potentiallyFailedEnabled() {
+        return pfMaxRetrans < pathMaxRetrans;
     }
 
     private static void positive(String name, Duration d) {
@@ -194,6 +267,13 @@ public record SctpOptions(
         private int outboundStreams;
         private int maxInboundStreams;
         private int shutdownGuardFactor;
+        private int pfMaxRetrans;
+        private boolean primarySwitchover;
+        private boolean cmt;
+        private RetransmissionPolicy retransmissionPolicy;
+        private boolean cmtDelayedAck;
+        private boolean bufferSplitting;
+        private CongestionControl congestionControl;
 
         private boolean maxMessageSizeSet;
 
@@ -220,6 +300,13 @@ public record SctpOptions(
             outboundStreams = o.outboundStreams;
             maxInboundStreams = o.maxInboundStreams;
             shutdownGuardFactor = o.shutdownGuardFactor;
+            pfMaxRetrans = o.pfMaxRetrans;
+            primarySwitchover = o.primarySwitchover;
+            cmt = o.cmt;
+            retransmissionPolicy = o.retransmissionPolicy;
+            cmtDelayedAck = o.cmtDelayedAck;
+            bufferSplitting = o.bufferSplitting;
+            congestionControl = o.congestionControl;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -355,6 +442,57 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#pfMaxRetrans()}. */
+        public Builder pfMaxRetrans(int v) {
+            pfMaxRetrans = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#primarySwitchover()}. */
+        public Builder primarySwitchover(boolean v) {
+            primarySwitchover = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#cmt()}. */
+        public Builder cmt(boolean v) {
+            cmt = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#retransmissionPolicy()}. */
+        public Builder retransmissionPolicy(RetransmissionPolicy v) {
+            retransmissionPolicy = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#cmtDelayedAck()}. */
+        public Builder cmtDelayedAck(boolean v) {
+            cmtDelayedAck = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#bufferSplitting()}. */
+        public Builder bufferSplitting(boolean v) {
+            bufferSplitting = v;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#congestionControl()}. */
+        public Builder congestionControl(CongestionControl v) {
+            congestionControl = v;
+            return this;
+        }
+
+        /**
+         * Turns SCTP-PF (RFC 7829) off: sets {@link SctpOptions#pfMaxRetrans()} to {@link
+         * Integer#MAX_VALUE}, at or above any Path.Max.Retrans.
+         */
+        public Builder potentiallyFailedOff() {
+            pfMaxRetrans = Integer.MAX_VALUE;
+            return this;
+        }
+
         /**
          * The options; throws {@link IllegalArgumentException} naming the bad value. Unless set
          * explicitly, the maximum message size follows a smaller send buffer down.
@@ -385,7 +523,14 @@ public record SctpOptions(
                     maxMessageSize,
                     outboundStreams,
                     maxInboundStreams,
-                    shutdownGuardFactor);
+                    shutdownGuardFactor,
+                    pfMaxRetrans,
+                    primarySwitchover,
+                    cmt,
+                    retransmissionPolicy,
+                    cmtDelayedAck,
+                    bufferSplitting,
+                    congestionControl);
         }
     }
 }

@@ -9,13 +9,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
-import org.sctpj.stack.Transmit;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -55,6 +53,13 @@ import org.sctpj.stack.llp.LowerLayer;
  * several endpoints cannot wait on all their layers at once (the {@code LowerLayer} interface has
  * no shared selector), so it parks at most {@value #MULTI_LAYER_PARK_NANOS} ns between polls.
  *
+ * <h2>Memory</h2>
+ *
+ * The loop allocates nothing per packet: each packet is written by {@link
+ * Endpoint#pollTransmit(ByteBuffer, long)} into one direct buffer owned by the thread and handed to
+ * the lower layer as it is (a lower layer over a socket sends it without a copy), and events are
+ * taken with {@link Endpoint#pollEventOrNull()}.
+ *
  * <h2>Errors</h2>
  *
  * A callback or command that throws, a lower layer that fails to send or receive, or a core bug
@@ -82,6 +87,9 @@ public final class StackThread implements AutoCloseable {
     private final LowerLayer.PacketSink sink = this::onPacket;
     private final IdleStrategy.Waiter waiter = this::await;
     private final Object lifecycle = new Object();
+    /** Where every outgoing packet is built, then sent from (direct: no copy into the socket). */
+    private final ByteBuffer transmitBuffer = ByteBuffer.allocateDirect(65535);
+
     private TimerWheel wheel;
     private EndpointHandle receiving;
     private long pollNow;
@@ -342,10 +350,7 @@ public final class StackThread implements AutoCloseable {
             // Send what this packet provoked before reading the next one: a receiver that handled a
             // whole batch first would answer it with one SACK instead of one per second packet
             // (RFC 9260 section 6.2), and the sender's Max.Burst would then starve the transfer.
-            Optional<Transmit> t;
-            while ((t = h.endpoint.pollTransmit(pollNow)).isPresent()) {
-                send(h, t.get());
-            }
+            transmitAll(h, pollNow);
         } catch (RuntimeException e) {
             report("endpoint input (a core bug: input must never throw)", e);
         }
@@ -391,34 +396,46 @@ public final class StackThread implements AutoCloseable {
         Endpoint ep = h.endpoint;
         while (true) {
             long now = now();
-            Optional<Transmit> t;
-            while ((t = ep.pollTransmit(now)).isPresent()) {
-                send(h, t.get());
-                work++;
-            }
-            Optional<SctpEvent> e = ep.pollEvent();
-            if (e.isEmpty()) {
+            work += transmitAll(h, now);
+            SctpEvent e = ep.pollEventOrNull();
+            if (e == null) {
                 break;
             }
             work++;
             try {
-                h.listener.onEvent(h, e.get());
+                h.listener.onEvent(h, e);
             } catch (Throwable x) {
-                report("callback for " + e.get().getClass().getSimpleName(), x);
+                report("callback for " + e.getClass().getSimpleName(), x);
             }
         }
         reschedule(h);
         return work;
     }
 
-    private void send(EndpointHandle h, Transmit t) {
+    /** Sends every packet the endpoint has now; returns how many. */
+    private int transmitAll(EndpointHandle h, long now) {
+        Endpoint ep = h.endpoint;
+        ByteBuffer b = transmitBuffer;
+        int n = 0;
+        while (true) {
+            b.clear();
+            InetAddress dest = ep.pollTransmit(b, now);
+            if (dest == null) {
+                return n;
+            }
+            n++;
+            send(h, b, ep.transmitSource(), dest);
+        }
+    }
+
+    private void send(EndpointHandle h, ByteBuffer packet, InetAddress source, InetAddress destination) {
         if (h.closed) {
             return;
         }
         try {
-            h.layer.send(ByteBuffer.wrap(t.packet()), t.source(), t.destination());
+            h.layer.send(packet, source, destination);
         } catch (IOException | RuntimeException e) {
-            report("lower layer send to " + t.destination(), e);
+            report("lower layer send to " + destination, e);
         }
     }
 

@@ -189,6 +189,9 @@ public final class CallbackSocket implements AutoCloseable {
             Endpoint ep;
             try {
                 ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now());
+                // Messages go to the callback in place, from inside the endpoint's input (the stack
+                // thread), without a copy or an event object; set before the thread owns it.
+                ep.setMessageHandler(this::onMessageInPlace);
                 options = o;
                 boundPort = port;
                 handle = thread.register(ep, layer, new Listener());
@@ -583,6 +586,25 @@ public final class CallbackSocket implements AutoCloseable {
         a.accounted = free;
         if (delta != 0) {
             a.available.addAndGet(delta);
+        }
+    }
+
+    /** Stack thread, inside the endpoint's input: the receive callback, without a lambda per message. */
+    private void onMessageInPlace(
+            AssociationId association, int streamId, int ppid, boolean unordered, ByteBuffer data) {
+        try {
+            callbacks.onMessage(this, association, streamId, ppid, unordered, data);
+        } catch (RuntimeException | Error e) {
+            boolean handled;
+            try {
+                handled = callbacks.onCallbackError(this, e);
+            } catch (RuntimeException | Error e2) {
+                e.addSuppressed(e2);
+                handled = false;
+            }
+            if (!handled) {
+                throw e; // out of the endpoint's input: the stack thread reports it and goes on
+            }
         }
     }
 

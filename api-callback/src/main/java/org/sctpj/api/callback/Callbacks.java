@@ -24,6 +24,30 @@ public interface Callbacks {
     void onMessage(CallbackSocket socket, SctpEvent.MessageReceived message);
 
     /**
+     * The receive callback without a copy: a complete message, seen in place in the packet that
+     * completed it. {@code data} (position to limit) is read-only and valid only during the call;
+     * copy what you keep. Fires when {@link #onMessage} would, in the same order with it: the
+     * socket uses this form while no other notification waits to be delivered, and {@link
+     * #onMessage} otherwise (for example for messages bundled with the handshake's last packet,
+     * which must not overtake COMMUNICATION_UP).
+     *
+     * <p>The default copies the message and calls {@link #onMessage}; override it (and keep
+     * {@link #onMessage} for the other case) for a receive path that allocates nothing per
+     * message.
+     */
+    default void onMessage(
+            CallbackSocket socket,
+            AssociationId association,
+            int streamId,
+            int ppid,
+            boolean unordered,
+            java.nio.ByteBuffer data) {
+        byte[] copy = new byte[data.remaining()];
+        data.get(data.position(), copy);
+        onMessage(socket, new SctpEvent.MessageReceived(association, streamId, ppid, unordered, copy));
+    }
+
+    /**
      * The send callback: a SACK freed space in the association's send buffer and the free space,
      * {@code freeBytes}, is now at least the socket's {@linkplain CallbackSocket#setSendThreshold
      * send threshold} (threshold 0: after every SACK that frees space). {@code freeBytes} is the

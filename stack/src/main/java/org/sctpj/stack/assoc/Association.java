@@ -17,12 +17,13 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
+import org.sctpj.stack.path.CmtScheduler;
 import org.sctpj.stack.path.CongestionController;
+import org.sctpj.stack.path.LinkedIncreasesCongestionController;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
 import org.sctpj.stack.path.Rfc9260CongestionController;
 import org.sctpj.stack.rx.DataReceiver;
-import org.sctpj.stack.rx.ReceivedMessage;
 import org.sctpj.stack.tx.AckResult;
 import org.sctpj.stack.tx.DataSender;
 import org.sctpj.stack.tx.PacketBuilder;
@@ -110,12 +111,23 @@ public final class Association {
     private final List<Path> paths = new ArrayList<>();
     private int primary;
     private final Heartbeats heartbeats = new Heartbeats();
-    private final CongestionController cc = new Rfc9260CongestionController();
+    private final CongestionController cc;
+    /** CMT: the path after the one that last got data, for round robin over destinations. */
+    private int nextCmtPath;
+
     private DataSender tx;
     private DataReceiver rx;
     private final PacketBuilder pb;
+    private final SackChunkWriter sackWriter;
     private final ArrayDeque<Control> controls = new ArrayDeque<>();
     private final long[] rttOut = new long[1];
+    // Reused on the data path so that a packet of DATA or SACK allocates nothing.
+    private final DataChunkView dataView = new DataChunkView();
+    private final SackChunkView sackView = new SackChunkView();
+    private int[] gapStarts = new int[16];
+    private int[] gapEnds = new int[16];
+    private static final int[] NO_GAPS = new int[0];
+    private final DataReceiver.MessageSink messageSink = this::deliver;
 
     // Setup timers (T1-init / T1-cookie), RFC 9260 section 5.1.
     private long t1Deadline = NONE;
@@ -132,6 +144,9 @@ public final class Association {
 
     private int associationErrors;
     private InetAddress lastDataSource;
+    /** The source address of the last packet built. */
+    private InetAddress lastSource;
+
     private long sendThreshold;
     private boolean wasDry = true;
 
@@ -141,6 +156,10 @@ public final class Association {
         this.o = o;
         this.peerPort = peerPort;
         this.pb = new PacketBuilder(65535);
+        this.sackWriter = new SackChunkWriter(pb);
+        this.cc = o.congestionControl() == SctpOptions.CongestionControl.LINKED_INCREASES
+                ? new LinkedIncreasesCongestionController(paths)
+                : new Rfc9260CongestionController();
     }
 
     // ------------------------------------------------------------------ creation
@@ -202,6 +221,9 @@ public final class Association {
         inboundStreams = Math.min(peerOs, localMaxInbound);
         tx = new DataSender(o, myInitialTsn, outboundStreams, Integer.toUnsignedLong(peerRwnd), cc);
         rx = new DataReceiver(o, peerInitialTsn, inboundStreams);
+        // Messages are taken (deliverMessages) before each packet's processing returns, so the
+        // receiver may refer to the packet instead of copying it.
+        rx.keepReferences(true);
         for (Path p : paths) {
             cc.init(p, Integer.toUnsignedLong(peerRwnd));
         }
@@ -489,14 +511,13 @@ public final class Association {
                 || !(state == State.ESTABLISHED || state == State.SHUTDOWN_PENDING || state == State.SHUTDOWN_SENT)) {
             return 0; // RFC 9260 section 9.2: no new data after SHUTDOWN was received
         }
-        Parsed<DataChunkView> p = DataChunkView.check(pkt.buffer(), pkt.offset(i), pkt.length(i));
-        if (!p.isOk()) {
+        DataChunkView d = dataView;
+        if (!d.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
             // RFC 9260 section 6.2: a DATA chunk with no user data is answered with ABORT.
             int tsn = pkt.length(i) >= 8 ? pkt.buffer().getInt(pkt.offset(i) + 4) : 0;
             protocolAbort(new NoUserDataCause(tsn), "DATA chunk with no user data", now);
             return -1;
         }
-        DataChunkView d = p.value();
         lastDataSource = pkt.from();
         DataReceiver.DataResult r = rx.onData(
                 d.tsn(),
@@ -519,14 +540,17 @@ public final class Association {
         if (tx == null || state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
             return;
         }
-        Parsed<SackChunkView> p = SackChunkView.check(pkt.buffer(), pkt.offset(i), pkt.length(i));
-        if (!p.isOk()) {
+        SackChunkView s = sackView;
+        if (!s.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
             return;
         }
-        SackChunkView s = p.value();
         int n = s.gapBlockCount();
-        int[] starts = new int[n];
-        int[] ends = new int[n];
+        if (n > gapStarts.length) {
+            gapStarts = new int[Math.max(n, gapStarts.length * 2)];
+            gapEnds = new int[gapStarts.length];
+        }
+        int[] starts = gapStarts;
+        int[] ends = gapEnds;
         for (int g = 0; g < n; g++) {
             starts[g] = s.gapStart(g);
             ends[g] = s.gapEnd(g);
@@ -541,10 +565,12 @@ public final class Association {
     private void afterAck(AckResult r, long freeBefore, long now) {
         if (r.anyNewlyAcked()) {
             associationErrors = 0;
-            for (Path p : paths) {
+            for (int k = 0; k < paths.size(); k++) {
+                Path p = paths.get(k);
                 if (r.newlyAckedOn(p.index())) {
                     p.resetErrorCount();
-                    if (p.status() == PathStatus.INACTIVE) {
+                    p.recordAck(now);
+                    if (p.status() == PathStatus.INACTIVE || p.status() == PathStatus.POTENTIALLY_FAILED) {
                         setPathStatus(p, PathStatus.ACTIVE);
                     }
                 }
@@ -755,11 +781,12 @@ public final class Association {
                 Path path = paths.get(idx);
                 path.rto().sample(rttOut[0]);
                 path.resetErrorCount();
+                path.recordAck(now);
                 associationErrors = 0;
                 if (path.status() == PathStatus.UNCONFIRMED) {
                     setPathStatus(path, PathStatus.ACTIVE);
                     host.emit(new SctpEvent.PeerAddressChange(id, path.address(), PeerAddressState.CONFIRMED));
-                } else if (path.status() == PathStatus.INACTIVE) {
+                } else if (path.status() == PathStatus.INACTIVE || path.status() == PathStatus.POTENTIALLY_FAILED) {
                     setPathStatus(path, PathStatus.ACTIVE);
                 }
                 heartbeats.schedule(idx, now + heartbeatDelay(path));
@@ -789,7 +816,7 @@ public final class Association {
             case ESTABLISHED, SHUTDOWN_PENDING, SHUTDOWN_RECEIVED -> {
                 long freeBefore = tx.freeBytes();
                 AckResult r = tx.onSack(
-                        s.cumTsnAck(), tx.peerRwnd() + tx.outstandingBytes(), new int[0], new int[0], 0, 0, paths, now);
+                        s.cumTsnAck(), tx.peerRwnd() + tx.outstandingBytes(), NO_GAPS, NO_GAPS, 0, 0, paths, now);
                 if (state != State.SHUTDOWN_RECEIVED) {
                     state = State.SHUTDOWN_RECEIVED;
                     host.emit(new SctpEvent.ShutdownReceived(id));
@@ -877,7 +904,8 @@ public final class Association {
     }
 
     private Path pathOf(InetAddress a) {
-        for (Path p : paths) {
+        for (int k = 0; k < paths.size(); k++) {
+            Path p = paths.get(k);
             if (p.address().equals(a)) {
                 return p;
             }
@@ -886,18 +914,38 @@ public final class Association {
     }
 
     /**
-     * The path new data and retransmissions go to: the primary while it is active and has had no
-     * timeout since its last acknowledgement; otherwise the active path with the fewest errors
-     * (RFC 9260 section 6.4.1: retransmit to an alternate destination).
+     * The path new data and retransmissions go to (one destination at a time, without CMT):
+     *
+     * <ul>
+     *   <li>the primary while it is active: with SCTP-PF (the default, PFMR 0) that is until its
+     *       first timeout, after which it is Potentially Failed; with SCTP-PF off, until
+     *       Path.Max.Retrans is exceeded (the plain failover of RFC 4960 that RFC 7829 improves on);
+     *   <li>otherwise the active path with the fewest errors;
+     *   <li>with none active, the Potentially Failed path with the fewest errors, ties going to
+     *       the one most recently acknowledged (RFC 7829 section 5.1);
+     *   <li>with everything inactive, the primary (or any confirmed path): the dormant state.
+     * </ul>
      */
     Path dataPath() {
         Path p = paths.get(primary);
-        if (p.status() == PathStatus.ACTIVE && p.errorCount() == 0) {
+        if (p.status() == PathStatus.ACTIVE) {
             return p;
         }
         Path best = null;
-        for (Path q : paths) {
+        for (int k = 0; k < paths.size(); k++) {
+            Path q = paths.get(k);
             if (q.status() == PathStatus.ACTIVE && (best == null || q.errorCount() < best.errorCount())) {
+                best = q;
+            }
+        }
+        if (best != null) {
+            return best;
+        }
+        for (Path q : paths) {
+            if (q.status() == PathStatus.POTENTIALLY_FAILED
+                    && (best == null
+                            || q.errorCount() < best.errorCount()
+                            || (q.errorCount() == best.errorCount() && q.lastAckNanos() > best.lastAckNanos()))) {
                 best = q;
             }
         }
@@ -906,6 +954,17 @@ public final class Association {
         }
         // Everything is inactive: keep trying the primary (or any confirmed path).
         return p.status() == PathStatus.UNCONFIRMED ? firstConfirmed() : p;
+    }
+
+    /**
+     * Whether DATA may be bundled into a packet to {@code p}: with CMT, when p takes new data (or,
+     * with no active path, it is {@link #dataPath()}); without, when p is {@link #dataPath()}.
+     */
+    private boolean carriesData(Path p) {
+        if (o.cmt() && CmtScheduler.takesNewData(p)) {
+            return true;
+        }
+        return p == dataPath();
     }
 
     private Path firstConfirmed() {
@@ -917,8 +976,47 @@ public final class Association {
         return paths.get(primary);
     }
 
-    /** The next packet to send, if any. */
+    /** The next packet to send, if any (a new array per packet: see {@link #pollTransmit(ByteBuffer, long)}). */
     public Optional<Transmit> pollTransmit(long now) {
+        InetAddress dest = build(now);
+        return dest == null ? Optional.empty() : Optional.of(new Transmit(pb.finish(), lastSource, dest));
+    }
+
+    /**
+     * The allocation-free form of {@link #pollTransmit(long)}: writes the next packet (checksum
+     * filled) into {@code out} from its position, and returns its destination; {@link
+     * #transmitSource()} is the address to send it from. On return {@code out}'s position is
+     * unchanged and its limit is the end of the packet. Returns {@code null}, leaving {@code out}'s
+     * position and limit as they were, when there is nothing to send.
+     *
+     * @param out a writable buffer (direct, for the socket) with room for the largest packet of
+     *     any path (65535 bytes fits all); less room makes smaller packets
+     */
+    public InetAddress pollTransmit(ByteBuffer out, long now) {
+        int start = out.position();
+        pb.target(out);
+        try {
+            InetAddress dest = build(now);
+            if (dest == null) {
+                out.position(start);
+                return null;
+            }
+            int n = pb.finishInPlace();
+            out.limit(start + n);
+            out.position(start);
+            return dest;
+        } finally {
+            pb.targetOwn();
+        }
+    }
+
+    /** The local address the last packet of {@link #pollTransmit} goes out from. */
+    public InetAddress transmitSource() {
+        return lastSource;
+    }
+
+    /** Builds the next packet in {@link #pb}; returns its destination, or null when none is due. */
+    private InetAddress build(long now) {
         Control c = controls.peek();
         if (c != null) {
             InetAddress dest = c.destination();
@@ -946,15 +1044,15 @@ public final class Association {
             if (!pb.isEmpty()) {
                 if (!alone && p != null && vtag == peerTag && canBundleData()) {
                     bundleSack(now);
-                    if (p == dataPath()) {
+                    if (carriesData(p)) {
                         tx.fill(pb, p, paths, now);
                     }
                 }
-                return Optional.of(finish(dest, now));
+                return finish(dest);
             }
         }
         if (!canBundleData()) {
-            return Optional.empty();
+            return null;
         }
         if (rx.sackNeeded(now)) {
             Path p = lastDataSource != null ? pathOf(lastDataSource) : null;
@@ -963,10 +1061,13 @@ public final class Association {
             }
             startPacket(p);
             bundleSack(now);
-            if (p == dataPath()) {
+            if (carriesData(p)) {
                 tx.fill(pb, p, paths, now);
             }
-            return Optional.of(finish(p.address(), now));
+            return finish(p.address());
+        }
+        if (tx.hasDataToSend(now) && o.cmt() && CmtScheduler.activeCount(paths) > 0) {
+            return cmtTransmit(now);
         }
         if (tx.hasDataToSend(now)) {
             Path p = dataPath();
@@ -979,10 +1080,37 @@ public final class Association {
             startPacket(p);
             tx.fill(pb, p, paths, now);
             if (!pb.isEmpty()) {
-                return Optional.of(finish(p.address(), now));
+                return finish(p.address());
             }
         }
-        return Optional.empty();
+        return null;
+    }
+
+    /**
+     * CMT: the next packet of DATA, from the active destinations in turn (round robin, one packet
+     * each), each within its own cwnd; empty when none may send.
+     */
+    private InetAddress cmtTransmit(long now) {
+        int n = paths.size();
+        for (int k = 0; k < n; k++) {
+            int idx = (nextCmtPath + k) % n;
+            Path p = paths.get(idx);
+            if (!CmtScheduler.takesNewData(p)) {
+                continue;
+            }
+            if (p.flightSize() == 0
+                    && p.lastSendNanos() != Long.MIN_VALUE
+                    && now - p.lastSendNanos() > p.rto().rto()) {
+                cc.onIdle(p);
+            }
+            startPacket(p);
+            tx.fill(pb, p, paths, now);
+            if (!pb.isEmpty()) {
+                nextCmtPath = (idx + 1) % n;
+                return finish(p.address());
+            }
+        }
+        return null;
     }
 
     private static boolean isAlone(Chunk c) {
@@ -1009,15 +1137,10 @@ public final class Association {
         }
     }
 
-    private final SackChunkWriter sackWriter = new SackChunkWriter(this);
-
-    /** Adds the SACK the receiver describes to the packet being built. */
-    void addSack(Chunk sack) {
-        pb.tryAdd(sack);
-    }
-
-    private Transmit finish(InetAddress dest, long now) {
-        return new Transmit(pb.finish(), host.sourceFor(dest), dest);
+    /** The packet in {@link #pb} goes to {@code dest}: notes its source, returns dest. */
+    private InetAddress finish(InetAddress dest) {
+        lastSource = host.sourceFor(dest);
+        return dest;
     }
 
     // ------------------------------------------------------------------ timers
@@ -1028,8 +1151,8 @@ public final class Association {
             return NONE;
         }
         long m = Math.min(t1Deadline, Math.min(t2Deadline, t5Deadline));
-        for (Path p : paths) {
-            m = Math.min(m, p.t3Deadline());
+        for (int k = 0; k < paths.size(); k++) {
+            m = Math.min(m, paths.get(k).t3Deadline());
         }
         if (o.heartbeatEnabled() && state != State.COOKIE_WAIT && state != State.COOKIE_ECHOED) {
             m = Math.min(m, heartbeats.next());
@@ -1118,7 +1241,6 @@ public final class Association {
             Path p = paths.get(i);
             if (heartbeats.timeout(i) <= now) {
                 heartbeats.expire(i);
-                p.rto().backoff();
                 pathError(p, now);
                 if (state == State.CLOSED) {
                     return;
@@ -1126,8 +1248,21 @@ public final class Association {
                 if (p.status() != PathStatus.UNCONFIRMED) {
                     countAssociationError(now);
                 }
-                heartbeats.schedule(
-                        i, now + (p.status() == PathStatus.UNCONFIRMED ? p.rto().rto() : heartbeatDelay(p)));
+                if (state == State.CLOSED) {
+                    return;
+                }
+                if (p.status() == PathStatus.POTENTIALLY_FAILED) {
+                    // RFC 7829 section 5.1: probe a PF destination once per RTO, without backoff.
+                    heartbeats.schedule(i, now);
+                } else {
+                    p.rto().backoff();
+                    heartbeats.schedule(
+                            i,
+                            now
+                                    + (p.status() == PathStatus.UNCONFIRMED
+                                            ? p.rto().rto()
+                                            : heartbeatDelay(p)));
+                }
             }
             if (state != State.CLOSED && heartbeats.due(i) <= now && !heartbeats.outstanding(i)) {
                 boolean idle = p.lastSendNanos() == Long.MIN_VALUE
@@ -1149,11 +1284,43 @@ public final class Association {
         return o.heartbeatInterval().toNanos() + rto + jitter;
     }
 
-    /** A timeout on path p (RFC 9260 section 8.2). */
+    /**
+     * A timeout on path p (RFC 9260 section 8.2): past Path.Max.Retrans errors it is inactive; with
+     * SCTP-PF, past PFMR errors it is Potentially Failed and probed at once (RFC 7829 section 5.1).
+     */
     private void pathError(Path p, long now) {
         p.incrementErrorCount();
-        if (p.errorCount() > o.pathMaxRetrans() && p.status() == PathStatus.ACTIVE) {
+        boolean up = p.status() == PathStatus.ACTIVE || p.status() == PathStatus.POTENTIALLY_FAILED;
+        if (p.errorCount() > o.pathMaxRetrans() && up) {
             setPathStatus(p, PathStatus.INACTIVE);
+        } else if (p.status() == PathStatus.ACTIVE
+                && o.potentiallyFailedEnabled()
+                && p.errorCount() > o.pfMaxRetrans()) {
+            setPathStatus(p, PathStatus.POTENTIALLY_FAILED);
+            if (!heartbeats.outstanding(p.index())) {
+                heartbeats.schedule(p.index(), now);
+            }
+        }
+        if (o.primarySwitchover() && p.index() == primary && p.status() != PathStatus.ACTIVE) {
+            switchPrimary();
+        }
+    }
+
+    /**
+     * RFC 7829 section 6, Primary Path Switchover: the primary failed (PF or inactive), so the
+     * active path with the fewest errors becomes the primary and stays so after the old one
+     * recovers.
+     */
+    private void switchPrimary() {
+        Path best = null;
+        for (Path q : paths) {
+            if (q.status() == PathStatus.ACTIVE && (best == null || q.errorCount() < best.errorCount())) {
+                best = q;
+            }
+        }
+        if (best != null && best.index() != primary) {
+            primary = best.index();
+            host.emit(new SctpEvent.PeerAddressChange(id, best.address(), PeerAddressState.MADE_PRIMARY));
         }
     }
 
@@ -1176,7 +1343,9 @@ public final class Association {
         p.setStatus(s);
         if (s == PathStatus.INACTIVE) {
             host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.UNREACHABLE));
-        } else if (s == PathStatus.ACTIVE && old == PathStatus.INACTIVE) {
+        } else if (s == PathStatus.POTENTIALLY_FAILED) {
+            host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.POTENTIALLY_FAILED));
+        } else if (s == PathStatus.ACTIVE && (old == PathStatus.INACTIVE || old == PathStatus.POTENTIALLY_FAILED)) {
             host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.AVAILABLE));
         }
     }
@@ -1239,10 +1408,20 @@ public final class Association {
     }
 
     private void deliverMessages() {
-        ReceivedMessage m;
-        while ((m = rx.pollMessage()) != null) {
-            host.emit(new SctpEvent.MessageReceived(id, m.streamId(), m.ppid(), m.unordered(), m.data()));
+        DataReceiver r = rx;
+        try {
+            while (r.pollMessage(messageSink)) {
+                // each message went to deliver()
+            }
+        } finally {
+            // If a message handler threw, what is left must not keep pointing into the packet.
+            r.detachReferences();
         }
+    }
+
+    private void deliver(
+            int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+        host.deliver(id, streamId, ppid, unordered, array, buf, offset, length);
     }
 
     private void reportUnsent() {

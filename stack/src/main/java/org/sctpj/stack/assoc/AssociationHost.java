@@ -3,6 +3,7 @@ package org.sctpj.stack.assoc;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.random.RandomGenerator;
+import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 
@@ -32,6 +33,30 @@ public interface AssociationHost {
 
     /** Queues an event for the user. */
     void emit(SctpEvent event);
+
+    /**
+     * A complete message for the user, in delivery order. Exactly one of {@code array} (a fresh
+     * array holding exactly the message, which the host may keep) and {@code buf} (the packet
+     * buffer, holding the message at absolute indexes {@code offset .. offset + length}, valid
+     * only during the call) is non-null. By default it becomes a {@link
+     * SctpEvent.MessageReceived} event (the packet's bytes copied).
+     */
+    default void deliver(
+            AssociationId association,
+            int streamId,
+            int ppid,
+            boolean unordered,
+            byte[] array,
+            java.nio.ByteBuffer buf,
+            int offset,
+            int length) {
+        byte[] data = array;
+        if (data == null) {
+            data = new byte[length];
+            buf.get(offset, data);
+        }
+        emit(new SctpEvent.MessageReceived(association, streamId, ppid, unordered, data));
+    }
 
     /** The association's set of peer addresses changed: update the demultiplexing table. */
     void peerAddressesChanged(Association association);

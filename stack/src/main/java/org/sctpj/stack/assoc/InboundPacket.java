@@ -23,50 +23,75 @@ public final class InboundPacket {
     int[] offsets = new int[8];
     int[] lengths = new int[8];
 
+    private final Parsed<InboundPacket> ok = Parsed.ok(this);
+
     /**
      * Frames {@code packet} (position to limit; checksum already verified): common header and
-     * every chunk's header, length and padding. Returns the first framing error, if any.
+     * every chunk's header, length and padding. Returns the first framing error, if any (its
+     * offset is an absolute index of {@code packet}). Allocates nothing for a well-formed packet:
+     * the packet is read in place at absolute indexes (see {@link #buffer()}).
      */
     public Parsed<InboundPacket> frame(ByteBuffer packet, InetAddress from, InetAddress to) {
-        ByteBuffer b = packet.slice();
-        int n = b.remaining();
+        ByteBuffer b = packet;
+        int start = packet.position();
+        int end = packet.limit();
+        int n = end - start;
         this.buf = b;
         this.from = from;
         this.to = to;
         this.count = 0;
         if (n < SctpPacket.HEADER_LENGTH) {
             return Parsed.fail(
-                    org.sctpj.stack.wire.ParseErrorKind.PACKET_TOO_SHORT, ParseError.NO_CHUNK, 0, n + " bytes");
+                    org.sctpj.stack.wire.ParseErrorKind.PACKET_TOO_SHORT, ParseError.NO_CHUNK, start, n + " bytes");
         }
-        sourcePort = Wire.u16(b, 0);
-        destinationPort = Wire.u16(b, 2);
-        verificationTag = b.getInt(4);
-        int off = SctpPacket.HEADER_LENGTH;
-        while (off < n) {
-            Parsed<Integer> framed = SctpPacket.frameChunk(b, off, n);
-            if (!framed.isOk()) {
-                return framed.castFailure();
+        sourcePort = Wire.u16(b, start);
+        destinationPort = Wire.u16(b, start + 2);
+        verificationTag = b.getInt(start + 4);
+        int off = start + SctpPacket.HEADER_LENGTH;
+        while (off < end) {
+            int length = chunkLength(b, off, end);
+            if (length < 0) {
+                return SctpPacket.frameChunk(b, off, end).castFailure(); // says why
             }
             if (count == offsets.length) {
                 offsets = Arrays.copyOf(offsets, count * 2);
                 lengths = Arrays.copyOf(lengths, count * 2);
             }
             offsets[count] = off;
-            lengths[count] = framed.value();
+            lengths[count] = length;
             count++;
-            off += Wire.pad4(framed.value());
+            off += Wire.pad4(length);
         }
         if (count == 0) {
             return Parsed.fail(
                     org.sctpj.stack.wire.ParseErrorKind.NO_CHUNKS,
                     ParseError.NO_CHUNK,
-                    SctpPacket.HEADER_LENGTH,
+                    start + SctpPacket.HEADER_LENGTH,
                     "packet has no chunk");
         }
-        return Parsed.ok(this);
+        return ok;
     }
 
-    /** The buffer holding the packet (index 0 = first byte of the common header). */
+    /**
+     * The Chunk Length of the chunk at {@code off} if {@link SctpPacket#frameChunk} would accept
+     * it (header within the packet, length at least 4, chunk and padding within the packet);
+     * otherwise -1. Allocates nothing.
+     */
+    private static int chunkLength(ByteBuffer b, int off, int end) {
+        if (end - off < 4) {
+            return -1;
+        }
+        int length = Wire.u16(b, off + 2);
+        if (length < 4 || Wire.pad4(length) > end - off) {
+            return -1;
+        }
+        return length;
+    }
+
+    /**
+     * The buffer holding the packet, as given to {@link #frame}: chunk offsets are absolute
+     * indexes of it (the common header starts at its position as it was then).
+     */
     public ByteBuffer buffer() {
         return buf;
     }

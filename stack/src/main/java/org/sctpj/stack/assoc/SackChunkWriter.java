@@ -1,29 +1,21 @@
 package org.sctpj.stack.assoc;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.sctpj.stack.rx.SackWriter;
-import org.sctpj.stack.wire.chunk.GapAckBlock;
-import org.sctpj.stack.wire.chunk.SackChunk;
+import org.sctpj.stack.tx.PacketBuilder;
 
-/** Turns the receiver's SACK fields into a SACK chunk in the association's packet. */
+/**
+ * Writes the receiver's SACK fields straight into the packet being built (no records, no boxing:
+ * a SACK goes out for every second packet received, RFC 9260 section 6.2).
+ */
 final class SackChunkWriter implements SackWriter {
-    private final Association association;
+    private final PacketBuilder pb;
 
-    SackChunkWriter(Association association) {
-        this.association = association;
+    SackChunkWriter(PacketBuilder pb) {
+        this.pb = pb;
     }
 
     @Override
     public void sack(int cumTsn, long aRwnd, int[] gapStarts, int[] gapEnds, int gapCount, int[] dups, int dupCount) {
-        List<GapAckBlock> gaps = new ArrayList<>(gapCount);
-        for (int i = 0; i < gapCount; i++) {
-            gaps.add(new GapAckBlock(gapStarts[i], gapEnds[i]));
-        }
-        List<Integer> d = new ArrayList<>(dupCount);
-        for (int i = 0; i < dupCount; i++) {
-            d.add(dups[i]);
-        }
-        association.addSack(new SackChunk(cumTsn, (int) Math.min(aRwnd, 0xffffffffL), gaps, d));
+        pb.tryAddSack(cumTsn, (int) Math.min(aRwnd, 0xffffffffL), gapStarts, gapEnds, gapCount, dups, dupCount);
     }
 }

@@ -35,6 +35,8 @@ public final class Path {
     private long packetsSent;
     private long chunksRetransmitted;
     private long bytesRetransmitted;
+    private long packetsRetransmitted;
+    private long lastAckNanos = Long.MIN_VALUE;
 
     /**
      * A path to {@code address}, numbered {@code index} within its association (0..63).
@@ -211,6 +213,27 @@ public final class Path {
         bytesSent += userBytes;
         chunksRetransmitted += retransmittedChunks;
         bytesRetransmitted += retransmittedBytes;
+        if (retransmittedChunks > 0) {
+            packetsRetransmitted++;
+        }
+    }
+
+    /** Packets with DATA sent here that carried at least one retransmitted chunk. */
+    public long packetsRetransmitted() {
+        return packetsRetransmitted;
+    }
+
+    /**
+     * When data sent here or a heartbeat to here was last acknowledged ({@link Long#MIN_VALUE} if
+     * never): "most recently active" of RFC 7829 section 5.1.
+     */
+    public long lastAckNanos() {
+        return lastAckNanos;
+    }
+
+    /** Records an acknowledgement of data or of a heartbeat sent here. */
+    public void recordAck(long now) {
+        lastAckNanos = now;
     }
 
     /** User data bytes sent here, retransmissions included. */

@@ -1,7 +1,7 @@
 package org.sctpj.stack.rx;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -17,6 +17,11 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * <p>Calling contract: for each received packet, {@link #onData} per DATA chunk, then {@link
  * #onPacketProcessed} once; whenever {@link #sackNeeded} (check after each packet and when {@link
  * #sackDeadline()} passes), {@link #writeSack}; {@link #pollMessage()} until it returns null.
+ *
+ * <p>With {@link #keepReferences(boolean) keepReferences(true)} a complete, unfragmented message
+ * that can be delivered at once is not copied: the ready queue refers to the caller's packet
+ * buffer, and the caller must take it with {@link #pollMessage(MessageSink)} before that buffer
+ * changes (the association does so before it returns from the packet).
  *
  * <p>Memory is bounded whatever the peer sends: a TSN is accepted only within {@link
  * #TSN_WINDOW} above the cumulative TSN, and only while the bytes held (fragments and undelivered
@@ -45,6 +50,23 @@ public final class DataReceiver {
          * ERROR with an Invalid Stream Identifier cause (RFC 9260 section 6.5).
          */
         INVALID_STREAM
+    }
+
+    /**
+     * Takes a ready message from {@link #pollMessage(MessageSink)}. Exactly one of {@code array}
+     * and {@code buf} is non-null.
+     */
+    @FunctionalInterface
+    public interface MessageSink {
+        /**
+         * One message, in delivery order.
+         *
+         * @param array a fresh array holding exactly the message, which the sink may keep; or null
+         * @param buf the packet buffer holding the message at absolute indexes {@code offset ..
+         *     offset + length}, valid only during the call (its position and limit are
+         *     meaningless); or null
+         */
+        void message(int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length);
     }
 
     private static final class Fragment {
@@ -90,8 +112,22 @@ public final class DataReceiver {
     private final int inboundStreams;
     private final TsnTracker tracker;
     private final Map<Integer, Fragment> fragments = new HashMap<>();
-    private final Map<Integer, InboundStream> streams = new HashMap<>();
-    private final ArrayDeque<ReceivedMessage> ready = new ArrayDeque<>();
+    /** Inbound streams by id, created on first use (an array: no boxing on the hot path). */
+    private InboundStream[] streams;
+
+    private boolean keepReferences;
+
+    // The ready queue, a ring of parallel arrays: a message is either an array of its own or a
+    // reference into the packet buffer being processed.
+    private int[] readyStream = new int[16];
+    private int[] readyPpid = new int[16];
+    private boolean[] readyUnordered = new boolean[16];
+    private byte[][] readyArray = new byte[16][];
+    private ByteBuffer[] readyBuf = new ByteBuffer[16];
+    private int[] readyOffset = new int[16];
+    private int[] readyLength = new int[16];
+    private int readyHead;
+    private int readyCount;
     private long buffered;
 
     private final int[] dups = new int[MAX_DUPLICATES];
@@ -125,6 +161,17 @@ public final class DataReceiver {
         this.delayedAckNanos = o.delayedAckTime().toNanos();
         this.tracker = new TsnTracker(peerInitialTsn);
         this.lastAdvertisedRwnd = receiveBuffer;
+        this.streams = new InboundStream[Math.min(inboundStreams, 16)];
+    }
+
+    /**
+     * With true, complete unfragmented messages deliverable at once are queued as references to
+     * the buffer given to {@link #onData} instead of copies: poll them with {@link
+     * #pollMessage(MessageSink)} before the buffer changes. False (the default) copies every
+     * message.
+     */
+    public void keepReferences(boolean on) {
+        keepReferences = on;
     }
 
     /**
@@ -166,15 +213,30 @@ public final class DataReceiver {
         if (streamId < 0 || streamId >= inboundStreams) {
             return DataResult.INVALID_STREAM;
         }
-        byte[] data = new byte[len];
-        buf.get(userDataOffset, data, 0, len);
         boolean unordered = (flags & DataChunk.FLAG_U) != 0;
         int b = flags & (DataChunk.FLAG_B | DataChunk.FLAG_E);
         if (b == (DataChunk.FLAG_B | DataChunk.FLAG_E)) {
             buffered += len;
+            if (keepReferences) {
+                if (unordered) {
+                    readyAdd(streamId, ppid, true, null, buf, userDataOffset, len);
+                    return DataResult.NEW;
+                }
+                InboundStream s = stream(streamId);
+                if ((ssn & 0xffff) == s.nextSsn) {
+                    readyAdd(streamId, ppid, false, null, buf, userDataOffset, len);
+                    s.nextSsn = (s.nextSsn + 1) & 0xffff;
+                    releasePending(s);
+                    return DataResult.NEW;
+                }
+            }
+            byte[] data = new byte[len];
+            buf.get(userDataOffset, data, 0, len);
             complete(new ReceivedMessage(streamId, ppid, unordered, data), ssn);
             return DataResult.NEW;
         }
+        byte[] data = new byte[len];
+        buf.get(userDataOffset, data, 0, len);
         Fragment f = new Fragment(streamId, ssn & 0xffff, ppid, flags, data);
         if (!fitsNeighbours(tsn, f)) {
             protocolViolations++;
@@ -242,28 +304,90 @@ public final class DataReceiver {
         complete(new ReceivedMessage(f.streamId, cur.ppid, f.unordered(), data), f.ssn);
     }
 
-    private void complete(ReceivedMessage m, int ssn) {
-        if (m.unordered()) {
-            ready.addLast(m);
-            return;
+    private InboundStream stream(int id) {
+        if (id >= streams.length) {
+            streams = Arrays.copyOf(streams, Math.min(inboundStreams, Math.max(id + 1, streams.length * 2)));
         }
-        InboundStream s = streams.get(m.streamId());
+        InboundStream s = streams[id];
         if (s == null) {
             s = new InboundStream();
-            streams.put(m.streamId(), s);
+            streams[id] = s;
         }
+        return s;
+    }
+
+    private void readyAdd(
+            int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+        if (readyCount == readyStream.length) {
+            growReady();
+        }
+        int i = (readyHead + readyCount) & (readyStream.length - 1);
+        readyStream[i] = streamId;
+        readyPpid[i] = ppid;
+        readyUnordered[i] = unordered;
+        readyArray[i] = array;
+        readyBuf[i] = buf;
+        readyOffset[i] = offset;
+        readyLength[i] = length;
+        readyCount++;
+    }
+
+    private void readyAdd(ReceivedMessage m) {
+        readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length);
+    }
+
+    private void growReady() {
+        int n = readyStream.length;
+        int[] sid = new int[n * 2];
+        int[] ppid = new int[n * 2];
+        boolean[] un = new boolean[n * 2];
+        byte[][] arr = new byte[n * 2][];
+        ByteBuffer[] bufs = new ByteBuffer[n * 2];
+        int[] off = new int[n * 2];
+        int[] len = new int[n * 2];
+        for (int k = 0; k < readyCount; k++) {
+            int i = (readyHead + k) & (n - 1);
+            sid[k] = readyStream[i];
+            ppid[k] = readyPpid[i];
+            un[k] = readyUnordered[i];
+            arr[k] = readyArray[i];
+            bufs[k] = readyBuf[i];
+            off[k] = readyOffset[i];
+            len[k] = readyLength[i];
+        }
+        readyStream = sid;
+        readyPpid = ppid;
+        readyUnordered = un;
+        readyArray = arr;
+        readyBuf = bufs;
+        readyOffset = off;
+        readyLength = len;
+        readyHead = 0;
+    }
+
+    /** Moves the messages now in sequence from the stream's out-of-order store to the ready queue. */
+    private void releasePending(InboundStream s) {
+        while (s.pending != null && !s.pending.isEmpty()) {
+            ReceivedMessage next = s.pending.remove(s.nextSsn);
+            if (next == null) {
+                break;
+            }
+            readyAdd(next);
+            s.nextSsn = (s.nextSsn + 1) & 0xffff;
+        }
+    }
+
+    private void complete(ReceivedMessage m, int ssn) {
+        if (m.unordered()) {
+            readyAdd(m);
+            return;
+        }
+        InboundStream s = stream(m.streamId());
         ssn &= 0xffff;
         if (ssn == s.nextSsn) {
-            ready.addLast(m);
+            readyAdd(m);
             s.nextSsn = (s.nextSsn + 1) & 0xffff;
-            while (s.pending != null && !s.pending.isEmpty()) {
-                ReceivedMessage next = s.pending.remove(s.nextSsn);
-                if (next == null) {
-                    break;
-                }
-                ready.addLast(next);
-                s.nextSsn = (s.nextSsn + 1) & 0xffff;
-            }
+            releasePending(s);
             return;
         }
         if (Serial.lt16(ssn, s.nextSsn)) {
@@ -292,7 +416,8 @@ public final class DataReceiver {
 
     /**
      * Ends the processing of one received packet and decides when to SACK (RFC 9260 section 6.2):
-     * at once when a gap exists or was just closed, a duplicate or a chunk that could not be kept
+     * at once when a gap exists or was just closed (with {@link SctpOptions#cmtDelayedAck()}: only
+     * when one was just closed), a duplicate or a chunk that could not be kept
      * arrived, the I bit was set (or {@code immediateRequested}), or {@link
      * SctpOptions#sackFrequency()} packets with DATA arrived since the last SACK; otherwise the
      * delayed-ack timer starts if it is not running.
@@ -300,7 +425,11 @@ public final class DataReceiver {
     public void onPacketProcessed(boolean packetHadData, boolean immediateRequested, long now) {
         if (packetHadData) {
             packetsSinceSack++;
-            boolean gaps = tracker.hasGaps() || (inPacket && gapsAtPacketStart);
+            boolean gaps = options.cmtDelayedAck()
+                    // CMT's delayed ack: reordering across paths is normal, so only the closing
+                    // of a gap is reported at once.
+                    ? inPacket && gapsAtPacketStart && !tracker.hasGaps()
+                    : tracker.hasGaps() || (inPacket && gapsAtPacketStart);
             if (gaps
                     || eventInPacket
                     || immediateRequested
@@ -359,21 +488,75 @@ public final class DataReceiver {
      * receive buffer since the last SACK, or opens from zero.
      */
     public ReceivedMessage pollMessage() {
-        ReceivedMessage m = ready.pollFirst();
-        if (m == null) {
+        if (readyCount == 0) {
             return null;
         }
-        buffered -= m.data().length;
+        int i = readyHead;
+        byte[] data = readyArray[i];
+        if (data == null) {
+            data = new byte[readyLength[i]];
+            readyBuf[i].get(readyOffset[i], data);
+        }
+        ReceivedMessage m = new ReceivedMessage(readyStream[i], readyPpid[i], readyUnordered[i], data);
+        takeReady(i);
+        return m;
+    }
+
+    /**
+     * The allocation-free form of {@link #pollMessage()}: hands the next ready message to {@code
+     * sink} (without a copy when it refers to the packet buffer) and returns true, or returns
+     * false when none is ready. Window updates as in {@link #pollMessage()}.
+     */
+    public boolean pollMessage(MessageSink sink) {
+        if (readyCount == 0) {
+            return false;
+        }
+        int i = readyHead;
+        byte[] array = readyArray[i];
+        ByteBuffer buf = readyBuf[i];
+        int sid = readyStream[i];
+        int ppid = readyPpid[i];
+        boolean unordered = readyUnordered[i];
+        int off = readyOffset[i];
+        int len = readyLength[i];
+        takeReady(i);
+        sink.message(sid, ppid, unordered, array, buf, off, len);
+        return true;
+    }
+
+    private void takeReady(int i) {
+        int len = readyLength[i];
+        readyArray[i] = null;
+        readyBuf[i] = null;
+        readyHead = (readyHead + 1) & (readyStream.length - 1);
+        readyCount--;
+        buffered -= len;
         long rwnd = aRwnd();
         if ((lastAdvertisedRwnd == 0 && rwnd > 0) || rwnd - lastAdvertisedRwnd >= receiveBuffer / 4) {
             immediate = true;
         }
-        return m;
+    }
+
+    /**
+     * Copies the ready messages that still refer to a packet buffer into arrays of their own, so
+     * that the buffer may change; for a caller whose sink stopped early (it threw).
+     */
+    public void detachReferences() {
+        for (int k = 0; k < readyCount; k++) {
+            int i = (readyHead + k) & (readyStream.length - 1);
+            if (readyBuf[i] != null) {
+                byte[] copy = new byte[readyLength[i]];
+                readyBuf[i].get(readyOffset[i], copy);
+                readyArray[i] = copy;
+                readyBuf[i] = null;
+                readyOffset[i] = 0;
+            }
+        }
     }
 
     /** Whether a message is ready for {@link #pollMessage()}. */
     public boolean hasMessage() {
-        return !ready.isEmpty();
+        return readyCount > 0;
     }
 
     /** The Cumulative TSN: every TSN up to it was received. */
@@ -428,6 +611,6 @@ public final class DataReceiver {
     public String toString() {
         return "DataReceiver[cum=" + Integer.toUnsignedString(tracker.cumulativeTsn()) + " highest="
                 + Integer.toUnsignedString(tracker.highestReceived()) + " buffered=" + buffered + " fragments="
-                + fragments.size() + " ready=" + ready.size() + "]";
+                + fragments.size() + " ready=" + readyCount + "]";
     }
 }

@@ -4,11 +4,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.path.CmtScheduler;
 import org.sctpj.stack.path.CongestionController;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.wire.Serial;
@@ -36,6 +35,15 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  *
  * <p>Paths are identified by {@link Path#index()} (0..63). Byte counts (flight size, rwnd,
  * buffer) are of user data.
+ *
+ * <p>With {@link SctpOptions#cmt()} (Concurrent Multipath Transfer, Iyengar, Amer and Stewart) the
+ * association fills packets for every destination that takes data, and the sender applies CMT's
+ * rules: split fast retransmit (a chunk's miss indications come only from later chunks sent to the
+ * same destination), the cwnd update by pseudo-cumulative ack (a destination's cwnd grows in slow
+ * start when the earliest chunk outstanding on it is acknowledged, not only when the cumulative ack
+ * moves), fast recovery per destination, retransmissions to the destination chosen by {@link
+ * SctpOptions#retransmissionPolicy()}, the sender half of CMT's delayed ack ({@link
+ * SctpOptions#cmtDelayedAck()}) and buffer splitting ({@link SctpOptions#bufferSplitting()}).
  */
 public final class DataSender {
 
@@ -51,12 +59,16 @@ public final class DataSender {
 
     private final SctpOptions options;
     private final CongestionController cc;
+    private final boolean cmt;
     private int outboundStreams;
     private int nextTsn;
     private int cumAck;
     private long peerRwnd;
 
-    private final Map<Integer, OutboundStream> streams = new HashMap<>();
+    /** Outbound streams by id, created on first use (an array: no boxing on the hot path). */
+    private OutboundStream[] streams = new OutboundStream[16];
+
+    private final SendPool pool;
     private final ArrayDeque<OutboundStream> roundRobin = new ArrayDeque<>();
     private long queuedBytes;
     private int queuedMessages;
@@ -81,6 +93,16 @@ public final class DataSender {
     private final SentChunk[] earliestBefore = new SentChunk[MAX_PATHS];
     private final int[] pendingOnPath = new int[MAX_PATHS];
 
+    // CMT: per-destination highest (and second highest) TSN newly acked by the SACK being
+    // processed, per-destination fast recovery, and the retransmission target of the fill.
+    private final int[] htna1 = new int[MAX_PATHS];
+    private final int[] htna2 = new int[MAX_PATHS];
+    private long htna1Mask;
+    private long htna2Mask;
+    private long recoveryMask;
+    private final int[] recoveryPoints = new int[MAX_PATHS];
+    private Path rtxTarget;
+
     /**
      * A sender whose first DATA chunk will carry {@code initialTsn}.
      *
@@ -92,10 +114,12 @@ public final class DataSender {
     public DataSender(SctpOptions o, int initialTsn, int outboundStreams, long peerRwnd, CongestionController cc) {
         this.options = Objects.requireNonNull(o, "options");
         this.cc = Objects.requireNonNull(cc, "congestion controller");
+        this.cmt = o.cmt();
         setOutboundStreams(outboundStreams);
         this.nextTsn = initialTsn;
         this.cumAck = initialTsn - 1;
         this.peerRwnd = Math.max(0, peerRwnd);
+        this.pool = new SendPool(o.sendBufferBytes());
         Arrays.fill(burst, o.maxBurst());
     }
 
@@ -142,23 +166,31 @@ public final class DataSender {
         if (len > freeBytes()) {
             return SendStatus.WOULD_BLOCK;
         }
-        byte[] copy = new byte[len];
-        data.get(copy);
-        OutboundStream s = streams.get(streamId);
-        if (s == null) {
-            s = new OutboundStream(streamId);
-            streams.put(streamId, s);
-        }
+        byte[] copy = pool.array(len);
+        data.get(copy, 0, len);
+        OutboundStream s = stream(streamId);
         if (s.queue.isEmpty()) {
             roundRobin.addLast(s);
         }
-        s.queue.addLast(new OutboundMessage(streamId, ppid, unordered, immediate, copy));
+        s.queue.addLast(pool.message().init(streamId, ppid, unordered, immediate, copy, len));
         queuedBytes += len;
         queuedMessages++;
         if (immediate) {
             immediateQueued++;
         }
         return SendStatus.ACCEPTED;
+    }
+
+    private OutboundStream stream(int id) {
+        if (id >= streams.length) {
+            streams = Arrays.copyOf(streams, Math.max(id + 1, Math.min(streams.length * 2, 65536)));
+        }
+        OutboundStream s = streams[id];
+        if (s == null) {
+            s = new OutboundStream(id);
+            streams[id] = s;
+        }
+        return s;
     }
 
     /** User bytes held: queued and not yet sent, plus sent and not cumulatively acknowledged. */
@@ -201,9 +233,17 @@ public final class DataSender {
         return cumAck;
     }
 
-    /** Whether the sender is in Fast Recovery (RFC 9260 section 7.2.4). */
+    /**
+     * Whether the sender is in Fast Recovery (RFC 9260 section 7.2.4); with CMT, whether any
+     * destination is.
+     */
     public boolean inFastRecovery() {
         return inFastRecovery;
+    }
+
+    /** With CMT, whether destination {@code p} is in its own Fast Recovery. */
+    public boolean inFastRecovery(Path p) {
+        return cmt ? (recoveryMask & (1L << p.index())) != 0 : inFastRecovery;
     }
 
     /** Chunks marked for retransmission and not yet resent. */
@@ -236,7 +276,12 @@ public final class DataSender {
      * below cwnd), the peer's rwnd (with zero window probing), Nagle and the burst budget. Starts
      * T3-rtx on p when it adds DATA and the timer is not running. Adds nothing if nothing may go.
      *
-     * @param paths all paths of the association (unused by this version; for CMT variants)
+     * <p>With CMT, chunks marked for retransmission go only to the destination the {@link
+     * SctpOptions#retransmissionPolicy()} picks, and with buffer splitting p's flight size must also
+     * stay below its share of the peer's window.
+     *
+     * @param paths all paths of the association (for CMT's retransmission policy and buffer
+     *     splitting)
      */
     public void fill(PacketBuilder pb, Path p, List<Path> paths, long now) {
         int idx = p.index();
@@ -245,15 +290,18 @@ public final class DataSender {
         }
         int before = pb.dataChunkCount();
         int beforeBytes = pb.dataBytes();
-        boolean cwndOpen = p.flightSize() < p.cwnd();
+        boolean cwndOpen = p.flightSize() < p.cwnd() && withinShare(p, paths);
         int rtxChunks = 0;
         long rtxBytes = 0;
+        if (cmt) {
+            rtxTarget = CmtScheduler.retransmissionTarget(paths, options.retransmissionPolicy());
+        }
 
         if (fastPending > 0) {
             int sent = 0;
             for (int i = 0; i < ring.size(); i++) {
                 SentChunk c = ring.get(i);
-                if (!c.fast) {
+                if (!c.fast || !retransmitHere(c, p)) {
                     continue;
                 }
                 if (!addChunk(pb, c)) {
@@ -275,7 +323,7 @@ public final class DataSender {
         if (markedCount > 0 && cwndOpen) {
             for (int i = 0; i < ring.size() && markedCount > 0; i++) {
                 SentChunk c = ring.get(i);
-                if (!c.marked || c.fast) {
+                if (!c.marked || c.fast || !retransmitHere(c, p)) {
                     continue;
                 }
                 if (!addChunk(pb, c)) {
@@ -295,6 +343,31 @@ public final class DataSender {
             p.startT3(now);
             p.recordSent(now, pb.dataBytes() - beforeBytes, rtxChunks, rtxBytes);
         }
+    }
+
+    /** CMT: whether a chunk marked for retransmission may go to {@code p}. */
+    private boolean retransmitHere(SentChunk c, Path p) {
+        if (!cmt) {
+            return true;
+        }
+        Path t = CmtScheduler.retransmissionPathFor(c.path, rtxTarget, options.retransmissionPolicy());
+        return t == null || t == p;
+    }
+
+    /**
+     * Buffer splitting (CMT): with n active destinations, p may have at most 1/n of the peer's
+     * window (its last a_rwnd, that is the free estimate plus what is unacknowledged) in flight.
+     */
+    private boolean withinShare(Path p, List<Path> paths) {
+        if (!cmt || !options.bufferSplitting()) {
+            return true;
+        }
+        int n = CmtScheduler.activeCount(paths);
+        if (n <= 1 || !CmtScheduler.takesNewData(p)) {
+            return true;
+        }
+        long window = peerRwnd + unackedBytes;
+        return p.flightSize() < window / n;
     }
 
     private boolean nagleHolds(PacketBuilder pb) {
@@ -338,7 +411,7 @@ public final class DataSender {
                     | (last ? DataChunk.FLAG_E : 0)
                     | (m.unordered ? DataChunk.FLAG_U : 0)
                     | (last && m.immediate ? DataChunk.FLAG_I : 0);
-            SentChunk c = new SentChunk(nextTsn, m, m.sentOffset, len, flags);
+            SentChunk c = pool.chunk().init(nextTsn, m, m.sentOffset, len, flags);
             if (!addChunk(pb, c)) {
                 return; // cannot happen: room was computed from the packet
             }
@@ -442,7 +515,10 @@ public final class DataSender {
             return r;
         }
         long fullyUsedMask = 0;
-        for (Path p : paths) {
+        htna1Mask = 0;
+        htna2Mask = 0;
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
             int i = p.index();
             newlyAckedBytes[i] = 0;
             earliestBefore[i] = null;
@@ -469,9 +545,13 @@ public final class DataSender {
             }
             clearProbe(c);
             outstandingBytes -= c.length;
+            if ((c.flags & DataChunk.FLAG_E) != 0) {
+                pool.release(c.msg); // its last fragment: every fragment is acknowledged now
+            }
+            pool.release(c); // read no more this SACK except for acked and path (earliestBefore)
         }
         cumAck = cumTsnAck;
-        if (inFastRecovery && Serial.ge(cumAck, recoveryPoint)) {
+        if (!cmt && inFastRecovery && Serial.ge(cumAck, recoveryPoint)) {
             inFastRecovery = false;
         }
 
@@ -502,13 +582,48 @@ public final class DataSender {
             }
         }
         // Congestion window growth comes before any fast retransmit reduction (7.2.4 note).
-        for (Path p : paths) {
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
             int i = p.index();
             if (newlyAckedBytes[i] > 0) {
-                cc.onAck(p, newlyAckedBytes[i], cumAdvanced, (fullyUsedMask & (1L << i)) != 0, inFastRecovery);
+                if (cmt) {
+                    // CUC: slow start needs the destination's pseudo-cumulative ack to advance.
+                    boolean pseudoAdvanced = earliestBefore[i] != null && earliestBefore[i].acked;
+                    cc.onAck(
+                            p,
+                            newlyAckedBytes[i],
+                            pseudoAdvanced,
+                            (fullyUsedMask & (1L << i)) != 0,
+                            (recoveryMask & (1L << i)) != 0);
+                } else {
+                    cc.onAck(p, newlyAckedBytes[i], cumAdvanced, (fullyUsedMask & (1L << i)) != 0, inFastRecovery);
+                }
             }
         }
+        if (cmt) {
+            cmtMissIndications(paths, r);
+        } else {
+            missIndications(paths, r, cumAdvanced, highestReported, htna, anyHtna);
+        }
 
+        peerRwnd = Math.max(0, aRwnd - unackedBytes);
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
+            int i = p.index();
+            if (pendingOnPath[i] == 0) {
+                p.stopT3();
+            } else if (earliestBefore[i] != null && earliestBefore[i].acked) {
+                p.restartT3(now);
+            }
+            burst[i] = options.maxBurst();
+        }
+        r.cumAckAdvanced = cumAdvanced;
+        return r;
+    }
+
+    /** Miss indications by the HTNA rule and fast retransmit, RFC 9260 section 7.2.4. */
+    private void missIndications(
+            List<Path> paths, AckResult r, boolean cumAdvanced, int highestReported, int htna, boolean anyHtna) {
         // Miss indications (HTNA) and fast retransmit.
         boolean allReported = inFastRecovery && cumAdvanced;
         int missLimit = allReported ? highestReported : htna;
@@ -537,30 +652,83 @@ public final class DataSender {
             inFastRecovery = true;
             recoveryPoint = nextTsn - 1;
             r.enteredFastRecovery = true;
-            for (Path p : paths) {
+            for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+                Path p = paths.get(pi0);
                 if ((fastPaths & (1L << p.index())) != 0) {
                     cc.onFastRetransmit(p);
                 }
             }
         }
+    }
 
-        peerRwnd = Math.max(0, aRwnd - unackedBytes);
-        for (Path p : paths) {
-            int i = p.index();
-            if (pendingOnPath[i] == 0) {
-                p.stopT3();
-            } else if (earliestBefore[i] != null && earliestBefore[i].acked) {
-                p.restartT3(now);
+    /**
+     * CMT's split fast retransmit: a chunk gets a miss indication only when a later chunk sent to
+     * the same destination is newly acknowledged (two with {@link SctpOptions#cmtDelayedAck()} when
+     * two such chunks are, since the receiver then acknowledges two packets per SACK); at the third
+     * it is marked for fast retransmit and its destination, unless already in Fast Recovery,
+     * enters it (cwnd reduced once) until every chunk sent there up to the highest TSN sent at entry
+     * is acknowledged.
+     */
+    private void cmtMissIndications(List<Path> paths, AckResult r) {
+        boolean dac = options.cmtDelayedAck();
+        long fastPaths = 0;
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            if (c.acked || c.marked) {
+                continue;
             }
-            burst[i] = options.maxBurst();
+            int pi = c.path.index();
+            long bit = 1L << pi;
+            if ((htna1Mask & bit) != 0 && Serial.lt(c.tsn, htna1[pi])) {
+                boolean two = dac && (htna2Mask & bit) != 0 && Serial.lt(c.tsn, htna2[pi]);
+                c.missCount += two ? 2 : 1;
+                if (c.missCount >= 3 && !c.fastDone) {
+                    mark(c);
+                    c.fast = true;
+                    c.fastDone = true;
+                    fastPending++;
+                    fastPaths |= bit;
+                    r.fastRetransmitsMarked++;
+                    continue;
+                }
+            }
+            pendingOnPath[pi]++;
         }
-        r.cumAckAdvanced = cumAdvanced;
-        return r;
+        // Leave per-destination Fast Recovery once nothing sent there up to its point is unacked.
+        long stillRecovering = 0;
+        for (int i = 0; i < ring.size() && recoveryMask != 0; i++) {
+            SentChunk c = ring.get(i);
+            int pi = c.path.index();
+            long bit = 1L << pi;
+            if (!c.acked && (recoveryMask & bit) != 0 && Serial.le(c.tsn, recoveryPoints[pi])) {
+                stillRecovering |= bit;
+            }
+        }
+        recoveryMask &= stillRecovering;
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
+            long bit = 1L << p.index();
+            if ((fastPaths & bit) != 0 && (recoveryMask & bit) == 0) {
+                recoveryMask |= bit;
+                recoveryPoints[p.index()] = nextTsn - 1;
+                r.enteredFastRecovery = true;
+                cc.onFastRetransmit(p);
+            }
+        }
+        inFastRecovery = recoveryMask != 0;
     }
 
     private void newlyAcked(SentChunk c, long now) {
         c.acked = true;
         int i = c.path.index();
+        long bit = 1L << i;
+        // Chunks are acknowledged in ascending TSN order: the last one seen per path is its highest.
+        if ((htna1Mask & bit) != 0) {
+            htna2[i] = htna1[i];
+            htna2Mask |= bit;
+        }
+        htna1[i] = c.tsn;
+        htna1Mask |= bit;
         newlyAckedBytes[i] += c.length;
         result.bytesNewlyAcked += c.length;
         result.newlyAckedPathMask |= 1L << i;
@@ -613,7 +781,8 @@ public final class DataSender {
             }
         }
         p.stopT3();
-        for (Path q : paths) {
+        for (int qi = 0; qi < paths.size(); qi++) {
+            Path q = paths.get(qi);
             burst[q.index()] = options.maxBurst();
         }
     }
@@ -632,14 +801,14 @@ public final class DataSender {
             }
             OutboundMessage m = c.msg;
             if (m != last) {
-                out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.data, true));
+                out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), true));
                 last = m;
             }
         }
         for (OutboundStream s : roundRobin) {
             for (OutboundMessage m : s.queue) {
                 if (m != last) {
-                    out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.data, m.sentOffset > 0));
+                    out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), m.sentOffset > 0));
                 }
             }
             s.queue.clear();
@@ -654,6 +823,7 @@ public final class DataSender {
         markedCount = 0;
         fastPending = 0;
         rttProbeMask = 0;
+        recoveryMask = 0;
         return out;
     }
 

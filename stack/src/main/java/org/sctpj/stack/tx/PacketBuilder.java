@@ -7,16 +7,24 @@ import org.sctpj.stack.wire.SctpPacket;
 import org.sctpj.stack.wire.Wire;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.DataChunk;
+import org.sctpj.stack.wire.chunk.SackChunk;
 
 /**
- * Builds one SCTP packet at a time (RFC 9260 section 3) in a reusable heap buffer: {@link #reset}
- * writes the common header, {@link #tryAdd}/{@link #tryAddData} append chunks while they fit in the
- * path's packet size, {@link #finish} fills the CRC32c and returns the packet's bytes.
+ * Builds one SCTP packet at a time (RFC 9260 section 3) in a reusable heap buffer, or straight into
+ * a buffer of the caller ({@link #target}): {@link #reset} writes the common header, {@link
+ * #tryAdd}/{@link #tryAddData} append chunks while they fit in the path's packet size, {@link
+ * #finish} fills the CRC32c and returns a copy of the packet's bytes, {@link #finishInPlace} fills
+ * it and leaves the packet where it was built (nothing allocated).
  */
 public final class PacketBuilder {
 
-    private final ByteBuffer buf;
+    private final ByteBuffer own;
+    private ByteBuffer buf;
+    /** Absolute index of the packet's first byte in {@link #buf}. */
+    private int base;
+    /** Absolute index just past the last byte the packet may use. */
     private int limit;
+
     private int chunkCount;
     private int dataChunkCount;
     private int dataBytes;
@@ -30,8 +38,32 @@ public final class PacketBuilder {
         if (capacity < SctpPacket.HEADER_LENGTH + Chunk.HEADER_LENGTH) {
             throw new IllegalArgumentException("capacity must be at least 16 bytes, was " + capacity);
         }
-        buf = ByteBuffer.allocate(capacity);
+        own = ByteBuffer.allocate(capacity);
+        buf = own;
         limit = capacity;
+    }
+
+    /**
+     * Builds the next packets into {@code out}, from its position, within its limit (which caps
+     * the packet size), until {@link #targetOwn()}. The builder keeps writing at absolute indexes
+     * and moves {@code out}'s position while it writes.
+     *
+     * @throws IllegalArgumentException if {@code out} is read-only or has fewer than 16 bytes left
+     */
+    public void target(ByteBuffer out) {
+        if (out.isReadOnly()) {
+            throw new IllegalArgumentException("the packet buffer is read-only: give a writable buffer");
+        }
+        if (out.remaining() < SctpPacket.HEADER_LENGTH + Chunk.HEADER_LENGTH) {
+            throw new IllegalArgumentException("the packet buffer has " + out.remaining()
+                    + " bytes left: give at least the path MTU (65535 bytes fits any packet)");
+        }
+        buf = out;
+    }
+
+    /** Builds the next packets in the builder's own heap buffer again (the default). */
+    public void targetOwn() {
+        buf = own;
     }
 
     /**
@@ -47,8 +79,13 @@ public final class PacketBuilder {
         if (maxBytes < SctpPacket.HEADER_LENGTH + Chunk.HEADER_LENGTH) {
             throw new IllegalArgumentException("maxBytes must be at least 16, was " + maxBytes);
         }
-        buf.clear();
-        limit = Math.min(maxBytes, buf.capacity());
+        if (buf == own) {
+            buf.clear();
+            base = 0;
+        } else {
+            base = buf.position();
+        }
+        limit = base + Math.min(maxBytes, buf.limit() - base);
         buf.putShort((short) srcPort);
         buf.putShort((short) dstPort);
         buf.putInt(verificationTag);
@@ -73,7 +110,7 @@ public final class PacketBuilder {
 
     /** The most user data one DATA chunk may carry in an empty packet of this size. */
     public int maxDataPayloadEmpty() {
-        return Math.max(0, ((limit - SctpPacket.HEADER_LENGTH) & ~3) - DataChunk.FIXED_LENGTH);
+        return Math.max(0, ((limit - base - SctpPacket.HEADER_LENGTH) & ~3) - DataChunk.FIXED_LENGTH);
     }
 
     /** True if no chunk has been added since {@link #reset}. */
@@ -92,6 +129,20 @@ public final class PacketBuilder {
             dataChunkCount++;
             dataBytes += d.userData().length();
         }
+        return true;
+    }
+
+    /**
+     * Appends a SACK chunk (RFC 9260 section 3.3.4) from primitive arrays if it fits; returns
+     * false, adding nothing, if not.
+     */
+    public boolean tryAddSack(
+            int cumTsnAck, int aRwnd, int[] gapStarts, int[] gapEnds, int gapCount, int[] dups, int dupCount) {
+        if (SackChunk.length(gapCount, dupCount) > remaining()) {
+            return false;
+        }
+        SackChunk.write(buf, cumTsnAck, aRwnd, gapStarts, gapEnds, gapCount, dups, dupCount);
+        chunkCount++;
         return true;
     }
 
@@ -133,13 +184,28 @@ public final class PacketBuilder {
 
     /** The packet's length so far. */
     public int length() {
-        return buf.position();
+        return buf.position() - base;
     }
 
     /** Fills the CRC32c checksum and returns a copy of exactly the packet's bytes. */
     public byte[] finish() {
-        int n = buf.position();
-        Crc32c.fill(buf, 0, n);
-        return Arrays.copyOf(buf.array(), n);
+        int n = finishInPlace();
+        if (buf == own) {
+            return Arrays.copyOf(own.array(), n);
+        }
+        byte[] copy = new byte[n];
+        buf.get(base, copy);
+        return copy;
+    }
+
+    /**
+     * Fills the CRC32c checksum and returns the packet's length; the packet stays where it was
+     * built: from index 0 of the own buffer, or from the {@link #target} buffer's position at
+     * {@link #reset} (whose position is then just past the packet).
+     */
+    public int finishInPlace() {
+        int n = buf.position() - base;
+        Crc32c.fill(buf, base, n);
+        return n;
     }
 }

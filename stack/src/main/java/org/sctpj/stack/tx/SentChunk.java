@@ -3,15 +3,16 @@ package org.sctpj.stack.tx;
 import org.sctpj.stack.path.Path;
 
 /**
- * A DATA chunk sent and not yet covered by the cumulative ack. One object per outstanding chunk: a
- * primitive-array ring would avoid the allocation and is a later optimisation.
+ * A DATA chunk sent and not yet covered by the cumulative ack. Recycled by the sender's {@link
+ * SendPool} once cumulatively acknowledged (steady-state sending allocates none), so every field
+ * is set by {@link #init}.
  */
 final class SentChunk {
-    final int tsn;
-    final OutboundMessage msg;
-    final int offset;
-    final int length;
-    final int flags;
+    int tsn;
+    OutboundMessage msg;
+    int offset;
+    int length;
+    int flags;
     /** Where it was last sent. */
     Path path;
     /** Acknowledged by a gap block (may be reneged) or by the cumulative ack. */
@@ -31,11 +32,22 @@ final class SentChunk {
     int sendCount;
     long sentNanos;
 
-    SentChunk(int tsn, OutboundMessage msg, int offset, int length, int flags) {
+    SentChunk init(int tsn, OutboundMessage msg, int offset, int length, int flags) {
         this.tsn = tsn;
         this.msg = msg;
         this.offset = offset;
         this.length = length;
         this.flags = flags;
+        path = null;
+        acked = false;
+        inFlight = false;
+        marked = false;
+        fast = false;
+        fastDone = false;
+        rttProbe = false;
+        missCount = 0;
+        sendCount = 0;
+        sentNanos = 0;
+        return this;
     }
 }

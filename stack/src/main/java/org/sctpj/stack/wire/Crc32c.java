@@ -16,19 +16,46 @@ public final class Crc32c {
     /** Offset of the checksum field in the common header. */
     public static final int CHECKSUM_OFFSET = 8;
 
-    private static final ByteBuffer ZERO4 = ByteBuffer.allocate(4).asReadOnlyBuffer();
+    private static final byte[] ZERO4 = new byte[4];
+
+    /** One reusable accumulator per thread: computing a checksum allocates nothing. */
+    private static final ThreadLocal<CRC32C> CRC = ThreadLocal.withInitial(CRC32C::new);
 
     private Crc32c() {}
 
     /**
-     * The checksum field value for {@code length} bytes of packet at absolute index {@code offset}
-     * of {@code packet}, as it appears on the wire read big-endian.
+     * The checksum field value for {@code length} bytes of packet at absolute index {@code
+     * offset} of {@code packet}, as it appears on the wire read big-endian. {@code length} is at
+     * least the 12 bytes of the common header. The buffer's position and limit are unchanged
+     * afterwards (a direct buffer's are moved during the call).
      */
     public static int compute(ByteBuffer packet, int offset, int length) {
-        CRC32C crc = new CRC32C();
-        crc.update(packet.duplicate().limit(offset + CHECKSUM_OFFSET).position(offset));
-        crc.update(ZERO4.duplicate());
-        crc.update(packet.duplicate().limit(offset + length).position(offset + CHECKSUM_OFFSET + 4));
+        CRC32C crc = CRC.get();
+        crc.reset();
+        int rest = offset + CHECKSUM_OFFSET + 4;
+        if (packet.hasArray()) {
+            byte[] a = packet.array();
+            int base = packet.arrayOffset() + offset;
+            crc.update(a, base, CHECKSUM_OFFSET);
+            crc.update(ZERO4, 0, 4);
+            crc.update(a, base + CHECKSUM_OFFSET + 4, length - CHECKSUM_OFFSET - 4);
+        } else {
+            int pos = packet.position();
+            int lim = packet.limit();
+            try {
+                packet.limit(packet.capacity());
+                packet.position(offset);
+                packet.limit(offset + CHECKSUM_OFFSET);
+                crc.update(packet);
+                crc.update(ZERO4, 0, 4);
+                packet.limit(offset + length);
+                packet.position(rest);
+                crc.update(packet);
+            } finally {
+                packet.limit(lim);
+                packet.position(pos);
+            }
+        }
         return Integer.reverseBytes((int) crc.getValue());
     }
 

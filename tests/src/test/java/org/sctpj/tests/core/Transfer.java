@@ -42,6 +42,9 @@ final class Transfer {
     long sendUntilNanos = Long.MAX_VALUE;
 
     private boolean stopped;
+    private EndpointNode receiver;
+    /** When set, every delivered message's bytes are added to it at the receiver's time. */
+    Series series;
 
     /** {@code count} messages of {@code size} bytes over {@code streams} streams. */
     Transfer(long seed, int count, int size, int streams, boolean unordered) {
@@ -63,8 +66,14 @@ final class Transfer {
 
     /** Wires the workload to the pair's event listeners. */
     Transfer attach(CorePair p) {
-        p.a.keepEvents(true).onEvent(e -> onSenderEvent(p.a, e));
-        p.z.keepEvents(false).onEvent(this::onReceiverEvent);
+        return attach(p.a, p.z);
+    }
+
+    /** Wires the workload to a sender node and a receiver node. */
+    Transfer attach(EndpointNode a, EndpointNode z) {
+        a.keepEvents(true).onEvent(e -> onSenderEvent(a, e));
+        z.keepEvents(false).onEvent(this::onReceiverEvent);
+        receiver = z;
         return this;
     }
 
@@ -114,6 +123,9 @@ final class Transfer {
         }
         delivered.set(idx);
         deliveredCount++;
+        if (series != null) {
+            series.add(receiver.now(), m.data().length);
+        }
         if (m.streamId() != want.stream()
                 || m.unordered() != want.unordered()
                 || !Arrays.equals(m.data(), content(idx, want.size()))) {

@@ -16,17 +16,38 @@ import org.sctpj.stack.wire.Wire;
  *
  * <p>The view reads the buffer at absolute indexes and ignores its position and limit; it stays
  * valid as long as the bytes of the chunk are not changed.
+ *
+ * <p>For a receive path that allocates nothing, one view made with {@link #DataChunkView()} is
+ * reused: {@link #wrap} points it at each chunk in turn, with the checks of {@link #check}.
  */
 public final class DataChunkView {
 
-    private final ByteBuffer buf;
-    private final int offset;
-    private final int length;
+    private ByteBuffer buf;
+    private int offset;
+    private int length;
 
     private DataChunkView(ByteBuffer buf, int offset, int length) {
         this.buf = buf;
         this.offset = offset;
         this.length = length;
+    }
+
+    /** A reusable view pointing at nothing yet: call {@link #wrap} before any accessor. */
+    public DataChunkView() {}
+
+    /**
+     * Points this view at the DATA chunk at absolute index {@code offset} (Chunk Length {@code
+     * length}, within the buffer) if {@link #check} would accept it; returns false, leaving the
+     * view unchanged, if not ({@link #check} then says why). Allocates nothing.
+     */
+    public boolean wrap(ByteBuffer buf, int offset, int length) {
+        if (length <= DataChunk.FIXED_LENGTH) {
+            return false;
+        }
+        this.buf = buf;
+        this.offset = offset;
+        this.length = length;
+        return true;
     }
 
     /**

@@ -105,6 +105,41 @@ public record SackChunk(int cumTsnAck, int aRwnd, List<GapAckBlock> gapAckBlocks
         }
     }
 
+    /** The Chunk Length of a SACK with these many gap blocks and duplicates. */
+    public static int length(int gapCount, int dupCount) {
+        return FIXED_LENGTH + GapAckBlock.LENGTH * gapCount + 4 * dupCount;
+    }
+
+    /**
+     * Writes a whole SACK chunk from primitive arrays, without building a record: the
+     * allocation-free form used by the receive path. Gap block offsets must be valid (start <=
+     * end, 16 bits) and the counts must fit one chunk; the caller (the receiver) guarantees both.
+     */
+    public static void write(
+            ByteBuffer out,
+            int cumTsnAck,
+            int aRwnd,
+            int[] gapStarts,
+            int[] gapEnds,
+            int gapCount,
+            int[] dups,
+            int dupCount) {
+        out.put((byte) ChunkType.SACK);
+        out.put((byte) 0);
+        out.putShort((short) length(gapCount, dupCount));
+        out.putInt(cumTsnAck);
+        out.putInt(aRwnd);
+        out.putShort((short) gapCount);
+        out.putShort((short) dupCount);
+        for (int i = 0; i < gapCount; i++) {
+            out.putShort((short) gapStarts[i]);
+            out.putShort((short) gapEnds[i]);
+        }
+        for (int i = 0; i < dupCount; i++) {
+            out.putInt(dups[i]);
+        }
+    }
+
     /** Decodes a SACK whose header is at {@code offset} and Chunk Length is {@code length}. */
     public static Parsed<SackChunk> decode(ByteBuffer buf, int offset, int length) {
         return SackChunkView.check(buf, offset, length).map(SackChunkView::toRecord);

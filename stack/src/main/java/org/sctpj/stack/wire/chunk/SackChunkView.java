@@ -16,19 +16,52 @@ import org.sctpj.stack.wire.Wire;
  *
  * <p>The view reads the buffer at absolute indexes and ignores its position and limit; it stays
  * valid as long as the bytes of the chunk are not changed.
+ *
+ * <p>For a receive path that allocates nothing, one view made with {@link #SackChunkView()} is
+ * reused: {@link #wrap} points it at each chunk in turn, with the checks of {@link #check}.
  */
 public final class SackChunkView {
 
-    private final ByteBuffer buf;
-    private final int offset;
-    private final int gapBlockCount;
-    private final int dupCount;
+    private ByteBuffer buf;
+    private int offset;
+    private int gapBlockCount;
+    private int dupCount;
 
     private SackChunkView(ByteBuffer buf, int offset, int gapBlockCount, int dupCount) {
         this.buf = buf;
         this.offset = offset;
         this.gapBlockCount = gapBlockCount;
         this.dupCount = dupCount;
+    }
+
+    /** A reusable view pointing at nothing yet: call {@link #wrap} before any accessor. */
+    public SackChunkView() {}
+
+    /**
+     * Points this view at the SACK at absolute index {@code offset} (Chunk Length {@code length},
+     * within the buffer) if {@link #check} would accept it; returns false, leaving the view
+     * unchanged, if not ({@link #check} then says why). Allocates nothing.
+     */
+    public boolean wrap(ByteBuffer buf, int offset, int length) {
+        if (length < SackChunk.FIXED_LENGTH) {
+            return false;
+        }
+        int gaps = Wire.u16(buf, offset + 12);
+        int dups = Wire.u16(buf, offset + 14);
+        if (SackChunk.FIXED_LENGTH + GapAckBlock.LENGTH * gaps + 4 * dups != length) {
+            return false;
+        }
+        for (int i = 0; i < gaps; i++) {
+            int at = offset + SackChunk.FIXED_LENGTH + GapAckBlock.LENGTH * i;
+            if (Wire.u16(buf, at) > Wire.u16(buf, at + 2)) {
+                return false;
+            }
+        }
+        this.buf = buf;
+        this.offset = offset;
+        this.gapBlockCount = gaps;
+        this.dupCount = dups;
+        return true;
     }
 
     /**

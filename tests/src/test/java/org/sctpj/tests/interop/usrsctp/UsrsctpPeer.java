@@ -214,6 +214,18 @@ public final class UsrsctpPeer implements AutoCloseable {
         return ready;
     }
 
+    /** Waits for a line of {@code kind}, e.g. {@code UPEER-PAUSED}. */
+    public Line awaitLine(String kind, Duration timeout) throws InterruptedException {
+        return awaitKind(kind, timeout);
+    }
+
+    /** Writes one line to the program's standard input (e.g. to resume after {@code UPEER-PAUSED}). */
+    public void writeLine(String line) throws IOException {
+        java.io.OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+    }
+
     /** Waits for the {@code UPEER-RESULT} line (the program exits right after it). */
     public Line awaitResult(Duration timeout) throws InterruptedException {
         if (result == null) {
@@ -259,6 +271,16 @@ public final class UsrsctpPeer implements AutoCloseable {
         return process;
     }
 
+    /** Ends the program at once (SIGKILL): no SHUTDOWN, no ABORT, as a crashed host. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Asks the program to stop (SIGTERM): servers then print their result. */
     public void terminate() {
         process.destroy();
@@ -287,6 +309,7 @@ public final class UsrsctpPeer implements AutoCloseable {
         private final Mode mode;
         private final Map<String, String> args = new LinkedHashMap<>();
         private Path binary;
+        private String namespace;
 
         private Builder(Mode mode) {
             this.mode = mode;
@@ -403,6 +426,15 @@ public final class UsrsctpPeer implements AutoCloseable {
             return opt(name, value);
         }
 
+        /**
+         * Run the program inside network namespace {@code ns} ({@code ip netns exec}, needs root):
+         * for raw IP, where each stack needs a namespace of its own.
+         */
+        public Builder namespace(String ns) {
+            this.namespace = ns;
+            return this;
+        }
+
         /** Use this binary instead of {@link UsrsctpPeer#locate()}'s (e.g. upeer-release). */
         public Builder binary(Path path) {
             this.binary = path;
@@ -415,6 +447,9 @@ public final class UsrsctpPeer implements AutoCloseable {
                     ? binary
                     : locate().orElseThrow(() -> new IllegalStateException("no upeer binary: " + unavailableReason()));
             List<String> cmd = new ArrayList<>();
+            if (namespace != null) {
+                cmd.addAll(List.of("ip", "netns", "exec", namespace));
+            }
             cmd.add(bin.toString());
             cmd.add("--mode");
             cmd.add(mode.name().toLowerCase(java.util.Locale.ROOT));

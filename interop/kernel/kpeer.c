@@ -1,0 +1,1304 @@
+/*
+ * kpeer: a small Linux kernel SCTP peer for sctpj's interop tests.
+ *
+ * It runs inside the test virtual machine (see build-vm.sh), compiled with gcc -static, and uses
+ * only the plain socket API: socket(AF_INET or AF_INET6, SOCK_STREAM or SOCK_SEQPACKET,
+ * IPPROTO_SCTP), setsockopt, sendmsg and recvmsg. No libsctp and no SCTP header: the few kernel
+ * UAPI constants and structures it needs are written out below.
+ *
+ * Modes:
+ *   kpeer ctl [PORT]                 control server (TCP, default 7999): one command per line,
+ *                                    one result line per command; see README.md for the list
+ *   kpeer echo PORT [options]        echo server: every message back on its stream, with its
+ *                                    PPID and its unordered flag
+ *   kpeer sink PORT [options]        sink server: counts messages and bytes
+ *   kpeer client HOST PORT [options] client: N messages of S bytes on K streams, checks echoes
+ *
+ * Results are single lines starting with "ok " or "err ".
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ kernel UAPI values */
+/* From the Linux UAPI (include/uapi/linux/sctp.h); values are ABI and never change. */
+
+#define K_IPPROTO_SCTP 132
+#define K_SOL_SCTP 132
+
+#define K_SCTP_INITMSG 2
+#define K_SCTP_NODELAY 3
+#define K_SCTP_PEER_ADDR_PARAMS 9
+#define K_SCTP_EVENTS 11
+#define K_SCTP_STATUS 14
+#define K_SCTP_RECVRCVINFO 32
+#define K_SCTP_SOCKOPT_BINDX_ADD 100
+#define K_SCTP_REMOTE_UDP_ENCAPS_PORT 132
+
+/* cmsg types */
+#define K_SCTP_SNDINFO 2
+#define K_SCTP_RCVINFO 3
+
+/* snd_flags / rcv_flags */
+#define K_SCTP_UNORDERED (1 << 0)
+#define K_SCTP_ABORT (1 << 2)
+#define K_SCTP_EOF 0x200 /* MSG_FIN */
+
+#define K_MSG_NOTIFICATION 0x8000
+
+#define K_SPP_HB_ENABLE (1 << 0)
+#define K_SPP_HB_DISABLE (1 << 1)
+
+/* notification types and association change states */
+#define K_SCTP_ASSOC_CHANGE 0x8001
+#define K_SCTP_COMM_UP 0
+#define K_SCTP_COMM_LOST 1
+#define K_SCTP_RESTART 2
+#define K_SCTP_SHUTDOWN_COMP 3
+#define K_SCTP_CANT_STR_ASSOC 4
+
+typedef int32_t k_assoc_t;
+
+struct k_initmsg {
+    uint16_t num_ostreams;
+    uint16_t max_instreams;
+    uint16_t max_attempts;
+    uint16_t max_init_timeo;
+};
+
+struct k_sndinfo {
+    uint16_t sid;
+    uint16_t flags;
+    uint32_t ppid;
+    uint32_t context;
+    k_assoc_t assoc_id;
+};
+
+struct k_rcvinfo {
+    uint16_t sid;
+    uint16_t ssn;
+    uint16_t flags;
+    uint32_t ppid;
+    uint32_t tsn;
+    uint32_t cumtsn;
+    uint32_t context;
+    k_assoc_t assoc_id;
+};
+
+struct k_paddrparams {
+    k_assoc_t assoc_id;
+    struct sockaddr_storage address;
+    uint32_t hbinterval;
+    uint16_t pathmaxrxt;
+    uint32_t pathmtu;
+    uint32_t sackdelay;
+    uint32_t flags;
+    uint32_t ipv6_flowlabel;
+    uint8_t dscp;
+} __attribute__((packed, aligned(4)));
+
+struct k_paddrinfo {
+    k_assoc_t assoc_id;
+    struct sockaddr_storage address;
+    int32_t state;
+    uint32_t cwnd;
+    uint32_t srtt;
+    uint32_t rto;
+    uint32_t mtu;
+} __attribute__((packed, aligned(4)));
+
+struct k_status {
+    k_assoc_t assoc_id;
+    int32_t state;
+    uint32_t rwnd;
+    uint16_t unackdata;
+    uint16_t penddata;
+    uint16_t instrms;
+    uint16_t outstrms;
+    uint32_t fragmentation_point;
+    struct k_paddrinfo primary;
+};
+
+struct k_udpencaps {
+    k_assoc_t assoc_id;
+    struct sockaddr_storage address;
+    uint16_t port;
+};
+
+struct k_assoc_change {
+    uint16_t type;
+    uint16_t flags;
+    uint32_t length;
+    uint16_t state;
+    uint16_t error;
+    uint16_t outbound_streams;
+    uint16_t inbound_streams;
+    k_assoc_t assoc_id;
+};
+
+/* ------------------------------------------------------------------ small helpers */
+
+#define MAX_MSG (1 << 20)
+#define MAX_BINDX 8
+
+/* Where a child reports its result line (a pipe to the control server, or stdout). */
+static int result_fd = 1;
+
+static void result(const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (n > (int)sizeof line - 2) n = sizeof line - 2;
+    line[n++] = '\n';
+    ssize_t w = write(result_fd, line, n);
+    (void)w;
+}
+
+static long long now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/** Parses a numeric IPv4 or IPv6 address with a port. Returns the sockaddr length, 0 if bad. */
+static socklen_t parse_addr(const char *s, int port, struct sockaddr_storage *ss) {
+    memset(ss, 0, sizeof *ss);
+    struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+    struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
+    if (inet_pton(AF_INET, s, &a4->sin_addr) == 1) {
+        a4->sin_family = AF_INET;
+        a4->sin_port = htons(port);
+        return sizeof *a4;
+    }
+    if (inet_pton(AF_INET6, s, &a6->sin6_addr) == 1) {
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons(port);
+        return sizeof *a6;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ options */
+
+struct opts {
+    int streams;     /* --streams N: outbound streams offered and inbound accepted (0: default) */
+    int encap;       /* --encap PORT: the peer's UDP encapsulation port (socket option) */
+    int hb_ms;       /* --hb MS: heartbeat interval, 0 disables (-1: kernel default) */
+    int seqpacket;   /* --seqpacket: one-to-many socket (SOCK_SEQPACKET) */
+    int v6;          /* --6: listen on IPv6 (servers; accepts IPv4 too) */
+    int lport;       /* --lport PORT: client local port (SO_REUSEADDR) */
+    char bind[64];   /* --bind ADDR: local address to bind (default: any) */
+    char bindx[MAX_BINDX][64]; /* --bindx ADDR: more local addresses (SCTP_SOCKOPT_BINDX_ADD) */
+    int nbindx;
+    int abort_end;   /* --abort: end associations with ABORT instead of SHUTDOWN */
+    int after;       /* --after N: server ends each association after N messages (0: never) */
+    int count;       /* -n N: client messages per round */
+    int size;        /* -z SIZE: client message size */
+    int kstreams;    /* -k K: client streams used (message i on stream i % K) */
+    uint32_t ppid;   /* --ppid P: client PPID of message 0 (message i carries P + i) */
+    int unordered;   /* --unordered: client sends unordered messages */
+    int noecho;      /* --noecho: client does not wait for echoes (for a sink) */
+    int reconnect;   /* --reconnect R: client runs R more rounds from the same local port */
+    int timeout_s;   /* --timeout S: client gives up after S seconds */
+    int nodelay;     /* --nodelay: SCTP_NODELAY */
+};
+
+static void opts_init(struct opts *o) {
+    memset(o, 0, sizeof *o);
+    o->hb_ms = -1;
+    o->count = 100;
+    o->size = 1000;
+    o->kstreams = 1;
+    o->timeout_s = 60;
+}
+
+/** Parses options from argv[i..argc). Returns NULL on success, or an error message. */
+static const char *opts_parse(struct opts *o, int argc, char **argv, int i) {
+    static char err[128];
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define FLAG(name, field) \
+    if (strcmp(a, name) == 0) { \
+        o->field = 1; \
+        continue; \
+    }
+#define NUM(name, field) \
+    if (strcmp(a, name) == 0) { \
+        if (!v) goto missing; \
+        o->field = strtol(v, NULL, 0); \
+        i++; \
+        continue; \
+    }
+        FLAG("--seqpacket", seqpacket)
+        FLAG("--6", v6)
+        FLAG("--abort", abort_end)
+        FLAG("--unordered", unordered)
+        FLAG("--noecho", noecho)
+        FLAG("--nodelay", nodelay)
+        NUM("--streams", streams)
+        NUM("--encap", encap)
+        NUM("--hb", hb_ms)
+        NUM("--lport", lport)
+        NUM("--after", after)
+        NUM("-n", count)
+        NUM("-z", size)
+        NUM("-k", kstreams)
+        NUM("--reconnect", reconnect)
+        NUM("--timeout", timeout_s)
+        if (strcmp(a, "--ppid") == 0) {
+            if (!v) goto missing;
+            o->ppid = (uint32_t)strtoul(v, NULL, 0);
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--bind") == 0) {
+            if (!v) goto missing;
+            snprintf(o->bind, sizeof o->bind, "%s", v);
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--bindx") == 0) {
+            if (!v) goto missing;
+            if (o->nbindx == MAX_BINDX) return "too many --bindx";
+            snprintf(o->bindx[o->nbindx++], sizeof o->bindx[0], "%s", v);
+            i++;
+            continue;
+        }
+        snprintf(err, sizeof err, "unknown option %s", a);
+        return err;
+    missing:
+        snprintf(err, sizeof err, "option %s needs a value", a);
+        return err;
+#undef FLAG
+#undef NUM
+    }
+    if (o->kstreams < 1) return "-k must be >= 1";
+    if (o->size < 1 || o->size > MAX_MSG) return "-z must be 1..1048576";
+    if (o->count < 0) return "-n must be >= 0";
+    if (o->streams && o->kstreams > o->streams) return "-k must not exceed --streams";
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ socket setup */
+
+static int set_int(int fd, int opt, int v) {
+    return setsockopt(fd, K_SOL_SCTP, opt, &v, sizeof v);
+}
+
+/** Creates and configures an SCTP socket; on error writes a message into err and returns -1. */
+static int sctp_socket(int family, const struct opts *o, char *err, size_t errlen) {
+    int fd = socket(family, o->seqpacket ? SOCK_SEQPACKET : SOCK_STREAM, K_IPPROTO_SCTP);
+    if (fd < 0) {
+        snprintf(err, errlen, "socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (o->streams) {
+        struct k_initmsg im = {.num_ostreams = o->streams, .max_instreams = o->streams};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_INITMSG, &im, sizeof im) < 0) {
+            snprintf(err, errlen, "SCTP_INITMSG: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    if (set_int(fd, K_SCTP_RECVRCVINFO, 1) < 0) {
+        snprintf(err, errlen, "SCTP_RECVRCVINFO: %s", strerror(errno));
+        goto fail;
+    }
+    /* association change notifications only (byte 1 of struct sctp_event_subscribe) */
+    uint8_t ev[2] = {0, 1};
+    if (setsockopt(fd, K_SOL_SCTP, K_SCTP_EVENTS, ev, sizeof ev) < 0) {
+        snprintf(err, errlen, "SCTP_EVENTS: %s", strerror(errno));
+        goto fail;
+    }
+    if (o->nodelay && set_int(fd, K_SCTP_NODELAY, 1) < 0) {
+        snprintf(err, errlen, "SCTP_NODELAY: %s", strerror(errno));
+        goto fail;
+    }
+    if (o->hb_ms >= 0) {
+        struct k_paddrparams pp;
+        memset(&pp, 0, sizeof pp);
+        pp.address.ss_family = family;
+        pp.hbinterval = o->hb_ms;
+        pp.flags = o->hb_ms ? K_SPP_HB_ENABLE : K_SPP_HB_DISABLE;
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_PEER_ADDR_PARAMS, &pp, sizeof pp) < 0) {
+            snprintf(err, errlen, "SCTP_PEER_ADDR_PARAMS: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    if (o->encap) {
+        struct k_udpencaps ue;
+        memset(&ue, 0, sizeof ue);
+        ue.address.ss_family = family;
+        ue.port = htons(o->encap);
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_REMOTE_UDP_ENCAPS_PORT, &ue, sizeof ue) < 0) {
+            snprintf(err, errlen, "SCTP_REMOTE_UDP_ENCAPS_PORT: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    return fd;
+fail:
+    close(fd);
+    return -1;
+}
+
+/** Binds the socket to --bind (or any) and port, then adds the --bindx addresses. */
+static int sctp_bind(int fd, int family, int port, const struct opts *o, char *err, size_t errlen) {
+    struct sockaddr_storage ss;
+    socklen_t len;
+    if (o->bind[0]) {
+        len = parse_addr(o->bind, port, &ss);
+        if (!len) {
+            snprintf(err, errlen, "bad --bind address %s", o->bind);
+            return -1;
+        }
+    } else {
+        len = parse_addr(family == AF_INET6 ? "::" : "0.0.0.0", port, &ss);
+    }
+    if ((o->bind[0] || port) && bind(fd, (struct sockaddr *)&ss, len) < 0) {
+        snprintf(err, errlen, "bind %s port %d: %s", o->bind[0] ? o->bind : "any", port, strerror(errno));
+        return -1;
+    }
+    if (o->nbindx) {
+        char packed[MAX_BINDX * sizeof(struct sockaddr_in6)];
+        size_t off = 0;
+        for (int i = 0; i < o->nbindx; i++) {
+            struct sockaddr_storage x;
+            socklen_t xl = parse_addr(o->bindx[i], port, &x);
+            if (!xl) {
+                snprintf(err, errlen, "bad --bindx address %s", o->bindx[i]);
+                return -1;
+            }
+            memcpy(packed + off, &x, xl);
+            off += xl;
+        }
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_SOCKOPT_BINDX_ADD, packed, off) < 0) {
+            snprintf(err, errlen, "SCTP_SOCKOPT_BINDX_ADD: %s", strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ messages */
+
+struct counters {
+    long long msgs, bytes;
+    int up, lost, restart, shutdown, cantstart, errors;
+};
+
+static void count_notification(struct counters *c, const char *buf, size_t n, k_assoc_t *assoc,
+                               int *state) {
+    *state = -1;
+    if (n < sizeof(struct k_assoc_change)) return;
+    struct k_assoc_change ac;
+    memcpy(&ac, buf, sizeof ac);
+    if (ac.type != K_SCTP_ASSOC_CHANGE) return;
+    *assoc = ac.assoc_id;
+    *state = ac.state;
+    switch (ac.state) {
+    case K_SCTP_COMM_UP: c->up++; break;
+    case K_SCTP_COMM_LOST: c->lost++; break;
+    case K_SCTP_RESTART: c->restart++; break;
+    case K_SCTP_SHUTDOWN_COMP: c->shutdown++; break;
+    case K_SCTP_CANT_STR_ASSOC: c->cantstart++; break;
+    }
+}
+
+/**
+ * Receives one whole message (reading partial deliveries until MSG_EOR). Returns its length, 0 at
+ * end of file, -1 on error (errno set). *notif is set when it is a notification.
+ */
+static ssize_t recv_message(int fd, char *buf, size_t cap, struct k_rcvinfo *ri, int *notif,
+                            struct sockaddr_storage *from) {
+    size_t got = 0;
+    *notif = 0;
+    memset(ri, 0, sizeof *ri);
+    for (;;) {
+        struct iovec iov = {.iov_base = buf + got, .iov_len = cap - got};
+        char control[256];
+        struct msghdr mh = {0};
+        mh.msg_iov = &iov;
+        mh.msg_iovlen = 1;
+        mh.msg_control = control;
+        mh.msg_controllen = sizeof control;
+        if (from) {
+            mh.msg_name = from;
+            mh.msg_namelen = sizeof *from;
+        }
+        ssize_t n = recvmsg(fd, &mh, 0);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (n == 0 && got == 0) return 0;
+        got += n;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+            if (c->cmsg_level == K_SOL_SCTP && c->cmsg_type == K_SCTP_RCVINFO &&
+                c->cmsg_len >= CMSG_LEN(sizeof *ri))
+                memcpy(ri, CMSG_DATA(c), sizeof *ri);
+        }
+        if (mh.msg_flags & K_MSG_NOTIFICATION) *notif = 1;
+        if (mh.msg_flags & MSG_EOR) return got;
+        if (got == cap) {
+            errno = EMSGSIZE;
+            return -1;
+        }
+    }
+}
+
+/** Sends one message with an SCTP_SNDINFO cmsg. flags may hold ABORT/EOF (then len may be 0). */
+static ssize_t send_message(int fd, const void *data, size_t len, int sid, uint32_t ppid_wire,
+                            int flags, k_assoc_t assoc, const struct sockaddr_storage *to,
+                            socklen_t tolen, int msgflags) {
+    struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
+    union {
+        char buf[CMSG_SPACE(sizeof(struct k_sndinfo))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr mh = {0};
+    mh.msg_iov = &iov;
+    mh.msg_iovlen = 1;
+    mh.msg_control = control.buf;
+    mh.msg_controllen = sizeof control.buf;
+    if (to) {
+        mh.msg_name = (void *)to;
+        mh.msg_namelen = tolen;
+    }
+    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+    c->cmsg_level = K_SOL_SCTP;
+    c->cmsg_type = K_SCTP_SNDINFO;
+    c->cmsg_len = CMSG_LEN(sizeof(struct k_sndinfo));
+    struct k_sndinfo si = {.sid = sid, .flags = flags, .ppid = ppid_wire, .assoc_id = assoc};
+    memcpy(CMSG_DATA(c), &si, sizeof si);
+    for (;;) {
+        ssize_t n = sendmsg(fd, &mh, msgflags);
+        if (n < 0 && errno == EINTR) continue;
+        return n;
+    }
+}
+
+/* ------------------------------------------------------------------ servers */
+
+static volatile sig_atomic_t stop_requested, status_requested;
+static const char *status_path;
+
+static void on_term(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void on_usr1(int sig) {
+    (void)sig;
+    status_requested = 1;
+}
+
+static void write_status(const struct counters *c, int assocs_open) {
+    if (!status_path) return;
+    char tmp[256], line[512];
+    snprintf(tmp, sizeof tmp, "%s.tmp", status_path);
+    int n = snprintf(line, sizeof line,
+                     "msgs=%lld bytes=%lld up=%d lost=%d restart=%d shutdown=%d open=%d errors=%d\n",
+                     c->msgs, c->bytes, c->up, c->lost, c->restart, c->shutdown, assocs_open, c->errors);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return;
+    ssize_t w = write(fd, line, n);
+    (void)w;
+    close(fd);
+    rename(tmp, status_path);
+}
+
+/* per-association message counts of a server (for --after) */
+#define MAX_CONN 64
+struct conn {
+    int fd;          /* one-to-one: the accepted socket; one-to-many: unused */
+    k_assoc_t assoc; /* one-to-many: the association */
+    long long msgs;
+    int ending;      /* SHUTDOWN requested, waiting for it to complete */
+};
+
+/** Ends an association: ABORT or graceful SHUTDOWN. Returns 1 if the conn can be dropped now. */
+static int end_assoc(int fd, struct conn *c, const struct opts *o) {
+    if (o->seqpacket) {
+        send_message(fd, NULL, 0, 0, 0, o->abort_end ? K_SCTP_ABORT : K_SCTP_EOF, c->assoc, NULL, 0, 0);
+        c->ending = 1;
+        return o->abort_end;
+    }
+    if (o->abort_end) {
+        struct linger lg = {.l_onoff = 1, .l_linger = 0};
+        setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        close(c->fd);
+        return 1;
+    }
+    shutdown(c->fd, SHUT_WR);
+    c->ending = 1;
+    return 0;
+}
+
+/**
+ * Echo (echo=1) or sink (echo=0) server on PORT. Writes "ok listening ..." or "err ..." to
+ * ready_fd once listening, then serves until SIGTERM.
+ */
+static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
+    char err[256];
+    int family = o->v6 ? AF_INET6 : AF_INET;
+    int lfd = sctp_socket(family, o, err, sizeof err);
+    if (lfd < 0 || sctp_bind(lfd, family, port, o, err, sizeof err) < 0 || listen(lfd, 16) < 0) {
+        if (lfd >= 0 && !err[0]) snprintf(err, sizeof err, "listen: %s", strerror(errno));
+        dprintf(ready_fd, "err %s\n", err);
+        return 1;
+    }
+    dprintf(ready_fd, "ok listening port=%d style=%s\n", port, o->seqpacket ? "one-to-many" : "one-to-one");
+    if (ready_fd != 1) close(ready_fd);
+
+    /* no SA_RESTART: a signal interrupts poll() so the status is written at once */
+    struct sigaction sa = {0};
+    sa.sa_handler = on_term;
+    sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = on_usr1;
+    sigaction(SIGUSR1, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    char *buf = malloc(MAX_MSG);
+    struct counters cnt = {0};
+    struct conn conns[MAX_CONN];
+    int nconn = 0;
+    long long last_write = 0;
+    int dirty = 1;
+
+    while (!stop_requested) {
+        struct pollfd pfd[MAX_CONN + 1];
+        int np = 0;
+        pfd[np++] = (struct pollfd){.fd = lfd, .events = POLLIN};
+        if (!o->seqpacket)
+            for (int i = 0; i < nconn; i++) pfd[np++] = (struct pollfd){.fd = conns[i].fd, .events = POLLIN};
+        int r = poll(pfd, np, 50);
+        if (status_requested || (dirty && now_ms() - last_write >= 50)) {
+            status_requested = 0;
+            write_status(&cnt, nconn);
+            last_write = now_ms();
+            dirty = 0;
+        }
+        if (r <= 0) continue;
+        dirty = 1;
+        if (o->seqpacket) {
+            if (!(pfd[0].revents & POLLIN)) continue;
+            struct k_rcvinfo ri;
+            int notif;
+            ssize_t n = recv_message(lfd, buf, MAX_MSG, &ri, &notif, NULL);
+            if (n <= 0) {
+                cnt.errors++;
+                continue;
+            }
+            if (notif) {
+                k_assoc_t a = 0;
+                int st;
+                count_notification(&cnt, buf, n, &a, &st);
+                if (st == K_SCTP_COMM_UP && nconn < MAX_CONN) {
+                    conns[nconn++] = (struct conn){.fd = -1, .assoc = a};
+                } else if (st == K_SCTP_COMM_LOST || st == K_SCTP_SHUTDOWN_COMP) {
+                    for (int i = 0; i < nconn; i++)
+                        if (conns[i].assoc == a) conns[i] = conns[--nconn];
+                }
+                continue;
+            }
+            cnt.msgs++;
+            cnt.bytes += n;
+            struct conn *c = NULL;
+            for (int i = 0; i < nconn; i++)
+                if (conns[i].assoc == ri.assoc_id) c = &conns[i];
+            if (c && c->ending) continue;
+            if (echo && send_message(lfd, buf, n, ri.sid, ri.ppid, ri.flags & K_SCTP_UNORDERED, ri.assoc_id,
+                                     NULL, 0, 0) < 0)
+                cnt.errors++;
+            if (c && ++c->msgs == o->after && end_assoc(lfd, c, o)) *c = conns[--nconn];
+            continue;
+        }
+        /* one-to-one */
+        if (pfd[0].revents & POLLIN) {
+            int cfd = accept(lfd, NULL, NULL);
+            if (cfd >= 0) {
+                if (nconn == MAX_CONN) {
+                    close(cfd);
+                } else {
+                    set_int(cfd, K_SCTP_RECVRCVINFO, 1);
+                    conns[nconn++] = (struct conn){.fd = cfd};
+                    cnt.up++;
+                }
+            }
+        }
+        for (int i = 1; i < np; i++) {
+            if (!pfd[i].revents) continue;
+            struct conn *c = NULL;
+            for (int j = 0; j < nconn; j++)
+                if (conns[j].fd == pfd[i].fd) c = &conns[j];
+            if (!c) continue;
+            struct k_rcvinfo ri;
+            int notif;
+            ssize_t n = recv_message(c->fd, buf, MAX_MSG, &ri, &notif, NULL);
+            if (n <= 0) {
+                if (n < 0) {
+                    cnt.errors++;
+                    if (errno == ECONNRESET) cnt.lost++;
+                } else {
+                    cnt.shutdown++;
+                }
+                close(c->fd);
+                *c = conns[--nconn];
+                continue;
+            }
+            if (notif) {
+                k_assoc_t a;
+                int st;
+                struct counters ignore = {0};
+                count_notification(&ignore, buf, n, &a, &st); /* COMM_UP counted at accept */
+                cnt.restart += ignore.restart;
+                continue;
+            }
+            cnt.msgs++;
+            cnt.bytes += n;
+            if (c->ending) continue;
+            if (echo && send_message(c->fd, buf, n, ri.sid, ri.ppid, ri.flags & K_SCTP_UNORDERED, 0, NULL, 0,
+                                     0) < 0)
+                cnt.errors++;
+            if (++c->msgs == o->after && end_assoc(lfd, c, o)) *c = conns[--nconn];
+        }
+    }
+    write_status(&cnt, nconn);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ client */
+
+static void fill(char *p, int size, uint32_t idx) {
+    for (int j = 0; j < size; j++) p[j] = (char)(idx * 131 + j * 7);
+    if (size >= 4) {
+        uint32_t be = htonl(idx);
+        memcpy(p, &be, 4);
+    }
+}
+
+/* client progress, for the timeout message */
+static volatile long long prog_sent, prog_echoed;
+static volatile int prog_round;
+static const char *volatile prog_phase = "start";
+
+static void on_alarm(int sig) {
+    (void)sig;
+    result("err timeout in %s (round %d, %lld sent, %lld echoed)", prog_phase, prog_round, prog_sent, prog_echoed);
+    _exit(3);
+}
+
+struct round_result {
+    long long sent, echoed, bytes;
+    int instreams, outstreams;
+};
+
+/** One association: connect, transfer, verify. Returns the socket (still open) or -1 after result(). */
+static int client_round(const char *host, int port, const struct opts *o, struct round_result *rr,
+                        struct counters *cnt) {
+    char err[256] = "";
+    struct sockaddr_storage peer;
+    socklen_t plen = parse_addr(host, port, &peer);
+    if (!plen) {
+        result("err bad address %s", host);
+        return -1;
+    }
+    int family = peer.ss_family;
+    int fd = sctp_socket(family, o, err, sizeof err);
+    if (fd < 0 || sctp_bind(fd, family, o->lport, o, err, sizeof err) < 0) {
+        result("err %s", err);
+        return -1;
+    }
+    prog_phase = "connect";
+    if (connect(fd, (struct sockaddr *)&peer, plen) < 0) {
+        result("err connect %s:%d: %s", host, port, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    char *buf = malloc(MAX_MSG), *out = malloc(o->size);
+    k_assoc_t assoc = 0;
+    if (o->seqpacket) {
+        /* one-to-many: connect() returns at once; wait for COMM_UP to learn the association id */
+        for (;;) {
+            struct k_rcvinfo ri;
+            int notif;
+            ssize_t n = recv_message(fd, buf, MAX_MSG, &ri, &notif, NULL);
+            if (n <= 0 || !notif) {
+                result("err waiting for COMM_UP: %s", n < 0 ? strerror(errno) : "unexpected data");
+                return -1;
+            }
+            int st;
+            count_notification(cnt, buf, n, &assoc, &st);
+            if (st == K_SCTP_COMM_UP) break;
+            if (st == K_SCTP_CANT_STR_ASSOC || st == K_SCTP_COMM_LOST) {
+                result("err association failed to start (state %d)", st);
+                return -1;
+            }
+        }
+    }
+    struct k_status ss;
+    memset(&ss, 0, sizeof ss);
+    ss.assoc_id = assoc;
+    socklen_t sl = sizeof ss;
+    if (getsockopt(fd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) == 0) {
+        rr->instreams = ss.instrms;
+        rr->outstreams = ss.outstrms;
+    }
+    int k = o->kstreams;
+    if (rr->outstreams && k > rr->outstreams) {
+        result("err peer allows %d streams, -k %d", rr->outstreams, k);
+        return -1;
+    }
+    int n = o->count;
+    char *seen = calloc(n + 1, 1);
+    long long *last = malloc(sizeof(long long) * k);
+    for (int i = 0; i < k; i++) last[i] = -1;
+    int next = 0, echoed = 0;
+    int expect = o->noecho ? 0 : n;
+    prog_phase = "transfer";
+    while (next < n || echoed < expect) {
+        struct pollfd p = {.fd = fd, .events = (next < n ? POLLOUT : 0) | (echoed < expect ? POLLIN : 0)};
+        if (poll(&p, 1, 1000) < 0 && errno != EINTR) {
+            result("err poll: %s", strerror(errno));
+            return -1;
+        }
+        if ((p.revents & POLLOUT) && next < n) {
+            fill(out, o->size, next);
+            ssize_t w = send_message(fd, out, o->size, next % k, htonl(o->ppid + next),
+                                     o->unordered ? K_SCTP_UNORDERED : 0, assoc, o->seqpacket ? &peer : NULL,
+                                     plen, MSG_DONTWAIT);
+            if (w >= 0) {
+                next++;
+                prog_sent++;
+                rr->sent++;
+                rr->bytes += o->size;
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
+                result("err send message %d: %s", next, strerror(errno));
+                return -1;
+            }
+        }
+        if (p.revents & (POLLIN | POLLERR | POLLHUP)) {
+            struct k_rcvinfo ri;
+            int notif;
+            ssize_t r = recv_message(fd, buf, MAX_MSG, &ri, &notif, NULL);
+            if (r <= 0) {
+                result("err connection %s after %d sent, %d echoed",
+                       r < 0 ? strerror(errno) : "closed by peer", next, echoed);
+                return -1;
+            }
+            if (notif) {
+                k_assoc_t a;
+                int st;
+                count_notification(cnt, buf, r, &a, &st);
+                if (st == K_SCTP_COMM_LOST || st == K_SCTP_SHUTDOWN_COMP) {
+                    result("err association ended (state %d) after %d sent, %d echoed", st, next, echoed);
+                    return -1;
+                }
+                continue;
+            }
+            uint32_t idx = (uint32_t)echoed;
+            if (o->size >= 4) {
+                memcpy(&idx, buf, 4);
+                idx = ntohl(idx);
+            }
+            if (idx >= (uint32_t)n || seen[idx]) {
+                result("err echo %d: bad or repeated index %u", echoed, idx);
+                return -1;
+            }
+            fill(out, o->size, idx);
+            const char *why = NULL;
+            if (r != o->size) why = "length";
+            else if (memcmp(buf, out, r) != 0) why = "payload";
+            else if (ri.sid != idx % k) why = "stream";
+            else if (ntohl(ri.ppid) != o->ppid + idx) why = "ppid";
+            else if (!!(ri.flags & K_SCTP_UNORDERED) != !!o->unordered) why = "unordered flag";
+            else if (!o->unordered && (long long)idx < last[idx % k]) why = "order within stream";
+            if (why) {
+                result("err echo of message %u: wrong %s (len %zd sid %u ppid %u flags %u)", idx, why, r, ri.sid,
+                       ntohl(ri.ppid), ri.flags);
+                return -1;
+            }
+            last[idx % k] = idx;
+            seen[idx] = 1;
+            echoed++;
+            prog_echoed++;
+            rr->echoed++;
+        }
+    }
+    free(seen);
+    free(last);
+    free(buf);
+    free(out);
+    return fd;
+}
+
+/** Waits (bounded) until everything sent is acknowledged, so that an ABORT loses nothing. */
+static void wait_acked(int fd) {
+    long long deadline = now_ms() + 5000;
+    while (now_ms() < deadline) {
+        struct k_status ss;
+        memset(&ss, 0, sizeof ss);
+        socklen_t sl = sizeof ss;
+        if (getsockopt(fd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) < 0) return;
+        if (ss.unackdata == 0 && ss.penddata == 0) return;
+        usleep(10000);
+    }
+}
+
+/** Ends the client's association and waits (bounded) for the end. */
+static void client_end(int fd, const struct opts *o) {
+    if (o->abort_end) {
+        prog_phase = "abort";
+        if (!o->seqpacket) wait_acked(fd);
+        struct linger lg = {.l_onoff = 1, .l_linger = 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        close(fd);
+        return;
+    }
+    if (o->seqpacket) {
+        close(fd); /* graceful shutdown of every association of the socket */
+        return;
+    }
+    prog_phase = "shutdown";
+    shutdown(fd, SHUT_WR);
+    char *buf = malloc(MAX_MSG);
+    long long deadline = now_ms() + 5000;
+    while (now_ms() < deadline) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 200) <= 0) continue;
+        struct k_rcvinfo ri;
+        int notif;
+        ssize_t n = recv_message(fd, buf, MAX_MSG, &ri, &notif, NULL);
+        if (n <= 0) break;
+        if (notif) {
+            struct counters ignore = {0};
+            k_assoc_t a;
+            int st;
+            count_notification(&ignore, buf, n, &a, &st);
+            if (st == K_SCTP_SHUTDOWN_COMP || st == K_SCTP_COMM_LOST) break;
+        }
+    }
+    free(buf);
+    close(fd);
+}
+
+static int run_client(const char *host, int port, struct opts *o) {
+    signal(SIGALRM, on_alarm);
+    signal(SIGPIPE, SIG_IGN);
+    alarm(o->timeout_s > 0 ? o->timeout_s : 60);
+    long long t0 = now_ms();
+    struct round_result total = {0};
+    struct counters cnt = {0};
+    for (int round = 0; round <= o->reconnect; round++) {
+        struct round_result rr = {0};
+        prog_round = round;
+        int fd = client_round(host, port, o, &rr, &cnt);
+        if (fd < 0) return 1;
+        total.sent += rr.sent;
+        total.echoed += rr.echoed;
+        total.bytes += rr.bytes;
+        total.instreams = rr.instreams;
+        total.outstreams = rr.outstreams;
+        client_end(fd, o);
+    }
+    long long ms = now_ms() - t0;
+    result("ok client rounds=%d sent=%lld echoed=%lld bytes=%lld ms=%lld outstreams=%d instreams=%d", o->reconnect + 1,
+           total.sent, total.echoed, total.bytes, ms, total.outstreams, total.instreams);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ control server */
+
+#define RUN_DIR "/run/kpeer"
+#define MAX_JOBS 32
+
+struct job {
+    int id;
+    pid_t pid;
+    char what[128];
+};
+static struct job jobs[MAX_JOBS];
+static int next_job = 1;
+
+static void reap(void) {
+    pid_t p;
+    int st;
+    while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+        for (int i = 0; i < MAX_JOBS; i++)
+            if (jobs[i].pid == p) jobs[i].pid = -jobs[i].pid; /* finished */
+}
+
+static struct job *find_job(int id) {
+    for (int i = 0; i < MAX_JOBS; i++)
+        if (jobs[i].id == id) return &jobs[i];
+    return NULL;
+}
+
+static void read_status(int id, char *out, size_t cap) {
+    char path[64];
+    snprintf(path, sizeof path, RUN_DIR "/job%d", id);
+    int fd = open(path, O_RDONLY);
+    out[0] = 0;
+    if (fd < 0) return;
+    ssize_t n = read(fd, out, cap - 1);
+    close(fd);
+    if (n < 0) n = 0;
+    out[n] = 0;
+    char *nl = strchr(out, '\n');
+    if (nl) *nl = 0;
+}
+
+/** Reads one line from fd with a deadline. Returns its length, or -1 on timeout/EOF. */
+static int read_line_timeout(int fd, char *buf, size_t cap, int timeout_ms) {
+    size_t got = 0;
+    long long deadline = now_ms() + timeout_ms;
+    while (got < cap - 1) {
+        long long left = deadline - now_ms();
+        if (left <= 0) return -1;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, (int)left);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) continue;
+        ssize_t n = read(fd, buf + got, 1);
+        if (n <= 0) return -1;
+        if (buf[got] == '\n') break;
+        got++;
+    }
+    buf[got] = 0;
+    return (int)got;
+}
+
+/** Starts a server job: forks, waits for its "listening" line. Writes the answer into ans. */
+static void start_server(int echo, int argc, char **argv, char *ans, size_t cap) {
+    if (argc < 2) {
+        snprintf(ans, cap, "err usage: %s PORT [options]", argv[0]);
+        return;
+    }
+    struct opts o;
+    opts_init(&o);
+    const char *e = opts_parse(&o, argc, argv, 2);
+    if (e) {
+        snprintf(ans, cap, "err %s", e);
+        return;
+    }
+    struct job *slot = NULL;
+    for (int i = 0; i < MAX_JOBS && !slot; i++)
+        if (jobs[i].pid <= 0) slot = &jobs[i];
+    if (!slot) {
+        snprintf(ans, cap, "err too many jobs (stop some)");
+        return;
+    }
+    int id = next_job++;
+    int pp[2];
+    if (pipe(pp) < 0) {
+        snprintf(ans, cap, "err pipe: %s", strerror(errno));
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pp[0]);
+        char path[64];
+        snprintf(path, sizeof path, RUN_DIR "/job%d", id);
+        status_path = strdup(path);
+        _exit(run_server(echo, atoi(argv[1]), &o, pp[1]));
+    }
+    close(pp[1]);
+    char line[512];
+    int n = read_line_timeout(pp[0], line, sizeof line, 5000);
+    close(pp[0]);
+    if (n < 0) {
+        kill(pid, SIGKILL);
+        snprintf(ans, cap, "err server did not start");
+        return;
+    }
+    if (strncmp(line, "ok", 2) != 0) {
+        waitpid(pid, NULL, 0);
+        snprintf(ans, cap, "%s", line);
+        return;
+    }
+    slot->id = id;
+    slot->pid = pid;
+    snprintf(slot->what, sizeof slot->what, "%s %s", argv[0], argv[1]);
+    snprintf(ans, cap, "ok job=%d pid=%d %s", id, (int)pid, line + 3);
+}
+
+static void do_client(int argc, char **argv, char *ans, size_t cap) {
+    if (argc < 3) {
+        snprintf(ans, cap, "err usage: client HOST PORT [options]");
+        return;
+    }
+    struct opts o;
+    opts_init(&o);
+    const char *e = opts_parse(&o, argc, argv, 3);
+    if (e) {
+        snprintf(ans, cap, "err %s", e);
+        return;
+    }
+    int pp[2];
+    if (pipe(pp) < 0) {
+        snprintf(ans, cap, "err pipe: %s", strerror(errno));
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pp[0]);
+        result_fd = pp[1];
+        _exit(run_client(argv[1], atoi(argv[2]), &o));
+    }
+    close(pp[1]);
+    int n = read_line_timeout(pp[0], ans, cap, (o.timeout_s + 5) * 1000);
+    close(pp[0]);
+    if (n < 0) {
+        kill(pid, SIGKILL);
+        snprintf(ans, cap, "err client gave no result");
+    }
+    waitpid(pid, NULL, 0);
+}
+
+static void stop_job(struct job *j, char *ans, size_t cap) {
+    if (j->pid > 0) {
+        kill(j->pid, SIGTERM);
+        for (int i = 0; i < 50; i++) {
+            if (waitpid(j->pid, NULL, WNOHANG) == j->pid) break;
+            usleep(20000);
+            if (i == 49) {
+                kill(j->pid, SIGKILL);
+                waitpid(j->pid, NULL, 0);
+            }
+        }
+    }
+    char st[256];
+    read_status(j->id, st, sizeof st);
+    snprintf(ans, cap, "ok job=%d stopped %s", j->id, st);
+    j->pid = 0;
+    j->id = 0;
+}
+
+static void do_sysctl(int argc, char **argv, char *ans, size_t cap) {
+    if (argc < 2 || strncmp(argv[1], "net.", 4) != 0 || strstr(argv[1], "..") || strchr(argv[1], '/')) {
+        snprintf(ans, cap, "err usage: sysctl net.NAME [VALUE]");
+        return;
+    }
+    char path[256] = "/proc/sys/";
+    size_t l = strlen(path);
+    for (const char *s = argv[1]; *s && l < sizeof path - 1; s++) path[l++] = *s == '.' ? '/' : *s;
+    path[l] = 0;
+    if (argc >= 3) {
+        int fd = open(path, O_WRONLY);
+        if (fd < 0 || dprintf(fd, "%s\n", argv[2]) < 0) {
+            snprintf(ans, cap, "err %s: %s", path, strerror(errno));
+            if (fd >= 0) close(fd);
+            return;
+        }
+        close(fd);
+    }
+    char v[128] = "";
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(ans, cap, "err %s: %s", path, strerror(errno));
+        return;
+    }
+    ssize_t n = read(fd, v, sizeof v - 1);
+    close(fd);
+    if (n < 0) n = 0;
+    v[n] = 0;
+    for (char *p = v; *p; p++)
+        if (*p == '\n' || *p == '\t') *p = ' ';
+    while (n > 0 && v[n - 1] == ' ') v[--n] = 0;
+    snprintf(ans, cap, "ok %s=%s", argv[1], v);
+}
+
+/** Joins a /proc file's lines ("Name  value") into "ok Name=value ..." */
+static void do_snmp(char *ans, size_t cap) {
+    FILE *f = fopen("/proc/net/sctp/snmp", "r");
+    if (!f) {
+        snprintf(ans, cap, "err /proc/net/sctp/snmp: %s", strerror(errno));
+        return;
+    }
+    size_t l = snprintf(ans, cap, "ok");
+    char name[64];
+    long long v;
+    while (fscanf(f, "%63s %lld", name, &v) == 2 && l < cap - 80) l += snprintf(ans + l, cap - l, " %s=%lld", name, v);
+    fclose(f);
+}
+
+static void do_assocs(char *ans, size_t cap) {
+    FILE *f = fopen("/proc/net/sctp/assocs", "r");
+    if (!f) {
+        snprintf(ans, cap, "err /proc/net/sctp/assocs: %s", strerror(errno));
+        return;
+    }
+    char line[512];
+    int n = -1; /* header line */
+    while (fgets(line, sizeof line, f)) n++;
+    fclose(f);
+    snprintf(ans, cap, "ok assocs=%d", n < 0 ? 0 : n);
+}
+
+static const char *HELP =
+    "ok commands: ping | echo PORT [opts] | sink PORT [opts] | client HOST PORT [opts] | status JOB | "
+    "stop JOB | stopall | jobs | sysctl net.NAME [VALUE] | snmp | assocs | quit | halt";
+
+/** Executes one command line; writes the answer (one line, no newline) into ans. Returns 1 to close. */
+static int command(char *line, char *ans, size_t cap) {
+    char *argv[64];
+    int argc = 0;
+    for (char *t = strtok(line, " \t\r\n"); t && argc < 63; t = strtok(NULL, " \t\r\n")) argv[argc++] = t;
+    argv[argc] = NULL;
+    reap();
+    if (argc == 0) {
+        snprintf(ans, cap, "err empty command");
+    } else if (!strcmp(argv[0], "ping")) {
+        snprintf(ans, cap, "ok pong");
+    } else if (!strcmp(argv[0], "help")) {
+        snprintf(ans, cap, "%s", HELP);
+    } else if (!strcmp(argv[0], "echo") || !strcmp(argv[0], "sink")) {
+        start_server(!strcmp(argv[0], "echo"), argc, argv, ans, cap);
+    } else if (!strcmp(argv[0], "client")) {
+        do_client(argc, argv, ans, cap);
+    } else if (!strcmp(argv[0], "status") || !strcmp(argv[0], "stop")) {
+        struct job *j = argc > 1 ? find_job(atoi(argv[1])) : NULL;
+        if (!j) {
+            snprintf(ans, cap, "err no such job");
+        } else if (!strcmp(argv[0], "stop")) {
+            stop_job(j, ans, cap);
+        } else {
+            char st[256];
+            if (j->pid > 0) {
+                kill(j->pid, SIGUSR1);
+                usleep(100000);
+            }
+            read_status(j->id, st, sizeof st);
+            snprintf(ans, cap, "ok job=%d running=%d %s", j->id, j->pid > 0, st);
+        }
+    } else if (!strcmp(argv[0], "stopall")) {
+        int n = 0;
+        char tmp[512];
+        for (int i = 0; i < MAX_JOBS; i++)
+            if (jobs[i].id) {
+                stop_job(&jobs[i], tmp, sizeof tmp);
+                n++;
+            }
+        snprintf(ans, cap, "ok stopped=%d", n);
+    } else if (!strcmp(argv[0], "jobs")) {
+        size_t l = snprintf(ans, cap, "ok");
+        for (int i = 0; i < MAX_JOBS && l < cap - 160; i++)
+            if (jobs[i].id)
+                l += snprintf(ans + l, cap - l, " [%d %s%s]", jobs[i].id, jobs[i].what,
+                              jobs[i].pid > 0 ? "" : " exited");
+    } else if (!strcmp(argv[0], "sysctl")) {
+        do_sysctl(argc, argv, ans, cap);
+    } else if (!strcmp(argv[0], "snmp")) {
+        do_snmp(ans, cap);
+    } else if (!strcmp(argv[0], "assocs")) {
+        do_assocs(ans, cap);
+    } else if (!strcmp(argv[0], "quit")) {
+        snprintf(ans, cap, "ok bye");
+        return 1;
+    } else if (!strcmp(argv[0], "halt")) {
+        snprintf(ans, cap, "ok halting");
+        return 2;
+    } else {
+        snprintf(ans, cap, "err unknown command %s (try help)", argv[0]);
+    }
+    return 0;
+}
+
+static int run_ctl(int port) {
+    signal(SIGPIPE, SIG_IGN);
+    mkdir(RUN_DIR, 0755);
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_ANY)};
+    if (bind(lfd, (struct sockaddr *)&a, sizeof a) < 0 || listen(lfd, 4) < 0) {
+        fprintf(stderr, "kpeer ctl: port %d: %s\n", port, strerror(errno));
+        return 1;
+    }
+    fprintf(stderr, "kpeer ctl: listening on TCP port %d\n", port);
+    for (;;) {
+        int cfd = accept(lfd, NULL, NULL);
+        if (cfd < 0) {
+            if (errno == EINTR) continue;
+            reap();
+            continue;
+        }
+        setsockopt(cfd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof one);
+        FILE *in = fdopen(dup(cfd), "r");
+        char line[2048], ans[2048];
+        int action = 0;
+        while (action == 0 && fgets(line, sizeof line, in)) {
+            action = command(line, ans, sizeof ans);
+            dprintf(cfd, "%s\n", ans);
+        }
+        fclose(in);
+        close(cfd);
+        if (action == 2) {
+            char tmp[512];
+            for (int i = 0; i < MAX_JOBS; i++)
+                if (jobs[i].id) stop_job(&jobs[i], tmp, sizeof tmp);
+            sync();
+            reboot(RB_POWER_OFF);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ main */
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: kpeer ctl [PORT]\n"
+            "       kpeer echo|sink PORT [options]\n"
+            "       kpeer client HOST PORT [options]\n"
+            "options: --streams N --encap PORT --hb MS --seqpacket --6 --bind ADDR --bindx ADDR\n"
+            "         --lport PORT --after N --abort -n N -z SIZE -k K --ppid P --unordered\n"
+            "         --noecho --reconnect R --timeout S --nodelay\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage();
+    if (!strcmp(argv[1], "ctl")) return run_ctl(argc > 2 ? atoi(argv[2]) : 7999);
+    struct opts o;
+    opts_init(&o);
+    if (!strcmp(argv[1], "echo") || !strcmp(argv[1], "sink")) {
+        if (argc < 3) return usage();
+        const char *e = opts_parse(&o, argc, argv, 3);
+        if (e) {
+            fprintf(stderr, "kpeer: %s\n", e);
+            return 2;
+        }
+        return run_server(!strcmp(argv[1], "echo"), atoi(argv[2]), &o, 1);
+    }
+    if (!strcmp(argv[1], "client")) {
+        if (argc < 4) return usage();
+        const char *e = opts_parse(&o, argc, argv, 4);
+        if (e) {
+            fprintf(stderr, "kpeer: %s\n", e);
+            return 2;
+        }
+        return run_client(argv[2], atoi(argv[3]), &o);
+    }
+    return usage();
+}

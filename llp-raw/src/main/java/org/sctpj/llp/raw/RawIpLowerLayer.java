@@ -1,0 +1,362 @@
+package org.sctpj.llp.raw;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import jnr.ffi.Pointer;
+import org.sctpj.stack.llp.LowerLayer;
+
+/**
+ * SCTP directly over IP (protocol 132, RFC 9260) through raw IPv4 and IPv6 sockets, called
+ * through JNR-FFI. Linux only (x86-64, AArch64); needs CAP_NET_RAW.
+ *
+ * <ul>
+ *   <li>{@link #send}: one sendmsg(2) per packet; the kernel builds the IP header. When the caller
+ *       names a source address, it is set per packet with an IP_PKTINFO / IPV6_PKTINFO control
+ *       message, so each path of a multihomed association leaves from its own address.
+ *   <li>{@link #receive}: recvmmsg(2) batches (recvmsg for a batch of one). The IPv4 header the
+ *       kernel delivers is checked and stripped (IHL); IPv6 raw sockets deliver the payload only.
+ *       The local address each packet was sent to is recovered from IP_PKTINFO /
+ *       IPV6_RECVPKTINFO, so that multihoming knows which of our addresses it came in on.
+ *   <li>{@link #await}: ppoll(2) on the sockets and an eventfd(2) that {@link #wakeup} writes to.
+ * </ul>
+ *
+ * <p>Every raw socket for protocol 132 in a network namespace receives every SCTP packet that
+ * arrives in it: two stacks on one host both see all traffic. Restrict delivery with {@link
+ * Builder#localAddresses} and give each stack its own namespace ({@link
+ * Builder#networkNamespace}).
+ *
+ * <p>Threads: as {@link LowerLayer} says, one owner thread makes every call but {@link #wakeup}.
+ * After {@link #open} nothing allocates per packet except the first sight of a peer address.
+ *
+ * <p>Without CAP_NET_RAW, {@link Builder#open} throws {@link RawSocketPermissionException}, whose
+ * message says so and suggests UDP encapsulation ({@code llp-udp-encap}).
+ */
+public final class RawIpLowerLayer implements LowerLayer {
+
+    private final RawSocket v4;
+    private final RawSocket v6;
+    private final RawSocket.Stats stats;
+    private final Set<InetAddress> local;
+    private final Native.LibC libc;
+    private final int eventFd;
+    private final ByteBuffer one;
+    private final Pointer onePtr;
+    private final ByteBuffer drain;
+    private final Pointer drainPtr;
+    private final ByteBuffer pollFds;
+    private final Pointer pollFdsPtr;
+    private final int pollCount;
+    private final ByteBuffer timespec;
+    private final Pointer timespecPtr;
+    private volatile boolean closed;
+    private boolean v6First;
+
+    private RawIpLowerLayer(RawSocket v4, RawSocket v6, RawSocket.Stats stats, Set<InetAddress> local, int eventFd)
+            throws IOException {
+        this.v4 = v4;
+        this.v6 = v6;
+        this.stats = stats;
+        this.local = local;
+        this.libc = Native.libc();
+        this.eventFd = eventFd;
+        one = Native.allocate(8);
+        one.putLong(0, 1);
+        onePtr = Native.pointer(one);
+        drain = Native.allocate(8);
+        drainPtr = Native.pointer(drain);
+        pollCount = (v4 != null ? 1 : 0) + (v6 != null ? 1 : 0) + 1;
+        pollFds = Native.allocate(pollCount * Native.POLLFD_SIZE);
+        int i = 0;
+        for (RawSocket s : new RawSocket[] {v4, v6}) {
+            if (s != null) {
+                pollFds.putInt(i * Native.POLLFD_SIZE, s.fd());
+                pollFds.putShort(i * Native.POLLFD_SIZE + 4, Native.POLLIN);
+                i++;
+            }
+        }
+        pollFds.putInt(i * Native.POLLFD_SIZE, eventFd);
+        pollFds.putShort(i * Native.POLLFD_SIZE + 4, Native.POLLIN);
+        pollFdsPtr = Native.pointer(pollFds);
+        timespec = Native.allocate(Native.TIMESPEC_SIZE);
+        timespecPtr = Native.pointer(timespec);
+    }
+
+    /** Opens IPv4 and IPv6 sockets with the defaults of {@link Builder}. */
+    public static RawIpLowerLayer open() throws IOException {
+        return builder().open();
+    }
+
+    /** A builder with the defaults: both families, any local address, batches of 16. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Options of a {@link RawIpLowerLayer}. Not thread-safe; reusable. */
+    public static final class Builder {
+        private boolean ipv4 = true;
+        private boolean ipv6 = true;
+        private boolean ipv6Required;
+        private List<InetAddress> localAddresses = List.of();
+        private int receiveBatch = 16;
+        private int receiveBufferBytes;
+        private Path namespace;
+
+        private Builder() {}
+
+        /** Open an IPv4 socket (default true). */
+        public Builder ipv4(boolean on) {
+            this.ipv4 = on;
+            return this;
+        }
+
+        /**
+         * Open an IPv6 socket (default true). When the kernel has no IPv6, the layer goes on with
+         * IPv4 alone unless {@link #requireIpv6} was set.
+         */
+        public Builder ipv6(boolean on) {
+            this.ipv6 = on;
+            return this;
+        }
+
+        /** Fail instead of going on without IPv6 when the kernel has none. */
+        public Builder requireIpv6(boolean on) {
+            this.ipv6Required = on;
+            return this;
+        }
+
+        /**
+         * Deliver only packets sent to one of these addresses (empty, the default: every packet
+         * the namespace receives). Others are counted in {@link RawIpStats#notLocal()}.
+         */
+        public Builder localAddresses(List<InetAddress> addresses) {
+            this.localAddresses = List.copyOf(addresses);
+            return this;
+        }
+
+        /**
+         * Packets read per receive system call, 1..1024 (default 16; 1 uses recvmsg instead of
+         * recvmmsg). Each costs a 64 KiB buffer per socket.
+         */
+        public Builder receiveBatch(int packets) {
+            if (packets < 1 || packets > 1024) {
+                throw new IllegalArgumentException("receiveBatch must be 1..1024, was " + packets);
+            }
+            this.receiveBatch = packets;
+            return this;
+        }
+
+        /**
+         * SO_RCVBUF to ask for, in bytes; 0 (the default) keeps the kernel's default. The kernel
+         * caps it at {@code net.core.rmem_max}.
+         */
+        public Builder receiveBufferBytes(int bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("receiveBufferBytes must be >= 0, was " + bytes);
+            }
+            this.receiveBufferBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Open the sockets inside this network namespace (e.g. {@link NetworkNamespace#named}); they
+         * stay there while the calling threads stay where they are. Needs CAP_SYS_ADMIN.
+         */
+        public Builder networkNamespace(Path namespaceFile) {
+            this.namespace = namespaceFile;
+            return this;
+        }
+
+        /**
+         * Opens the sockets.
+         *
+         * @throws RawSocketPermissionException without CAP_NET_RAW (the message suggests UDP
+         *     encapsulation)
+         * @throws IOException if a socket cannot be opened or configured, or not Linux
+         * @throws IllegalStateException if neither family is enabled
+         */
+        public RawIpLowerLayer open() throws IOException {
+            if (!ipv4 && !ipv6) {
+                throw new IllegalStateException("enable IPv4, IPv6 or both");
+            }
+            if (namespace != null) {
+                return NetworkNamespace.call(namespace, this::openHere);
+            }
+            return openHere();
+        }
+
+        private RawIpLowerLayer openHere() throws IOException {
+            Native.LibC c = Native.libc();
+            RawSocket.Stats stats = new RawSocket.Stats();
+            RawSocket s4 = null;
+            RawSocket s6 = null;
+            int efd = -1;
+            try {
+                if (ipv4) {
+                    s4 = RawSocket.open(false, receiveBatch, receiveBufferBytes, stats);
+                }
+                if (ipv6) {
+                    try {
+                        s6 = RawSocket.open(true, receiveBatch, receiveBufferBytes, stats);
+                    } catch (Native.FamilyUnsupportedException e) {
+                        if (ipv6Required || s4 == null) {
+                            throw e;
+                        }
+                    }
+                }
+                efd = c.eventfd(0, Native.EFD_NONBLOCK | Native.EFD_CLOEXEC);
+                if (efd < 0) {
+                    throw new IOException("eventfd failed: " + Native.describe(Native.errno()));
+                }
+                return new RawIpLowerLayer(s4, s6, stats, Set.copyOf(localAddresses), efd);
+            } catch (IOException | RuntimeException e) {
+                if (s4 != null) {
+                    s4.close();
+                }
+                if (s6 != null) {
+                    s6.close();
+                }
+                if (efd >= 0) {
+                    c.close(efd);
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** Whether an IPv4 socket is open. */
+    public boolean hasIpv4() {
+        return v4 != null;
+    }
+
+    /** Whether an IPv6 socket is open. */
+    public boolean hasIpv6() {
+        return v6 != null;
+    }
+
+    /** What was received, dropped and sent so far (read on the owner thread). */
+    public RawIpStats stats() {
+        return new RawIpStats(
+                stats.received,
+                stats.truncated,
+                stats.malformed,
+                stats.notLocal,
+                stats.sent,
+                stats.sendDropped,
+                stats.tooBig);
+    }
+
+    /**
+     * Sends one packet. {@code source} may be null or the wildcard address to let routing choose;
+     * otherwise it must be one of this host's addresses, of the destination's family.
+     *
+     * @throws IOException on a permanent error (closed layer, no socket of the destination's
+     *     family, unusable source, no route)
+     */
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
+        checkOpen();
+        boolean isV4 = destination instanceof Inet4Address;
+        RawSocket s = isV4 ? v4 : v6;
+        if (s == null) {
+            throw new IOException("no raw " + (isV4 ? "IPv4" : "IPv6") + " socket is open to send to " + destination
+                    + ": enable that family in the builder");
+        }
+        if (source != null && (source instanceof Inet4Address) != isV4) {
+            throw new IllegalArgumentException(
+                    "source " + source + " and destination " + destination + " must be of the same family");
+        }
+        s.send(sctp, source, destination);
+    }
+
+    @Override
+    public int receive(PacketSink sink, int max) throws IOException {
+        checkOpen();
+        int total = 0;
+        RawSocket first = v6First ? v6 : v4;
+        RawSocket second = v6First ? v4 : v6;
+        v6First = !v6First;
+        // Read until both sockets are empty or max is reached, alternating which goes first.
+        boolean more = true;
+        while (more && total < max) {
+            more = false;
+            if (first != null) {
+                int n = first.receive(sink, max - total, local);
+                total += n;
+                more = n > 0;
+            }
+            if (second != null && total < max) {
+                int n = second.receive(sink, max - total, local);
+                total += n;
+                more |= n > 0;
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public void await(long timeoutNanos) throws IOException {
+        checkOpen();
+        for (int i = 0; i < pollCount; i++) {
+            pollFds.putShort(i * Native.POLLFD_SIZE + 6, (short) 0);
+        }
+        Pointer timeout = null;
+        if (timeoutNanos < Long.MAX_VALUE) {
+            long t = Math.max(0, timeoutNanos);
+            timespec.putLong(0, t / 1_000_000_000L);
+            timespec.putLong(8, t % 1_000_000_000L);
+            timeout = timespecPtr;
+        }
+        int r = libc.ppoll(pollFdsPtr, pollCount, timeout, null);
+        if (r < 0) {
+            int errno = Native.errno();
+            if (errno == Native.EINTR) {
+                return;
+            }
+            throw new IOException("ppoll on the raw sockets failed: " + Native.describe(errno));
+        }
+        short eventRevents = pollFds.getShort((pollCount - 1) * Native.POLLFD_SIZE + 6);
+        if (eventRevents != 0) {
+            libc.read(eventFd, drainPtr, 8); // resets the counter; EAGAIN if another read won
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        if (!closed) {
+            libc.write(eventFd, onePtr, 8);
+        }
+    }
+
+    /** 0: the kernel puts SCTP right after the IP header. */
+    @Override
+    public int encapsulationOverhead() {
+        return 0;
+    }
+
+    /** Closes the sockets and the eventfd. Closing twice is harmless. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (v4 != null) {
+            v4.close();
+        }
+        if (v6 != null) {
+            v6.close();
+        }
+        libc.close(eventFd);
+    }
+
+    private void checkOpen() throws IOException {
+        if (closed) {
+            throw new IOException("the raw IP lower layer is closed: open a new one");
+        }
+    }
+}

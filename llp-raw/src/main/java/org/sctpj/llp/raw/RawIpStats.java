@@ -1,0 +1,18 @@
+package org.sctpj.llp.raw;
+
+/**
+ * Counters of a {@link RawIpLowerLayer}, both sockets together.
+ *
+ * @param received datagrams read from the sockets, including those dropped below
+ * @param truncated datagrams larger than the receive buffer (dropped)
+ * @param malformed datagrams whose IPv4 header did not hold together, or with no usable source
+ *     address (dropped)
+ * @param notLocal datagrams sent to an address outside {@link RawIpLowerLayer.Builder#localAddresses}
+ *     (dropped)
+ * @param sent packets the kernel accepted
+ * @param sendDropped packets dropped because the socket buffer was full (EAGAIN, ENOBUFS), as IP
+ *     would drop them
+ * @param tooBig packets dropped as larger than the path or interface allows (EMSGSIZE)
+ */
+public record RawIpStats(
+        long received, long truncated, long malformed, long notLocal, long sent, long sendDropped, long tooBig) {}

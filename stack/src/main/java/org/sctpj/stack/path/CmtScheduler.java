@@ -1,0 +1,81 @@
+package org.sctpj.stack.path;
+
+import java.util.List;
+import org.sctpj.stack.SctpOptions.RetransmissionPolicy;
+
+/**
+ * Destination choice of Concurrent Multipath Transfer (Iyengar, Amer, Stewart, "Concurrent
+ * Multipath Transfer Using SCTP Multihoming Over Independent End-to-End Paths", IEEE/ACM ToN
+ * 2006): which destinations take new data, and where retransmissions go.
+ *
+ * <ul>
+ *   <li>new data goes to every {@link PathStatus#ACTIVE} destination within its own cwnd; with
+ *       SCTP-PF on (CMT-PF), a {@link PathStatus#POTENTIALLY_FAILED} destination takes none while
+ *       another is active;
+ *   <li>retransmissions go by a {@link RetransmissionPolicy}: the destination with the largest
+ *       ssthresh (RTX-SSTHRESH), the largest cwnd (RTX-CWND), or the one the chunk was last sent to
+ *       (RTX-SAME). Among active destinations those with the fewest consecutive errors come first,
+ *       so that without SCTP-PF a destination that just timed out is not chosen while a clean one
+ *       exists (a deviation from the paper's pure ssthresh/cwnd order, which ties it to luck).
+ * </ul>
+ *
+ * <p>Stateless; all methods are static.
+ */
+public final class CmtScheduler {
+
+    private CmtScheduler() {}
+
+    /** Whether CMT may send new data to {@code p} while some destination is active. */
+    public static boolean takesNewData(Path p) {
+        return p.status() == PathStatus.ACTIVE;
+    }
+
+    /** The number of active destinations. */
+    public static int activeCount(List<Path> paths) {
+        int n = 0;
+        for (Path p : paths) {
+            if (p.status() == PathStatus.ACTIVE) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The active destination the policy picks for retransmissions; {@code null} if none is active
+     * (the caller then retransmits wherever it sends). For {@link
+     * RetransmissionPolicy#SAME_DESTINATION} this is the fallback for chunks whose destination is
+     * no longer active, chosen as for {@link RetransmissionPolicy#LARGEST_SSTHRESH}.
+     */
+    public static Path retransmissionTarget(List<Path> paths, RetransmissionPolicy policy) {
+        Path best = null;
+        for (Path p : paths) {
+            if (p.status() != PathStatus.ACTIVE) {
+                continue;
+            }
+            if (best == null || better(p, best, policy)) {
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    private static boolean better(Path p, Path best, RetransmissionPolicy policy) {
+        if (p.errorCount() != best.errorCount()) {
+            return p.errorCount() < best.errorCount();
+        }
+        return policy == RetransmissionPolicy.LARGEST_CWND ? p.cwnd() > best.cwnd() : p.ssthresh() > best.ssthresh();
+    }
+
+    /**
+     * Where a chunk last sent to {@code last} is retransmitted: {@code last} itself under {@link
+     * RetransmissionPolicy#SAME_DESTINATION} while it is active, otherwise {@code target} (from
+     * {@link #retransmissionTarget}, may be null).
+     */
+    public static Path retransmissionPathFor(Path last, Path target, RetransmissionPolicy policy) {
+        if (policy == RetransmissionPolicy.SAME_DESTINATION && last.status() == PathStatus.ACTIVE) {
+            return last;
+        }
+        return target;
+    }
+}

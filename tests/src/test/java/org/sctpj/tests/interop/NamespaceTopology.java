@@ -1,0 +1,160 @@
+package org.sctpj.tests.interop;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.sctpj.llp.raw.NetworkNamespace;
+
+/**
+ * Two fresh network namespaces with random names, ours ({@code sctpj-iu-HEX-o}) and the peer's
+ * ({@code sctpj-iu-HEX-p}), joined by one veth pair ({@code io1}/{@code ip1}: 10.201.1.0/24,
+ * fd00:201:1::/64), or two when multihomed ({@code io2}/{@code ip2}: 10.201.2.0/24,
+ * fd00:201:2::/64). We are .1/::1, the peer .2/::2 on each link. Loss and path cuts are nftables
+ * rules in the peer's namespace on its end of the veth. Deleting the namespaces removes
+ * everything.
+ */
+final class NamespaceTopology implements Topology {
+    private final Llp llp;
+    private final String ours;
+    private final String peers;
+    private final int links;
+
+    private NamespaceTopology(Llp llp, String ours, String peers, int links) {
+        this.llp = llp;
+        this.ours = ours;
+        this.peers = peers;
+        this.links = links;
+    }
+
+    static NamespaceTopology create(Llp llp, boolean multihomed) throws IOException {
+        String hex = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
+        NamespaceTopology t =
+                new NamespaceTopology(llp, "sctpj-iu-" + hex + "-o", "sctpj-iu-" + hex + "-p", multihomed ? 2 : 1);
+        try {
+            Shell.run("ip", "netns", "add", t.ours);
+            Shell.run("ip", "netns", "add", t.peers);
+            StringBuilder o = new StringBuilder("link set lo up\n");
+            StringBuilder p = new StringBuilder("link set lo up\n");
+            for (int k = 1; k <= t.links; k++) {
+                Shell.run(
+                        "ip", "link", "add", "io" + k, "netns", t.ours, "type", "veth", "peer", "name", "ip" + k,
+                        "netns", t.peers);
+                o.append("addr add 10.201.")
+                        .append(k)
+                        .append(".1/24 dev io")
+                        .append(k)
+                        .append('\n');
+                o.append("addr add fd00:201:")
+                        .append(k)
+                        .append("::1/64 dev io")
+                        .append(k)
+                        .append(" nodad\n");
+                o.append("link set io").append(k).append(" up\n");
+                p.append("addr add 10.201.")
+                        .append(k)
+                        .append(".2/24 dev ip")
+                        .append(k)
+                        .append('\n');
+                p.append("addr add fd00:201:")
+                        .append(k)
+                        .append("::2/64 dev ip")
+                        .append(k)
+                        .append(" nodad\n");
+                p.append("link set ip").append(k).append(" up\n");
+            }
+            Shell.run(List.of("ip", "-n", t.ours, "-batch", "-"), o.toString());
+            Shell.run(List.of("ip", "-n", t.peers, "-batch", "-"), p.toString());
+            return t;
+        } catch (IOException | RuntimeException e) {
+            t.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Llp llp() {
+        return llp;
+    }
+
+    private List<InetAddress> addresses(int host) {
+        List<InetAddress> l = new ArrayList<>();
+        for (int k = 1; k <= links; k++) {
+            l.add(address(llp == Llp.RAW6 ? "fd00:201:" + k + "::" + host : "10.201." + k + "." + host));
+        }
+        return List.copyOf(l);
+    }
+
+    private static InetAddress address(String s) {
+        try {
+            return InetAddress.getByName(s);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(s, e);
+        }
+    }
+
+    @Override
+    public List<InetAddress> ourAddresses() {
+        return addresses(1);
+    }
+
+    @Override
+    public List<InetAddress> peerAddresses() {
+        return addresses(2);
+    }
+
+    @Override
+    public int ourUdpPort() {
+        return 0;
+    }
+
+    @Override
+    public int peerUdpPort() {
+        return 0;
+    }
+
+    @Override
+    public Optional<Path> ourNamespace() {
+        return Optional.of(NetworkNamespace.named(ours));
+    }
+
+    @Override
+    public Optional<String> peerNamespace() {
+        return Optional.of(peers);
+    }
+
+    @Override
+    public void dropRandomly(int percent) throws IOException {
+        String rule = "numgen random mod 100 < " + percent + " drop";
+        nft("loss", "iifname \"ip1\" " + rule, "oifname \"ip1\" " + rule);
+    }
+
+    @Override
+    public void cutPath(int index) throws IOException {
+        String dev = "ip" + (index + 1);
+        nft("cut" + index, "iifname \"" + dev + "\" drop", "oifname \"" + dev + "\" drop");
+    }
+
+    private void nft(String table, String inRule, String outRule) throws IOException {
+        String rules = "table inet " + table + " {\n"
+                + "  chain in { type filter hook input priority 0; policy accept;\n    " + inRule + "\n  }\n"
+                + "  chain out { type filter hook output priority 0; policy accept;\n    " + outRule + "\n  }\n"
+                + "}\n";
+        Shell.inNamespace(peers, List.of("nft", "-f", "-"), rules);
+    }
+
+    @Override
+    public void close() {
+        for (String ns : List.of(ours, peers)) {
+            try {
+                Shell.run("ip", "netns", "delete", ns);
+            } catch (IOException e) {
+                // not created, or gone already
+            }
+        }
+    }
+}

@@ -1,0 +1,331 @@
+package org.sctpj.tests.interop;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.EndpointStats;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.llp.LowerLayer;
+import org.sctpj.timers.EndpointHandle;
+import org.sctpj.timers.EndpointListener;
+import org.sctpj.timers.StackConfig;
+import org.sctpj.timers.StackThread;
+import org.sctpj.trace.PcapLowerLayer;
+import org.sctpj.trace.PcapWriter;
+
+/**
+ * Our side of an interop case, on the real runtime: a {@link StackThread} (module {@code timers})
+ * driving one {@link Endpoint} over the case's lower layer, wrapped in {@link PcapLowerLayer} (every
+ * packet into the case's capture) and a {@link Tap}. The test thread talks to it through commands
+ * run on the stack thread; events are collected for the test thread to wait on.
+ *
+ * <p>Why not {@code CallbackSocket}: its {@code bind} checks the addresses against the JVM's own
+ * interfaces, and over raw IP our addresses live in a network namespace the raw sockets entered,
+ * not in the JVM's. The handle API underneath is the same runtime, with the same threading.
+ *
+ * <p>Sending: messages queue here and a pump on the stack thread hands them to the endpoint in
+ * order until it answers WOULD_BLOCK; a SendSpaceAvailable event runs the pump again. As an echo
+ * server, each message received is queued back the same way, on its stream with its PPID and U
+ * flag.
+ */
+final class OurStack implements AutoCloseable {
+
+    /** Opens the inner lower layer (UDP or raw) each time our stack binds. */
+    @FunctionalInterface
+    interface LayerOpener {
+        LowerLayer open() throws IOException;
+    }
+
+    private record Out(AssociationId association, SendInfo info, byte[] data) {}
+
+    private final StackThread thread;
+    private final PcapWriter pcap;
+    private final PcapLowerLayer.Framing framing;
+    private final Tap.Traffic traffic = new Tap.Traffic();
+    private final ConcurrentLinkedQueue<Out> outbox = new ConcurrentLinkedQueue<>();
+    private final List<SctpEvent> events = new ArrayList<>();
+    private final List<SctpEvent.MessageReceived> messages = new ArrayList<>();
+    private final List<String> sendErrors = new ArrayList<>();
+    private volatile boolean echo;
+    private volatile EndpointHandle handle;
+    private volatile Tap tap;
+    private volatile CountDownLatch closed;
+
+    private OurStack(String name, PcapWriter pcap, PcapLowerLayer.Framing framing) {
+        this.thread = new StackThread(StackConfig.DEFAULT.withName("interop-" + name));
+        this.pcap = pcap;
+        this.framing = framing;
+        thread.start();
+    }
+
+    /** A started stack thread writing the case's traffic to {@code pcap} with {@code framing}. */
+    static OurStack start(String name, PcapWriter pcap, PcapLowerLayer.Framing framing) {
+        return new OurStack(name, pcap, framing);
+    }
+
+    /** Echo every message received from now on. */
+    void echo(boolean on) {
+        this.echo = on;
+    }
+
+    /** Opens a lower layer and an endpoint on {@code port} with {@code addresses} on the stack thread. */
+    void bind(int port, List<InetAddress> addresses, SctpOptions options, LayerOpener opener) throws IOException {
+        LowerLayer inner = opener.open();
+        Tap t = new Tap(new PcapLowerLayer(inner, pcap, framing, OurStack::wallClock, false), traffic);
+        SctpOptions o = options.toBuilder()
+                .encapsulationOverhead(inner.encapsulationOverhead())
+                .build();
+        Endpoint ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now());
+        closed = new CountDownLatch(1);
+        tap = t;
+        handle = thread.register(ep, t, new Listener());
+    }
+
+    private static long wallClock() {
+        Instant i = Instant.now();
+        return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+    }
+
+    /** Accepts associations. */
+    void listen() {
+        call(ep -> {
+            ep.listen(true);
+            return null;
+        });
+    }
+
+    /** Starts an association; the first peer address is the primary. */
+    AssociationId connect(List<InetAddress> peers, int port) {
+        return call(ep -> ep.connect(peers, port, thread.now()));
+    }
+
+    /** Queues a message for sending (in order with every other). */
+    void send(AssociationId id, SendInfo info, byte[] data) {
+        outbox.add(new Out(id, info, data));
+        handle.execute(this::pump);
+    }
+
+    /** Sends one message at once on the stack thread and returns the endpoint's answer (or throws). */
+    SendStatus sendNow(AssociationId id, SendInfo info, byte[] data) {
+        return call(ep -> ep.send(id, info, ByteBuffer.wrap(data), thread.now()));
+    }
+
+    /** Graceful shutdown. */
+    void shutdown(AssociationId id) {
+        call(ep -> {
+            ep.shutdown(id, thread.now());
+            return null;
+        });
+    }
+
+    /** ABORT. */
+    void abort(AssociationId id) {
+        call(ep -> {
+            ep.abort(id, "interop abort".getBytes(java.nio.charset.StandardCharsets.US_ASCII), thread.now());
+            return null;
+        });
+    }
+
+    /** A snapshot of the association (empty once it is gone). */
+    java.util.Optional<AssociationInfo> info(AssociationId id) {
+        return call(ep -> ep.info(id));
+    }
+
+    /** The endpoint's counters (bad checksums, malformed packets...). */
+    EndpointStats stats() {
+        return call(Endpoint::stats);
+    }
+
+    /** The chunk and address counters of the case. */
+    Tap.Traffic traffic() {
+        return traffic;
+    }
+
+    /** True when no message waits in the outbox. */
+    boolean outboxEmpty() {
+        return outbox.isEmpty();
+    }
+
+    /**
+     * Our host "crashes": the layer goes mute (nothing more leaves, nothing more arrives), the
+     * endpoint is dropped with its associations (their ABORTs go nowhere), its layer closed.
+     */
+    void vanish() throws InterruptedException {
+        tap.mute();
+        outbox.clear();
+        synchronized (this) {
+            // The new incarnation numbers its associations from 1 again: forget the old events.
+            events.clear();
+        }
+        handle.close(false, 0);
+        if (!closed.await(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("our endpoint did not close within 10 s");
+        }
+    }
+
+    private <T> T call(Function<Endpoint, T> f) {
+        CompletableFuture<T> r = new CompletableFuture<>();
+        EndpointHandle h = handle;
+        h.execute(() -> {
+            try {
+                r.complete(f.apply(h.endpoint()));
+                pump();
+            } catch (Throwable t) {
+                r.completeExceptionally(t);
+            }
+        });
+        try {
+            return r.get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new AssertionError(e.getCause());
+        } catch (TimeoutException e) {
+            throw new AssertionError("the stack thread did not run a command within 10 s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Stack thread: hands queued messages to the endpoint until it would block. */
+    private void pump() {
+        EndpointHandle h = handle;
+        if (h == null || h.isClosed()) {
+            return;
+        }
+        for (Out o = outbox.peek(); o != null; o = outbox.peek()) {
+            SendStatus s;
+            try {
+                s = h.endpoint().send(o.association(), o.info(), ByteBuffer.wrap(o.data()), thread.now());
+            } catch (RuntimeException e) {
+                outbox.poll();
+                synchronized (this) {
+                    sendErrors.add(e.toString());
+                }
+                continue;
+            }
+            if (s == SendStatus.WOULD_BLOCK) {
+                return;
+            }
+            outbox.poll();
+        }
+    }
+
+    private final class Listener implements EndpointListener {
+        @Override
+        public void onEvent(EndpointHandle h, SctpEvent e) {
+            if (e instanceof SctpEvent.MessageReceived m && echo) {
+                outbox.add(
+                        new Out(m.association(), new SendInfo(m.streamId(), m.ppid(), m.unordered(), false), m.data()));
+            }
+            synchronized (OurStack.this) {
+                events.add(e);
+                if (e instanceof SctpEvent.MessageReceived m) {
+                    messages.add(m);
+                }
+                OurStack.this.notifyAll();
+            }
+            if (e instanceof SctpEvent.MessageReceived || e instanceof SctpEvent.SendSpaceAvailable) {
+                pump();
+            }
+        }
+
+        @Override
+        public void onClosed(EndpointHandle h) {
+            CountDownLatch c = closed;
+            if (c != null) {
+                c.countDown();
+            }
+        }
+    }
+
+    /** Waits until {@code condition} (checked under this object's lock) holds; false on timeout. */
+    synchronized boolean await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 50)));
+        }
+        return true;
+    }
+
+    /** Waits for an event matching {@code p}; throws with the events seen when none comes in time. */
+    SctpEvent awaitEvent(Predicate<SctpEvent> p, Duration timeout, String what) throws InterruptedException {
+        if (!await(() -> events.stream().anyMatch(p), timeout)) {
+            throw new AssertionError("no " + what + " within " + timeout.toSeconds() + " s; events: " + summary());
+        }
+        synchronized (this) {
+            return events.stream().filter(p).findFirst().orElseThrow();
+        }
+    }
+
+    /** True if an event matching {@code p} was seen. */
+    synchronized boolean seen(Predicate<SctpEvent> p) {
+        return events.stream().anyMatch(p);
+    }
+
+    /** Messages received so far. */
+    synchronized int messageCount() {
+        return messages.size();
+    }
+
+    /** Messages {@code from} (inclusive) to {@code to} (exclusive), in arrival order. */
+    synchronized List<SctpEvent.MessageReceived> messages(int from, int to) {
+        return List.copyOf(messages.subList(from, to));
+    }
+
+    /** Send errors the pump met (e.g. a send after the association ended). */
+    synchronized List<String> sendErrors() {
+        return List.copyOf(sendErrors);
+    }
+
+    /** The events but messages, for failure messages. */
+    synchronized String summary() {
+        StringBuilder sb = new StringBuilder();
+        int n = 0;
+        for (SctpEvent e : events) {
+            if (!(e instanceof SctpEvent.MessageReceived)
+                    && !(e instanceof SctpEvent.SendSpaceAvailable)
+                    && !(e instanceof SctpEvent.SenderDry)) {
+                sb.append(e).append("; ");
+                n++;
+            }
+        }
+        return sb.append(messages.size())
+                .append(" messages; ")
+                .append(n)
+                .append(" other events")
+                .toString();
+    }
+
+    /** Closes the endpoint (aborting what is left) and the stack thread; the pcap stays open. */
+    @Override
+    public void close() {
+        thread.close();
+    }
+}

@@ -1,0 +1,128 @@
+package org.sctpj.tests.interop;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import org.sctpj.stack.llp.LowerLayer;
+
+/**
+ * A {@link LowerLayer} decorator for the interop cases: counts the chunk types sent and received
+ * and, for packets carrying DATA or I-DATA, which addresses they went to and arrived on (to see a
+ * failover); and can go mute (drop everything both ways) so that our stack can vanish without a
+ * word on the wire, as a crashed host would, before it restarts.
+ *
+ * <p>The counters live in a {@link Traffic} that outlives the layer (a restart opens a new layer
+ * counting into the same one). Threads as {@link LowerLayer}; counters are read from any thread.
+ */
+final class Tap implements LowerLayer {
+
+    /** Counters of one case, shared by the layers our stack opens during it. */
+    static final class Traffic {
+        private final AtomicLongArray sent = new AtomicLongArray(256);
+        private final AtomicLongArray received = new AtomicLongArray(256);
+        private final Map<InetAddress, LongAdder> dataSentTo = new ConcurrentHashMap<>();
+        private final Map<InetAddress, LongAdder> dataArrivedOn = new ConcurrentHashMap<>();
+
+        /** Chunks of {@code type} we sent. */
+        long sent(int type) {
+            return sent.get(type);
+        }
+
+        /** Chunks of {@code type} we received. */
+        long received(int type) {
+            return received.get(type);
+        }
+
+        /** Packets with DATA or I-DATA we sent to {@code peer}. */
+        long dataSentTo(InetAddress peer) {
+            LongAdder a = dataSentTo.get(peer);
+            return a == null ? 0 : a.sum();
+        }
+
+        /** Packets with DATA or I-DATA that arrived on our address {@code local}. */
+        long dataArrivedOn(InetAddress local) {
+            LongAdder a = dataArrivedOn.get(local);
+            return a == null ? 0 : a.sum();
+        }
+
+        private void count(ByteBuffer p, boolean out, InetAddress where) {
+            int off = p.position() + 12;
+            int end = p.limit();
+            boolean data = false;
+            while (off + 4 <= end) {
+                int type = p.get(off) & 0xff;
+                int len = p.getShort(off + 2) & 0xffff;
+                (out ? sent : received).incrementAndGet(type);
+                data |= type == 0 || type == 64;
+                if (len < 4) {
+                    break;
+                }
+                off += (len + 3) & ~3;
+            }
+            if (data && where != null) {
+                (out ? dataSentTo : dataArrivedOn)
+                        .computeIfAbsent(where, k -> new LongAdder())
+                        .increment();
+            }
+        }
+    }
+
+    private final LowerLayer inner;
+    private final Traffic traffic;
+    private volatile boolean mute;
+
+    Tap(LowerLayer inner, Traffic traffic) {
+        this.inner = inner;
+        this.traffic = traffic;
+    }
+
+    /** From now on nothing is sent and everything received is dropped. */
+    void mute() {
+        mute = true;
+    }
+
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
+        if (mute) {
+            return;
+        }
+        traffic.count(sctp, true, destination);
+        inner.send(sctp, source, destination);
+    }
+
+    @Override
+    public int receive(PacketSink sink, int max) throws IOException {
+        return inner.receive(
+                (sctp, from, to) -> {
+                    if (!mute) {
+                        traffic.count(sctp, false, to);
+                        sink.packet(sctp, from, to);
+                    }
+                },
+                max);
+    }
+
+    @Override
+    public void await(long timeoutNanos) throws IOException {
+        inner.await(timeoutNanos);
+    }
+
+    @Override
+    public void wakeup() {
+        inner.wakeup();
+    }
+
+    @Override
+    public int encapsulationOverhead() {
+        return inner.encapsulationOverhead();
+    }
+
+    @Override
+    public void close() throws IOException {
+        inner.close();
+    }
+}

@@ -1,0 +1,141 @@
+package org.sctpj.tests.interop.usrsctp;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.sctpj.tests.interop.Direction;
+import org.sctpj.tests.interop.InteropCase;
+import org.sctpj.tests.interop.Llp;
+import org.sctpj.tests.interop.Peer;
+import org.sctpj.tests.interop.PeerJob;
+import org.sctpj.tests.interop.PeerResult;
+import org.sctpj.tests.interop.Topology;
+
+/**
+ * usrsctp 0.9.5.0 (Debian's libusrsctp) as a {@link Peer} of the interop matrix, through our
+ * {@code upeer} program (interop/usrsctp/upeer.c): {@code --mode echo} for servers, {@code --mode
+ * client} (which checks every echo) for clients; {@code --udp 0} (raw IP) inside the topology's
+ * peer namespace, or UDP encapsulation on the topology's port.
+ */
+public final class UsrsctpInteropPeer implements Peer {
+
+    @Override
+    public String name() {
+        return "usrsctp";
+    }
+
+    @Override
+    public Optional<String> unavailable() {
+        return UsrsctpPeer.locate().isPresent()
+                ? Optional.empty()
+                : Optional.of("usrsctp peer unavailable: " + UsrsctpPeer.unavailableReason());
+    }
+
+    @Override
+    public Optional<String> notApplicable(Llp llp, Direction direction, InteropCase c) {
+        if (c == InteropCase.MULTIHOME && llp == Llp.UDP) {
+            // usrsctp itself could; our loopback topology has one address and no per-path cut.
+            return Optional.of("multihoming runs over raw IP (two veth pairs); the UDP topology is one loopback path");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public PeerRun start(PeerJob job, Topology topology) throws IOException {
+        UsrsctpPeer.Builder b = UsrsctpPeer.builder(
+                        job.role() == PeerJob.Role.ECHO_SERVER ? UsrsctpPeer.Mode.ECHO : UsrsctpPeer.Mode.CLIENT)
+                .udpPort(job.udpPort())
+                .localAddress(list(job.localAddresses()))
+                .port(job.port())
+                .streams(job.streams())
+                .size(job.size())
+                .ppid(job.ppidBase())
+                .timeout(job.timeout())
+                .verbose();
+        topology.peerNamespace().ifPresent(b::namespace);
+        if (job.messages() > 0) {
+            b.messages(job.messages());
+        }
+        if (job.unordered()) {
+            b.unordered();
+        }
+        switch (job.end()) {
+            case SHUTDOWN -> b.option("end", "shutdown");
+            case ABORT -> b.option("end", "abort");
+            case BY_OTHER_SIDE -> b.option("end", "peer");
+        }
+        if (job.role() == PeerJob.Role.CLIENT) {
+            b.peer(list(job.peerAddresses()), job.peerPort());
+            if (job.udpPort() > 0) {
+                b.remoteUdpPort(job.remoteUdpPort());
+            }
+        }
+        if (job.heartbeatMillis() >= 0) {
+            b.heartbeatInterval(Duration.ofMillis(job.heartbeatMillis()));
+        }
+        if (job.rtoMinMillis() > 0) {
+            b.option("rto-min", String.valueOf(job.rtoMinMillis()));
+        }
+        if (job.rtoMaxMillis() > 0) {
+            b.option("rto-max", String.valueOf(job.rtoMaxMillis()));
+        }
+        if (job.rtoInitialMillis() > 0) {
+            b.option("rto-initial", String.valueOf(job.rtoInitialMillis()));
+        }
+        if (job.pathMaxRetrans() > 0) {
+            b.option("path-max-retrans", String.valueOf(job.pathMaxRetrans()));
+        }
+        if (job.bufferBytes() > 0) {
+            b.option("sndbuf", String.valueOf(job.bufferBytes()));
+            b.option("rcvbuf", String.valueOf(job.bufferBytes()));
+        }
+        if (job.pauseAt() > 0) {
+            b.option("pause-at", String.valueOf(job.pauseAt()));
+        }
+        UsrsctpPeer p = b.start();
+        return new Run(p);
+    }
+
+    private static String list(java.util.List<InetAddress> a) {
+        return a.stream().map(InetAddress::getHostAddress).collect(Collectors.joining(","));
+    }
+
+    private record Run(UsrsctpPeer p) implements PeerRun {
+        @Override
+        public void awaitReady(Duration timeout) throws InterruptedException {
+            p.awaitReady(timeout);
+        }
+
+        @Override
+        public PeerResult awaitResult(Duration timeout) throws InterruptedException {
+            return new PeerResult(p.awaitResult(timeout).values());
+        }
+
+        @Override
+        public void awaitPaused(Duration timeout) throws InterruptedException {
+            p.awaitLine("UPEER-PAUSED", timeout);
+        }
+
+        @Override
+        public void resume() throws IOException {
+            p.writeLine("go");
+        }
+
+        @Override
+        public void kill() {
+            p.kill();
+        }
+
+        @Override
+        public String output() {
+            return p.output();
+        }
+
+        @Override
+        public void close() {
+            p.close();
+        }
+    }
+}
