@@ -479,6 +479,9 @@ public final class DataSender {
         }
     }
 
+    /** Chunks in the window acknowledged by a gap block but not yet by the cumulative TSN. */
+    private int gapAckedCount;
+
     /**
      * Processes a SACK (RFC 9260 sections 6.2.1, 6.3.2, 7.2): drops stale ones; frees cumulatively
      * acknowledged chunks; marks gap-acknowledged ones (reneging is honoured: a chunk no longer
@@ -527,12 +530,29 @@ public final class DataSender {
                 fullyUsedMask |= 1L << i;
             }
         }
-        for (int i = 0; i < ring.size(); i++) {
-            SentChunk c = ring.get(i);
-            if (c.inFlight && earliestBefore[c.path.index()] == null) {
-                earliestBefore[c.path.index()] = c;
+        // The earliest chunk in flight on each path: scan from the oldest only until every path
+        // with data in flight has one (usually the first few chunks), not the whole window.
+        long need = 0;
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
+            if (p.flightSize() > 0) {
+                need |= 1L << p.index();
             }
         }
+        for (int i = 0; i < ring.size() && need != 0; i++) {
+            SentChunk c = ring.get(i);
+            if (c.inFlight) {
+                long bit = 1L << c.path.index();
+                if ((need & bit) != 0) {
+                    earliestBefore[c.path.index()] = c;
+                    need &= ~bit;
+                }
+            }
+        }
+        // Without gap blocks and without gap-acknowledged chunks outstanding, no chunk can be
+        // covered, reneged or missed: the passes over the whole window below are skipped, which
+        // keeps a plain cumulative SACK O(chunks acknowledged) instead of O(window).
+        boolean plain = gapCount == 0 && gapAckedCount == 0 && !cmt;
         boolean cumAdvanced = Serial.gt(cumTsnAck, cumAck);
         int htna = cumAck;
         boolean anyHtna = false;
@@ -542,6 +562,8 @@ public final class DataSender {
                 newlyAcked(c, now);
                 htna = c.tsn;
                 anyHtna = true;
+            } else {
+                gapAckedCount--;
             }
             clearProbe(c);
             outstandingBytes -= c.length;
@@ -558,7 +580,7 @@ public final class DataSender {
         // Gap blocks and reneging, in one pass over the outstanding chunks.
         int k = 0;
         int highestReported = cumAck;
-        for (int i = 0; i < ring.size(); i++) {
+        for (int i = 0; i < ring.size() && !plain; i++) {
             SentChunk c = ring.get(i);
             int off = c.tsn - cumAck;
             while (k < gapCount && gapEnds[k] < off) {
@@ -569,6 +591,7 @@ public final class DataSender {
                 highestReported = c.tsn;
                 if (!c.acked) {
                     newlyAcked(c, now);
+                    gapAckedCount++;
                     if (!anyHtna || Serial.gt(c.tsn, htna)) {
                         htna = c.tsn;
                         anyHtna = true;
@@ -576,6 +599,7 @@ public final class DataSender {
                 }
             } else if (c.acked) {
                 c.acked = false; // reneged (RFC 9260 6.2.1 D iv)
+                gapAckedCount--;
                 unackedBytes += c.length;
                 c.missCount++;
                 c.path.startT3(now);
@@ -602,6 +626,13 @@ public final class DataSender {
         }
         if (cmt) {
             cmtMissIndications(paths, r);
+        } else if (plain) {
+            // No chunk lies below the highest newly acknowledged TSN: no miss indications. Every
+            // outstanding chunk is in flight or marked, so a path has pending data iff it has flight.
+            for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+                Path p = paths.get(pi0);
+                pendingOnPath[p.index()] = p.flightSize() > 0 ? 1 : 0;
+            }
         } else {
             missIndications(paths, r, cumAdvanced, highestReported, htna, anyHtna);
         }
