@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.sctpj.stack.AssociationId;
@@ -17,6 +18,7 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
+import org.sctpj.stack.addr.AddressPolicy;
 import org.sctpj.stack.path.CmtScheduler;
 import org.sctpj.stack.path.CongestionController;
 import org.sctpj.stack.path.LinkedIncreasesCongestionController;
@@ -115,6 +117,13 @@ public final class Association {
     private final CongestionController cc;
     /** CMT: the path after the one that last got data, for round robin over destinations. */
     private int nextCmtPath;
+    /** The address policy's source address per peer address (empty without a policy). */
+    private Map<InetAddress, InetAddress> pairedSources = Map.of();
+    /**
+     * The address policy's primary, taken as the primary once the association is established and
+     * its path confirmed (null when none is pending).
+     */
+    private InetAddress pendingPrimary;
 
     private DataSender tx;
     private DataReceiver rx;
@@ -159,14 +168,21 @@ public final class Association {
      */
     public static Association connect(
             AssociationHost host, AssociationId id, SctpOptions o, int peerPort, List<InetAddress> peers, long now) {
+        Optional<AddressPolicy.Plan> plan = host.planPaths(peers, Optional.empty());
+        if (plan.isPresent() && plan.get().peers().isEmpty()) {
+            throw new IllegalArgumentException("the address policy finds none of " + peers
+                    + " usable from this host (no local address of the same family and class, or untrusted"
+                    + " private addresses): give other peer addresses or an ExplicitAddressSelector");
+        }
         Association a = new Association(host, id, o, peerPort);
         a.localTag = Handshake.randomTag(host.random());
         a.localInitialTsn = host.random().nextInt();
         a.localOutbound = o.outboundStreams();
         a.localMaxInbound = o.maxInboundStreams();
-        for (InetAddress p : new LinkedHashSet<>(peers)) {
+        for (InetAddress p : plan.map(AddressPolicy.Plan::peers).orElse(List.copyOf(new LinkedHashSet<>(peers)))) {
             a.addPath(p, PathStatus.ACTIVE, now);
         }
+        plan.ifPresent(a::applyPlan);
         a.state = State.COOKIE_WAIT;
         a.sendInit(now);
         return a;
@@ -185,13 +201,16 @@ public final class Association {
         Set<InetAddress> addrs = new LinkedHashSet<>();
         addrs.add(from);
         addrs.addAll(c.peerAddresses());
-        for (InetAddress p : addrs) {
+        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(addrs), Optional.of(from));
+        a.addPath(from, PathStatus.ACTIVE, now);
+        for (InetAddress p : plan.map(AddressPolicy.Plan::peers).orElse(List.copyOf(addrs))) {
             // The COOKIE ECHO's source is confirmed by the handshake; listed addresses need a
             // heartbeat first (RFC 9260 section 5.4).
             a.addPath(p, p.equals(from) ? PathStatus.ACTIVE : PathStatus.UNCONFIRMED, now);
         }
         a.primary = 0;
         a.state = State.ESTABLISHED;
+        plan.ifPresent(a::applyPlan);
         a.queue(new CookieAckChunk(), from, a.peerTag);
         a.emitUp(AssociationChangeType.COMMUNICATION_UP, now);
         return a;
@@ -234,6 +253,34 @@ public final class Association {
         heartbeats.ensure(paths.size(), status == PathStatus.UNCONFIRMED ? now : now + heartbeatDelay(p));
         host.peerAddressesChanged(this);
         return p;
+    }
+
+    /**
+     * Takes the address policy's decisions: the CMT path set, the source address per path, and
+     * its primary (at once if that path is confirmed and the association established, else when
+     * both hold; see {@link #adoptPendingPrimary}).
+     */
+    private void applyPlan(AddressPolicy.Plan plan) {
+        for (Path p : paths) {
+            p.setInCmtSet(plan.inCmtSet(p.address()));
+        }
+        pairedSources = plan.sources();
+        pendingPrimary = plan.primary().orElse(null);
+        adoptPendingPrimary();
+    }
+
+    /** Makes the policy's pending primary the primary once established with its path confirmed. */
+    private void adoptPendingPrimary() {
+        if (pendingPrimary == null || state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
+            return;
+        }
+        Path p = pathOf(pendingPrimary);
+        if (p == null) {
+            pendingPrimary = null;
+        } else if (p.status() == PathStatus.ACTIVE) {
+            primary = p.index();
+            pendingPrimary = null;
+        }
     }
 
     // ------------------------------------------------------------------ accessors
@@ -345,6 +392,7 @@ public final class Association {
         for (Path p : paths) {
             if (p.address().equals(address)) {
                 primary = p.index();
+                pendingPrimary = null;
                 host.emit(new SctpEvent.PeerAddressChange(id, address, PeerAddressState.MADE_PRIMARY));
                 return;
             }
@@ -639,9 +687,17 @@ public final class Association {
         if (src != null) {
             src.setStatus(PathStatus.ACTIVE);
         }
+        Set<InetAddress> known = new LinkedHashSet<>();
+        known.add(pkt.from());
+        known.addAll(peerAddresses());
+        known.addAll(pp.addresses);
+        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(known), Optional.of(pkt.from()));
         for (InetAddress a : pp.addresses) {
-            addPath(a, PathStatus.UNCONFIRMED, now);
+            if (plan.isEmpty() || plan.get().peers().contains(a)) {
+                addPath(a, PathStatus.UNCONFIRMED, now);
+            }
         }
+        plan.ifPresent(this::applyPlan);
         startDataPath(localInitialTsn, ack.initialTsn(), ack.aRwnd(), ack.outboundStreams(), ack.inboundStreams());
         cookieToEcho = pp.cookie;
         state = State.COOKIE_ECHOED;
@@ -739,6 +795,7 @@ public final class Association {
         t1Deadline = NONE;
         cookieToEcho = null;
         state = State.ESTABLISHED;
+        adoptPendingPrimary();
         emitUp(AssociationChangeType.COMMUNICATION_UP, now);
     }
 
@@ -1087,7 +1144,16 @@ public final class Association {
     }
 
     private Transmit finish(InetAddress dest, long now) {
-        return new Transmit(pb.finish(), host.sourceFor(dest), dest);
+        return new Transmit(pb.finish(), sourceFor(dest), dest);
+    }
+
+    /**
+     * The local address packets to {@code peer} leave from: the address policy's pair for it if
+     * there is one, else what the endpoint chooses.
+     */
+    public InetAddress sourceFor(InetAddress peer) {
+        InetAddress src = pairedSources.get(peer);
+        return src != null ? src : host.sourceFor(peer);
     }
 
     // ------------------------------------------------------------------ timers
@@ -1288,6 +1354,9 @@ public final class Association {
             return;
         }
         p.setStatus(s);
+        if (s == PathStatus.ACTIVE && pendingPrimary != null) {
+            adoptPendingPrimary();
+        }
         if (s == PathStatus.INACTIVE) {
             host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.UNREACHABLE));
         } else if (s == PathStatus.POTENTIALLY_FAILED) {
@@ -1300,8 +1369,8 @@ public final class Association {
     // ------------------------------------------------------------------ procedures
 
     private void sendInit(long now) {
-        sentInit = Handshake.buildInit(host, o, localTag, localInitialTsn, preservativeMillis);
         Path p = paths.get(primary);
+        sentInit = Handshake.buildInit(host, o, p.address(), localTag, localInitialTsn, preservativeMillis);
         queue(sentInit, p.address(), 0);
         t1Deadline = now + p.rto().rto();
     }
