@@ -388,7 +388,7 @@ public final class Endpoint {
             return;
         }
         AssociationId id = new AssociationId(nextId++);
-        Association a = Association.fromCookie(host, id, options, c, pkt.from(), now);
+        Association a = Association.fromCookie(host, id, options, c, pkt.from(), pkt.to(), now);
         byId.put(id, a);
         live.add(a);
         a.handlePacket(pkt, 1, now); // chunks bundled after the COOKIE ECHO

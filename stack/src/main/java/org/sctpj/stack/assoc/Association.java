@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -117,8 +118,12 @@ public final class Association {
     private final CongestionController cc;
     /** CMT: the path after the one that last got data, for round robin over destinations. */
     private int nextCmtPath;
-    /** The address policy's source address per peer address (empty without a policy). */
-    private Map<InetAddress, InetAddress> pairedSources = Map.of();
+    /**
+     * The source address per peer address: the address policy's pairs, and for the peer address
+     * the handshake used, the local address the peer reached (so that the answers leave from the
+     * address the peer sent to, whatever the longest-prefix choice would be).
+     */
+    private final Map<InetAddress, InetAddress> pairedSources = new HashMap<>();
     /**
      * The address policy's primary, taken as the primary once the association is established and
      * its path confirmed (null when none is pending).
@@ -190,11 +195,19 @@ public final class Association {
 
     /**
      * Builds the association a valid COOKIE ECHO describes (RFC 9260 section 5.1 D): ESTABLISHED,
-     * COOKIE ACK queued, COMMUNICATION_UP emitted. {@code from} is the COOKIE ECHO's source.
+     * COOKIE ACK queued, COMMUNICATION_UP emitted. {@code from} is the COOKIE ECHO's source, {@code
+     * to} the local address it arrived on (the wildcard address when unknown).
      */
     public static Association fromCookie(
-            AssociationHost host, AssociationId id, SctpOptions o, StateCookie c, InetAddress from, long now) {
+            AssociationHost host,
+            AssociationId id,
+            SctpOptions o,
+            StateCookie c,
+            InetAddress from,
+            InetAddress to,
+            long now) {
         Association a = new Association(host, id, o, c.peerPort());
+        a.answerFrom(from, to);
         a.localOutbound = c.localOutbound();
         a.localMaxInbound = c.localMaxInbound();
         a.adoptCookie(c, now);
@@ -264,9 +277,16 @@ public final class Association {
         for (Path p : paths) {
             p.setInCmtSet(plan.inCmtSet(p.address()));
         }
-        pairedSources = plan.sources();
+        pairedSources.putAll(plan.sources());
         pendingPrimary = plan.primary().orElse(null);
         adoptPendingPrimary();
+    }
+
+    /** Packets to {@code peer} leave from {@code local} (unless a pair of the policy says otherwise). */
+    private void answerFrom(InetAddress peer, InetAddress local) {
+        if (local != null && !local.isAnyLocalAddress()) {
+            pairedSources.put(peer, local);
+        }
     }
 
     /** Makes the policy's pending primary the primary once established with its path confirmed. */
@@ -684,6 +704,7 @@ public final class Association {
         peerTag = ack.initiateTag();
         // The INIT ACK's source becomes confirmed; listed addresses need a heartbeat (5.4).
         Path src = addPath(pkt.from(), PathStatus.ACTIVE, now);
+        answerFrom(pkt.from(), pkt.to());
         if (src != null) {
             src.setStatus(PathStatus.ACTIVE);
         }
