@@ -48,15 +48,17 @@ public final class CmtScheduler {
     }
 
     /**
-     * The active destination the policy picks for retransmissions; {@code null} if none is active
-     * (the caller then retransmits wherever it sends). For {@link
+     * The destination taking new data ({@link #takesNewData}: active and in the CMT path set) the
+     * policy picks for retransmissions; {@code null} if there is none (the caller then retransmits
+     * wherever it sends). Paths outside the set are never chosen: CMT sends nothing to them while
+     * a path of the set is active, so a retransmission aimed there would wait forever. For {@link
      * RetransmissionPolicy#SAME_DESTINATION} this is the fallback for chunks whose destination is
      * no longer active, chosen as for {@link RetransmissionPolicy#LARGEST_SSTHRESH}.
      */
     public static Path retransmissionTarget(List<Path> paths, RetransmissionPolicy policy) {
         Path best = null;
         for (Path p : paths) {
-            if (p.status() != PathStatus.ACTIVE) {
+            if (!takesNewData(p)) {
                 continue;
             }
             if (best == null || better(p, best, policy)) {
@@ -75,11 +77,11 @@ public final class CmtScheduler {
 
     /**
      * Where a chunk last sent to {@code last} is retransmitted: {@code last} itself under {@link
-     * RetransmissionPolicy#SAME_DESTINATION} while it is active, otherwise {@code target} (from
-     * {@link #retransmissionTarget}, may be null).
+     * RetransmissionPolicy#SAME_DESTINATION} while it takes new data, otherwise {@code target}
+     * (from {@link #retransmissionTarget}, may be null).
      */
     public static Path retransmissionPathFor(Path last, Path target, RetransmissionPolicy policy) {
-        if (policy == RetransmissionPolicy.SAME_DESTINATION && last.status() == PathStatus.ACTIVE) {
+        if (policy == RetransmissionPolicy.SAME_DESTINATION && takesNewData(last)) {
             return last;
         }
         return target;

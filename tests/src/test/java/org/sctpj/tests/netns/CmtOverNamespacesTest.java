@@ -1,0 +1,158 @@
+package org.sctpj.tests.netns;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.SctpOptions;
+
+/**
+ * Concurrent Multipath Transfer through the real stack (issue 7, done-when): raw SCTP over two
+ * 100 Mbit/s tbf-shaped veth paths between two namespaces, each host driven by its own stack
+ * thread, addresses chosen by the default address policy from the interfaces discovered in each
+ * namespace. Bulk transfers of numbered messages, checked by content at the receiver.
+ */
+class CmtOverNamespacesTest {
+    static final int PORT = 7000;
+
+    static SctpOptions single() {
+        return SctpOptions.LAN.toBuilder()
+                .noDelay(true)
+                .sendBufferBytes(4 << 20)
+                .receiveBufferBytes(4 << 20)
+                .build();
+    }
+
+    static SctpOptions cmt() {
+        return single().toBuilder().cmt(true).cmtDelayedAck(true).build();
+    }
+
+    private static double transfer(MultiPathBed bed, SctpOptions o, int port, String label) throws Exception {
+        try (BulkRun r = BulkRun.open(bed, o, port, bed.addressesZ())) {
+            r.startSending();
+            Thread.sleep(1_500); // slow start and queues filling
+            double mbps = r.measureMbps(6_000);
+            long total = r.stopSending();
+            assertTrue(r.awaitDelivered(total, 10_000), label + ": delivered " + r.deliveredMessages + " of " + total);
+            assertNull(r.error.get(), label);
+            assertEquals(total, r.deliveredMessages.get(), label + ": nothing lost or duplicated");
+            AssociationInfo info = r.info();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: %.1f Mbit/s goodput, %d messages, primary %s%n",
+                    label,
+                    mbps,
+                    total,
+                    info.primary().getHostAddress());
+            for (AssociationInfo.PathInfo p : info.paths()) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  path %-12s from %-12s cmt-set %-5s %s sent %,d B retransmitted %,d B%n",
+                        p.address().getHostAddress(),
+                        p.source().getHostAddress(),
+                        p.inCmtSet(),
+                        p.status(),
+                        p.bytesSent(),
+                        p.bytesRetransmitted());
+            }
+            return mbps;
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void cmtOverTwo100MbitPathsReachesAtLeast1point8TimesOnePath() throws Exception {
+        MultiPathBed.require();
+        try (MultiPathBed bed = MultiPathBed.builder().create()) {
+            double one = transfer(bed, single(), PORT, "single path");
+            double both = transfer(bed, cmt(), PORT + 1, "CMT");
+            System.out.printf(
+                    Locale.ROOT,
+                    "namespaces, 2 x 100 Mbit/s: single path %.1f Mbit/s, CMT %.1f Mbit/s, ratio %.2f%n",
+                    one,
+                    both,
+                    both / one);
+            assertTrue(both >= 1.8 * one, "CMT " + both + " Mbit/s vs single path " + one);
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void cuttingOnePathMidTransferLosesNothingAndTheOtherCarriesOn() throws Exception {
+        MultiPathBed.require();
+        try (MultiPathBed bed = MultiPathBed.builder().create();
+                BulkRun r = BulkRun.open(bed, cmt(), PORT + 2, bed.addressesZ())) {
+            r.startSending();
+            double before = r.measureMbps(3_000);
+            InetAddress primary = r.info().primary();
+            int cutPath = bed.z4(1).equals(primary) || bed.z6(1).equals(primary) ? 1 : 2;
+            long otherBefore = bed.txBytesA(3 - cutPath);
+            bed.cut(cutPath);
+            double during = r.measureMbps(3_000);
+            long otherAfter = bed.txBytesA(3 - cutPath);
+            AssociationInfo atCut = r.info();
+            bed.restore(cutPath);
+            double after = r.measureMbps(2_000);
+            long total = r.stopSending();
+            assertTrue(r.awaitDelivered(total, 15_000), "delivered " + r.deliveredMessages + " of " + total);
+            assertNull(r.error.get());
+            assertEquals(total, r.deliveredMessages.get(), "nothing lost or duplicated");
+            System.out.printf(
+                    Locale.ROOT,
+                    "cut of path %d (the primary's): before %.1f Mbit/s, while cut %.1f Mbit/s, after restore %.1f"
+                            + " Mbit/s; %d messages, all delivered in order and intact%n",
+                    cutPath,
+                    before,
+                    during,
+                    after,
+                    total);
+            for (AssociationInfo.PathInfo p : atCut.paths()) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  while cut: path %-12s %s errors %d%n",
+                        p.address().getHostAddress(),
+                        p.status(),
+                        p.errorCount());
+            }
+            assertTrue(during > 40, "the other path carries on: " + during + " Mbit/s while cut");
+            assertTrue(
+                    otherAfter - otherBefore > 20_000_000L,
+                    "A sent on path " + (3 - cutPath) + ": " + (otherAfter - otherBefore)
+                            + " bytes while the other was cut");
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void cmtOverIpv6ThroughARouterNamespace() throws Exception {
+        MultiPathBed.require();
+        try (MultiPathBed bed = MultiPathBed.builder().router(true).create();
+                BulkRun r = BulkRun.open(bed, cmt(), PORT + 3, List.of(bed.z6(1), bed.z6(2)))) {
+            r.startSending();
+            Thread.sleep(1_000);
+            double mbps = r.measureMbps(3_000);
+            long total = r.stopSending();
+            assertTrue(r.awaitDelivered(total, 10_000), "delivered " + r.deliveredMessages + " of " + total);
+            assertNull(r.error.get());
+            AssociationInfo info = r.info();
+            System.out.printf(Locale.ROOT, "IPv6 through a router, CMT: %.1f Mbit/s, %d messages%n", mbps, total);
+            for (int i = 1; i <= 2; i++) {
+                InetAddress z6 = bed.z6(i);
+                AssociationInfo.PathInfo p = info.paths().stream()
+                        .filter(x -> x.address().equals(z6))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no path to " + z6 + " in " + info));
+                assertTrue(p.inCmtSet(), p.toString());
+                assertEquals(bed.a6(i), p.source(), "path " + i + " leaves from A's address on link " + i);
+                assertTrue(p.bytesSent() > 5_000_000L, "CMT used path " + i + ": " + p);
+            }
+        }
+    }
+}
