@@ -18,12 +18,13 @@ import org.sctpj.stack.addr.AddressPolicy;
 /**
  * A bulk transfer from host A to host Z of a {@link MultiPathBed} through the real stack: raw IP
  * in each namespace, one stack thread per host, address policies from the interfaces discovered in
- * each namespace. A keeps its send buffer full of numbered 1,400-byte messages on one ordered
+ * each namespace. A keeps its send buffer full of numbered messages of one packet each on one ordered
  * stream (refilled on every send-space event); Z checks each message's number and content as it
  * arrives, so a loss, duplicate, reordering or corruption is seen at once.
  */
 final class BulkRun implements AutoCloseable {
-    static final int MESSAGE = 1400;
+    /** The message size: one message fills one packet of the bed's MTU (1,400 bytes at MTU 1500). */
+    final int message;
 
     final NetnsHost a;
     final NetnsHost z;
@@ -31,15 +32,17 @@ final class BulkRun implements AutoCloseable {
     final AtomicLong deliveredMessages = new AtomicLong();
     final AtomicLong deliveredBytes = new AtomicLong();
     final AtomicReference<String> error = new AtomicReference<>();
-    private final ByteBuffer buf = ByteBuffer.allocate(MESSAGE);
+    private final ByteBuffer buf;
     private volatile boolean sending;
     /** Written on A's stack thread only. */
     private long sent;
 
-    private BulkRun(NetnsHost a, NetnsHost z, AssociationId id) {
+    private BulkRun(NetnsHost a, NetnsHost z, AssociationId id, int message) {
         this.a = a;
         this.z = z;
         this.id = id;
+        this.message = message;
+        this.buf = ByteBuffer.allocate(message);
     }
 
     /**
@@ -53,7 +56,7 @@ final class BulkRun implements AutoCloseable {
         try {
             a = NetnsHost.start("A", bed.fileA(), port, o, false, AddressPolicy::of);
             AssociationId id = a.connect(peers, port);
-            BulkRun r = new BulkRun(a, z, id);
+            BulkRun r = new BulkRun(a, z, id, bed.mtu() - 100);
             z.hook = r::onZ;
             a.hook = r::onA;
             a.await(SctpEvent.AssociationChangeType.COMMUNICATION_UP, 5_000);
@@ -77,7 +80,7 @@ final class BulkRun implements AutoCloseable {
             return false;
         }
         long k = deliveredMessages.get();
-        if (error.get() == null && !matches(m.data(), k)) {
+        if (error.get() == null && !matches(m.data(), k, message)) {
             error.set("message " + k + " missing, duplicated, out of order or corrupted (got number "
                     + (m.data().length >= 8 ? ByteBuffer.wrap(m.data()).getLong() : -1) + ")");
         }
@@ -97,7 +100,7 @@ final class BulkRun implements AutoCloseable {
     private void pump(Endpoint ep) {
         long now = a.thread.now();
         while (sending) {
-            fill(buf, sent);
+            fill(buf, sent, message);
             if (ep.send(id, SendInfo.DEFAULT, buf, now) != SendStatus.ACCEPTED) {
                 return;
             }
@@ -105,20 +108,20 @@ final class BulkRun implements AutoCloseable {
         }
     }
 
-    static void fill(ByteBuffer b, long k) {
+    static void fill(ByteBuffer b, long k, int size) {
         b.clear();
         b.putLong(k);
-        for (int j = 8; j < MESSAGE; j++) {
+        for (int j = 8; j < size; j++) {
             b.put((byte) (k * 131 + j * 7));
         }
         b.flip();
     }
 
-    static boolean matches(byte[] d, long k) {
-        if (d.length != MESSAGE || ByteBuffer.wrap(d).getLong() != k) {
+    static boolean matches(byte[] d, long k, int size) {
+        if (d.length != size || ByteBuffer.wrap(d).getLong() != k) {
             return false;
         }
-        for (int j = 8; j < MESSAGE; j++) {
+        for (int j = 8; j < size; j++) {
             if (d[j] != (byte) (k * 131 + j * 7)) {
                 return false;
             }
@@ -133,6 +136,22 @@ final class BulkRun implements AutoCloseable {
             ep.setSendThreshold(id, 256 * 1024);
             pump(ep);
         });
+    }
+
+    /**
+     * Sends for {@code millis}, measures Z's goodput over the last {@code millis - settleMillis},
+     * stops and waits until everything queued is delivered; returns the goodput in Mbit/s.
+     */
+    double slice(long millis, long settleMillis) throws InterruptedException {
+        startSending();
+        Thread.sleep(settleMillis);
+        double mbps = measureMbps(millis - settleMillis);
+        long total = stopSending();
+        if (!awaitDelivered(total, 15_000)) {
+            throw new AssertionError("delivered " + deliveredMessages + " of " + total + "; A: " + a.events + " "
+                    + a.call(Endpoint::stats) + "; Z: " + z.call(Endpoint::stats) + " " + z.events);
+        }
+        return mbps;
     }
 
     /** Stops queueing new messages; returns how many were queued in all. */

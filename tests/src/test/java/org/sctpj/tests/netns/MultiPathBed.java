@@ -44,6 +44,7 @@ final class MultiPathBed implements AutoCloseable {
     private final int paths;
     private final boolean router;
     private final TreeSet<Integer> cut = new TreeSet<>();
+    private int mtu;
 
     private MultiPathBed(String suffix, int paths, boolean router) {
         this.nsA = "sctpj-A-" + suffix;
@@ -59,6 +60,16 @@ final class MultiPathBed implements AutoCloseable {
         private int rateMbit = 100;
         private double lossPercent;
         private boolean router;
+        private int mtu = 1500;
+
+        /** The MTU of every link, 1280..9000; default 1500. */
+        Builder mtu(int bytes) {
+            if (bytes < 1280 || bytes > 9000) {
+                throw new IllegalArgumentException("MTU must be 1280..9000, was " + bytes);
+            }
+            mtu = bytes;
+            return this;
+        }
 
         /** The number of paths (links), 1..9; default 2. */
         Builder paths(int n) {
@@ -98,7 +109,7 @@ final class MultiPathBed implements AutoCloseable {
             String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
             MultiPathBed bed = new MultiPathBed(suffix, paths, router);
             try {
-                bed.build(rateMbit, lossPercent);
+                bed.build(rateMbit, lossPercent, mtu);
                 return bed;
             } catch (IOException | RuntimeException e) {
                 bed.close();
@@ -133,7 +144,8 @@ final class MultiPathBed implements AutoCloseable {
         return null;
     }
 
-    private void build(int rateMbit, double lossPercent) throws IOException {
+    private void build(int rateMbit, double lossPercent, int mtu) throws IOException {
+        this.mtu = mtu;
         run("ip", "netns", "add", nsA);
         run("ip", "netns", "add", nsZ);
         if (router) {
@@ -173,8 +185,13 @@ final class MultiPathBed implements AutoCloseable {
 
     private void link(String ns1, String if1, String ns2, String if2) throws IOException {
         run("ip", "link", "add", if1, "netns", ns1, "type", "veth", "peer", "name", if2, "netns", ns2);
-        in(ns1, "ip", "link", "set", if1, "up");
-        in(ns2, "ip", "link", "set", if2, "up");
+        in(ns1, "ip", "link", "set", if1, "mtu", Integer.toString(mtu), "up");
+        in(ns2, "ip", "link", "set", if2, "mtu", Integer.toString(mtu), "up");
+    }
+
+    /** The links' MTU. */
+    int mtu() {
+        return mtu;
     }
 
     private void addr(String ns, String dev, String v4, String v6) throws IOException {
