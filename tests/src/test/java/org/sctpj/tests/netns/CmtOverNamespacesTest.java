@@ -180,6 +180,7 @@ class CmtOverNamespacesTest {
             assertNull(r.error.get());
             AssociationInfo info = r.info();
             System.out.printf(Locale.ROOT, "IPv6 through a router, CMT: %.1f Mbit/s, %d messages%n", mbps, total);
+            java.util.Set<InetAddress> sources = new java.util.HashSet<>();
             for (int i = 1; i <= 2; i++) {
                 InetAddress z6 = bed.z6(i);
                 AssociationInfo.PathInfo p = info.paths().stream()
@@ -187,9 +188,12 @@ class CmtOverNamespacesTest {
                         .findFirst()
                         .orElseThrow(() -> new AssertionError("no path to " + z6 + " in " + info));
                 assertTrue(p.inCmtSet(), p.toString());
-                assertEquals(bed.a6(i), p.source(), "path " + i + " leaves from A's address on link " + i);
+                sources.add(p.source());
                 assertTrue(p.bytesSent() > 5_000_000L, "CMT used path " + i + ": " + p);
             }
+            // Through a router every pair is "other network": the matching uses each of A's links
+            // once, but which of Z's addresses goes with which link is not the selector's to know.
+            assertEquals(java.util.Set.of(bed.a6(1), bed.a6(2)), sources, "one path per local link");
         }
     }
 }
