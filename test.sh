@@ -14,6 +14,8 @@ REQUIRED_TOOLS=(
   "libpcap0.8|has_libpcap|pcap4j, which writes the captures of the trace module tests"
   "libusrsctp-dev|has_usrsctp|the usrsctp interop peer (interop/usrsctp) built by the tests module"
   "gcc|has_gcc|compiling the interop peers"
+  "iproute2|has_ip|the network-namespace test bed of the tests module (ip netns, veth, tc tbf)"
+  "nftables|has_nft|path cuts and random loss in the network-namespace test bed"
 )
 
 has_tshark() {
@@ -26,6 +28,14 @@ has_usrsctp() {
 
 has_gcc() {
   command -v gcc >/dev/null 2>&1
+}
+
+has_ip() {
+  command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ]
+}
+
+has_nft() {
+  command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || [ -x /sbin/nft ]
 }
 
 has_libpcap() {

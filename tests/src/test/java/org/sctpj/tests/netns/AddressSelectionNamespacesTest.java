@@ -113,6 +113,7 @@ class AddressSelectionNamespacesTest {
             t.addr("A", "eth1", "203.0.113.1/24", "2001:db8:2::1/64");
             t.addr("B", "eth0", "198.51.100.2/24", "2001:db8:1::2/64");
             t.addr("B", "eth1", "203.0.113.2/24", "2001:db8:2::2/64");
+            t.awaitCarrier();
             List<LocalInterface> a = NetworkNamespace.call(t.file("A"), Interfaces::localInterfaces);
             List<LocalInterface> b = NetworkNamespace.call(t.file("B"), Interfaces::localInterfaces);
             List<InetAddress> announcedB = SEL.announce(b);
@@ -186,6 +187,7 @@ class AddressSelectionNamespacesTest {
             t.link("x1", "eth0", "x2", "eth0").link("y1", "eth0", "y2", "eth0");
             t.addr("x1", "eth0", "10.0.0.1/24").addr("x2", "eth0", "10.0.0.2/24");
             t.addr("y1", "eth0", "10.0.0.1/24").addr("y2", "eth0", "10.0.0.2/24");
+            t.awaitCarrier();
             List<LocalInterface> x1 = NetworkNamespace.call(t.file("x1"), Interfaces::localInterfaces);
             List<LocalInterface> x2 = NetworkNamespace.call(t.file("x2"), Interfaces::localInterfaces);
             List<LocalInterface> y1 = NetworkNamespace.call(t.file("y1"), Interfaces::localInterfaces);
@@ -259,6 +261,7 @@ class AddressSelectionNamespacesTest {
             t.route("x1", "2001:db8:20::/64", "2001:db8:10::fe");
             t.route("x2", "2001:db8:20::/64", "2001:db8:10::fe");
             t.route("y1", "2001:db8:10::/64", "2001:db8:20::fe");
+            t.awaitCarrier();
             List<LocalInterface> x1 = NetworkNamespace.call(t.file("x1"), Interfaces::localInterfaces);
             List<LocalInterface> x2 = NetworkNamespace.call(t.file("x2"), Interfaces::localInterfaces);
             List<LocalInterface> y1 = NetworkNamespace.call(t.file("y1"), Interfaces::localInterfaces);

@@ -181,6 +181,29 @@ final class MultiPathBed implements AutoCloseable {
         for (String ns : List.of(nsA, nsZ)) {
             rules(ns, lossPercent);
         }
+        for (int i = 1; i <= paths; i++) {
+            awaitCarrier(nsA, "a" + i);
+            awaitCarrier(nsZ, "z" + i);
+        }
+    }
+
+    /**
+     * Waits until {@code dev} has carrier (Linux reports a veth end running up to a second after
+     * both ends were set up; until then discovery sees the interface as down).
+     */
+    static void awaitCarrier(String ns, String dev) throws IOException {
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (!in(ns, "cat", "/sys/class/net/" + dev + "/carrier").strip().equals("1")) {
+            if (System.nanoTime() > end) {
+                throw new IOException(dev + " in " + ns + " has no carrier after 5 s");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
     }
 
     private void link(String ns1, String if1, String ns2, String if2) throws IOException {

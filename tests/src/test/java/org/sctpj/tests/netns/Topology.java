@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
 final class Topology implements AutoCloseable {
     private final String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
     private final Map<String, String> names = new LinkedHashMap<>();
+    private final List<String[]> links = new ArrayList<>();
 
     /** Adds namespace {@code name} with loopback up; {@code router} turns IPv4/IPv6 forwarding on. */
     Topology host(String name, boolean router) throws IOException {
@@ -36,6 +37,8 @@ final class Topology implements AutoCloseable {
                 "ip", "link", "add", if1, "netns", ns(ns1), "type", "veth", "peer", "name", if2, "netns", ns(ns2));
         in(ns1, "ip", "link", "set", if1, "up");
         in(ns2, "ip", "link", "set", if2, "up");
+        links.add(new String[] {ns1, if1});
+        links.add(new String[] {ns2, if2});
         return this;
     }
 
@@ -64,6 +67,14 @@ final class Topology implements AutoCloseable {
     /** A route in {@code ns} to {@code prefix} via {@code gateway}. */
     Topology route(String ns, String prefix, String gateway) throws IOException {
         in(ns, "ip", prefix.contains(":") ? "-6" : "-4", "route", "add", prefix, "via", gateway);
+        return this;
+    }
+
+    /** Waits until every veth end made so far has carrier (see {@link MultiPathBed#awaitCarrier}). */
+    Topology awaitCarrier() throws IOException {
+        for (String[] l : links) {
+            MultiPathBed.awaitCarrier(ns(l[0]), l[1]);
+        }
         return this;
     }
 
