@@ -42,6 +42,9 @@ public record AssociationInfo(
      * @param packetsRetransmitted packets sent on the path that carried a retransmitted chunk
      * @param chunksRetransmitted DATA chunks retransmitted on the path
      * @param flightSize user-data bytes in flight on the path now
+     * @param source the local address packets on this path leave from
+     * @param inCmtSet whether CMT stripes new data onto this path (every path unless an address
+     *     policy chose a subset)
      */
     public record PathInfo(
             InetAddress address,
@@ -56,7 +59,9 @@ public record AssociationInfo(
             long bytesRetransmitted,
             long packetsRetransmitted,
             long chunksRetransmitted,
-            long flightSize) {}
+            long flightSize,
+            InetAddress source,
+            boolean inCmtSet) {}
 
     static AssociationInfo of(Association a) {
         List<PathInfo> ps = new ArrayList<>();
@@ -74,7 +79,9 @@ public record AssociationInfo(
                     p.bytesRetransmitted(),
                     p.packetsRetransmitted(),
                     p.chunksRetransmitted(),
-                    p.flightSize()));
+                    p.flightSize(),
+                    a.sourceFor(p.address()),
+                    p.inCmtSet()));
         }
         return new AssociationInfo(
                 a.id(),

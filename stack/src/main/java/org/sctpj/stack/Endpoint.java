@@ -11,6 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
+import org.sctpj.stack.addr.AddressPolicy;
+import org.sctpj.stack.addr.AddressSelector;
+import org.sctpj.stack.addr.CollisionInfo;
+import org.sctpj.stack.addr.LocalInterface;
 import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.assoc.AssociationHost;
 import org.sctpj.stack.assoc.CookieSecrets;
@@ -104,6 +108,7 @@ public final class Endpoint {
     private InetAddress lastFrom;
     private int lastFromPort = -1;
     private Association lastAssoc;
+    private AddressPolicy policy;
     private int nextId = 1;
     private int pollCursor;
 
@@ -145,6 +150,39 @@ public final class Endpoint {
         return options;
     }
 
+    /**
+     * Lets {@code selector} choose addresses for the associations created from now on (see {@link
+     * AddressPolicy}): the addresses listed in INIT and INIT ACK, which peer addresses are used
+     * and in which order (from {@link #connect} and from the peer's INIT / INIT ACK; the primary
+     * is the first path of the selector's matching), the source address towards each peer
+     * address (the matching's pairs), and the CMT path set (the matching's peer addresses).
+     *
+     * <p>Without a policy (the default) the endpoint announces {@link #localAddresses()}, uses
+     * every peer address in the order given and picks sources by longest prefix. The policy's
+     * addresses must be ones the lower layer can send from and receive on.
+     *
+     * @param host the host's interfaces (for example {@code Interfaces.localInterfaces()} of
+     *     {@code llp-raw})
+     * @param selector {@link org.sctpj.stack.addr.DefaultAddressSelector#INSTANCE} for the rules of
+     *     multi-domain clusters, or an {@link org.sctpj.stack.addr.ExplicitAddressSelector} with
+     *     the user's lists
+     * @param collisions what is known about colliding private addresses ({@link
+     *     CollisionInfo#NONE} when nothing is)
+     */
+    public void setAddressPolicy(List<LocalInterface> host, AddressSelector selector, CollisionInfo collisions) {
+        setAddressPolicy(new AddressPolicy(host, selector, collisions));
+    }
+
+    /** As {@link #setAddressPolicy(List, AddressSelector, CollisionInfo)}; {@code null} removes the policy. */
+    public void setAddressPolicy(AddressPolicy policy) {
+        this.policy = policy;
+    }
+
+    /** The address policy, if one is set. */
+    public Optional<AddressPolicy> addressPolicy() {
+        return Optional.ofNullable(policy);
+    }
+
     /** Accept (true) or refuse (false, the default) associations initiated by peers. */
     public void listen(boolean on) {
         listening = on;
@@ -159,10 +197,12 @@ public final class Endpoint {
 
     /**
      * Starts an association to {@code peerPort} at the given peer addresses (the first is the
-     * primary path). The result arrives as an {@link SctpEvent.AssociationChange} event:
-     * COMMUNICATION_UP, or CANT_START.
+     * primary path; with an {@linkplain #setAddressPolicy address policy}, they are ranked and
+     * filtered first, and the primary is the first of the policy's paths). The result arrives as
+     * an {@link SctpEvent.AssociationChange} event: COMMUNICATION_UP, or CANT_START.
      *
      * @throws IllegalStateException if an association with one of these addresses and port exists
+     * @throws IllegalArgumentException if the address policy finds none of the addresses usable
      */
     public AssociationId connect(List<InetAddress> peers, int peerPort, long now) {
         return connect(peers, peerPort, options, now);
@@ -378,7 +418,7 @@ public final class Endpoint {
             return;
         }
         AssociationId id = new AssociationId(nextId++);
-        Association a = Association.fromCookie(host, id, options, c, pkt.from(), now);
+        Association a = Association.fromCookie(host, id, options, c, pkt.from(), pkt.to(), now);
         byId.put(id, a);
         live.add(a);
         a.handlePacket(pkt, 1, now); // chunks bundled after the COOKIE ECHO
@@ -599,7 +639,23 @@ public final class Endpoint {
 
         @Override
         public InetAddress sourceFor(InetAddress destination) {
+            if (policy != null) {
+                Optional<InetAddress> s = policy.sourceFor(destination);
+                if (s.isPresent()) {
+                    return s.get();
+                }
+            }
             return chooseSource(localAddresses, destination);
+        }
+
+        @Override
+        public List<InetAddress> announceTo(InetAddress peer) {
+            return policy == null ? localAddresses : policy.announce(peer);
+        }
+
+        @Override
+        public Optional<AddressPolicy.Plan> planPaths(List<InetAddress> peers, Optional<InetAddress> keep) {
+            return policy == null ? Optional.empty() : Optional.of(policy.plan(peers, keep));
         }
 
         @Override

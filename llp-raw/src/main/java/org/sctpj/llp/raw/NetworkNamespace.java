@@ -13,9 +13,9 @@ import java.util.concurrent.Callable;
  * it was. This is how one process can run a raw-IP endpoint in each of two namespaces (see {@link
  * RawIpLowerLayer.Builder#networkNamespace}), for example the two ends of a veth pair in a test.
  *
- * <p>Entering a namespace needs CAP_SYS_ADMIN. Only socket creation is namespace-aware this way:
- * the JDK reads some interface information from {@code /proc/self/net}, which shows the
- * process's namespace, so {@link Interfaces} run inside {@link #call} is not reliable for IPv6.
+ * <p>Entering a namespace needs CAP_SYS_ADMIN. Socket creation and {@link Interfaces} (which reads
+ * IPv6 addresses from {@code /proc/thread-self/net}) see the namespace entered; anything that
+ * reads {@code /proc/self/net} sees the process's.
  */
 public final class NetworkNamespace {
     private NetworkNamespace() {}

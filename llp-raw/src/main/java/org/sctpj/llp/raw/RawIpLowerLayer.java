@@ -247,7 +247,8 @@ public final class RawIpLowerLayer implements LowerLayer {
                 stats.notLocal,
                 stats.sent,
                 stats.sendDropped,
-                stats.tooBig);
+                stats.tooBig,
+                stats.filtered);
     }
 
     /**

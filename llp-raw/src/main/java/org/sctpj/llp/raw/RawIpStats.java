@@ -13,6 +13,15 @@ package org.sctpj.llp.raw;
  * @param sendDropped packets dropped because the socket buffer was full (EAGAIN, ENOBUFS), as IP
  *     would drop them
  * @param tooBig packets dropped as larger than the path or interface allows (EMSGSIZE)
+ * @param filtered packets a local firewall rule dropped on output (EPERM from sendmsg): dropped as
+ *     the network would, SCTP retransmits or fails over
  */
 public record RawIpStats(
-        long received, long truncated, long malformed, long notLocal, long sent, long sendDropped, long tooBig) {}
+        long received,
+        long truncated,
+        long malformed,
+        long notLocal,
+        long sent,
+        long sendDropped,
+        long tooBig,
+        long filtered) {}

@@ -54,6 +54,7 @@ final class RawSocket {
         long notLocal;
         long sent;
         long sendDropped;
+        long filtered;
         long tooBig;
     }
 
@@ -369,6 +370,12 @@ final class RawSocket {
             }
             if (errno == Native.EMSGSIZE) {
                 stats.tooBig++;
+                return;
+            }
+            if (errno == Native.EPERM) {
+                // An open raw socket gets EPERM from sendmsg only when a netfilter rule (nftables,
+                // iptables) drops the packet on output: a drop on the way, as on a dead link.
+                stats.filtered++;
                 return;
             }
             if (errno == Native.EINVAL || errno == Native.EADDRNOTAVAIL) {

@@ -8,26 +8,39 @@ import java.net.InetAddress;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sctpj.stack.addr.AddressClass;
+import org.sctpj.stack.addr.LocalInterface;
 
 class InterfacesTest {
 
     @Test
     void listsTheLoopbackInterfaceWithItsClassifiedAddress() throws Exception {
-        List<LocalInterface> all = Interfaces.list();
+        List<InterfaceInfo> all = Interfaces.list();
         InetAddress localhost = InetAddress.getByName("127.0.0.1");
-        LocalInterface lo =
-                all.stream().filter(LocalInterface::loopback).findFirst().orElseThrow();
+        InterfaceInfo lo =
+                all.stream().filter(InterfaceInfo::loopback).findFirst().orElseThrow();
         assertTrue(lo.index() > 0);
-        LocalAddress v4 = lo.addresses().stream()
+        LocalInterface.Address v4 = lo.addresses().stream()
                 .filter(a -> a.address().equals(localhost))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("127.0.0.1 on " + lo));
         assertEquals(AddressClass.LOOPBACK, v4.addressClass());
         assertEquals(8, v4.prefixLength());
-        for (LocalInterface i : all) {
-            for (LocalAddress a : i.addresses()) {
-                assertEquals(AddressClass.of(a.address()), a.addressClass());
-            }
+        assertTrue(
+                lo.addresses().stream().anyMatch(a -> a.address().isLoopbackAddress() && a.prefixLength() == 128)
+                        || !java.nio.file.Files.exists(java.nio.file.Path.of("/proc/net/if_inet6")),
+                "::1/128 on " + lo);
+    }
+
+    @Test
+    void localInterfacesAreTheUpOnesForAddressSelection() throws Exception {
+        List<LocalInterface> up = Interfaces.localInterfaces();
+        List<InterfaceInfo> all = Interfaces.list();
+        assertEquals(
+                all.stream().filter(InterfaceInfo::up).map(InterfaceInfo::name).toList(),
+                up.stream().map(LocalInterface::name).toList());
+        for (InterfaceInfo i : all) {
+            assertFalse(i.addresses().isEmpty(), "interfaces without addresses are left out: " + i);
         }
     }
 

@@ -80,4 +80,22 @@ final class Literals {
         int mask = (0xff << (8 - rest)) & 0xff;
         return (x[full] & mask) == (y[full] & mask);
     }
+
+    /** The number of leading bits two addresses of the same length share (0 for different lengths). */
+    static int commonPrefix(InetAddress a, InetAddress b) {
+        byte[] x = a.getAddress();
+        byte[] y = b.getAddress();
+        if (x.length != y.length) {
+            return 0;
+        }
+        int bits = 0;
+        for (int i = 0; i < x.length; i++) {
+            int d = (x[i] ^ y[i]) & 0xff;
+            if (d != 0) {
+                return bits + Integer.numberOfLeadingZeros(d) - 24;
+            }
+            bits += 8;
+        }
+        return bits;
+    }
 }

@@ -7,7 +7,10 @@ import java.util.Arrays;
  * weight. Exact, by the Hungarian method (Kuhn-Munkres with potentials, shortest augmenting
  * paths) on the weights {@code big + w} for edges ({@code w > 0}) and 0 for non-edges, where
  * {@code big} exceeds the largest possible total of plain weights, so one more edge always
- * outweighs any weight gain.
+ * outweighs any weight gain. Among matchings with as many edges and as much weight, it prefers
+ * earlier columns: each edge also earns {@code cols - column}, scaled below one unit of weight, so
+ * that a peer's first-ranked address wins a tie (it is the one a peer interface grouping, if
+ * known, would most likely favour, and the one the user or the ranking put first).
  *
  * <p>Complexity: O(n² · m) time and O(n · m) space for n = the smaller side and m = the larger
  * side (the smaller side is made the rows). A host has a handful of interfaces, so even a peer
@@ -43,11 +46,14 @@ final class Matching {
             }
         }
         long big = (long) maxW * n + 1;
+        long scale = (long) n * cols + 1; // above any total of column preferences
         long[][] cost = new long[n][m];
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < m; j++) {
                 int x = transpose ? w[j][i] : w[i][j];
-                cost[i][j] = x > 0 ? -(big + x) : 0; // minimise cost = maximise weight
+                int column = transpose ? i : j;
+                // minimise cost = maximise (edges, weight, earlier columns) in that order
+                cost[i][j] = x > 0 ? -((big + x) * scale + (cols - column)) : 0;
             }
         }
         int[] colOwner = assign(cost, n, m);

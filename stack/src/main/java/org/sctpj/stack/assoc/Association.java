@@ -5,8 +5,10 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.sctpj.stack.AssociationId;
@@ -17,6 +19,7 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
+import org.sctpj.stack.addr.AddressPolicy;
 import org.sctpj.stack.path.CmtScheduler;
 import org.sctpj.stack.path.CongestionController;
 import org.sctpj.stack.path.LinkedIncreasesCongestionController;
@@ -114,6 +117,17 @@ public final class Association {
     private final CongestionController cc;
     /** CMT: the path after the one that last got data, for round robin over destinations. */
     private int nextCmtPath;
+    /**
+     * The source address per peer address: the address policy's pairs, and for the peer address
+     * the handshake used, the local address the peer reached (so that the answers leave from the
+     * address the peer sent to, whatever the longest-prefix choice would be).
+     */
+    private final Map<InetAddress, InetAddress> pairedSources = new HashMap<>();
+    /**
+     * The address policy's primary, taken as the primary once the association is established and
+     * its path confirmed (null when none is pending).
+     */
+    private InetAddress pendingPrimary;
 
     private DataSender tx;
     private DataReceiver rx;
@@ -170,14 +184,21 @@ public final class Association {
      */
     public static Association connect(
             AssociationHost host, AssociationId id, SctpOptions o, int peerPort, List<InetAddress> peers, long now) {
+        Optional<AddressPolicy.Plan> plan = host.planPaths(peers, Optional.empty());
+        if (plan.isPresent() && plan.get().peers().isEmpty()) {
+            throw new IllegalArgumentException("the address policy finds none of " + peers
+                    + " usable from this host (no local address of the same family and class, or untrusted"
+                    + " private addresses): give other peer addresses or an ExplicitAddressSelector");
+        }
         Association a = new Association(host, id, o, peerPort);
         a.localTag = Handshake.randomTag(host.random());
         a.localInitialTsn = host.random().nextInt();
         a.localOutbound = o.outboundStreams();
         a.localMaxInbound = o.maxInboundStreams();
-        for (InetAddress p : new LinkedHashSet<>(peers)) {
+        for (InetAddress p : plan.map(AddressPolicy.Plan::peers).orElse(List.copyOf(new LinkedHashSet<>(peers)))) {
             a.addPath(p, PathStatus.ACTIVE, now);
         }
+        plan.ifPresent(a::applyPlan);
         a.state = State.COOKIE_WAIT;
         a.sendInit(now);
         return a;
@@ -185,24 +206,35 @@ public final class Association {
 
     /**
      * Builds the association a valid COOKIE ECHO describes (RFC 9260 section 5.1 D): ESTABLISHED,
-     * COOKIE ACK queued, COMMUNICATION_UP emitted. {@code from} is the COOKIE ECHO's source.
+     * COOKIE ACK queued, COMMUNICATION_UP emitted. {@code from} is the COOKIE ECHO's source, {@code
+     * to} the local address it arrived on (the wildcard address when unknown).
      */
     public static Association fromCookie(
-            AssociationHost host, AssociationId id, SctpOptions o, StateCookie c, InetAddress from, long now) {
+            AssociationHost host,
+            AssociationId id,
+            SctpOptions o,
+            StateCookie c,
+            InetAddress from,
+            InetAddress to,
+            long now) {
         Association a = new Association(host, id, o, c.peerPort());
+        a.answerFrom(from, to);
         a.localOutbound = c.localOutbound();
         a.localMaxInbound = c.localMaxInbound();
         a.adoptCookie(c, now);
         Set<InetAddress> addrs = new LinkedHashSet<>();
         addrs.add(from);
         addrs.addAll(c.peerAddresses());
-        for (InetAddress p : addrs) {
+        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(addrs), Optional.of(from));
+        a.addPath(from, PathStatus.ACTIVE, now);
+        for (InetAddress p : plan.map(AddressPolicy.Plan::peers).orElse(List.copyOf(addrs))) {
             // The COOKIE ECHO's source is confirmed by the handshake; listed addresses need a
             // heartbeat first (RFC 9260 section 5.4).
             a.addPath(p, p.equals(from) ? PathStatus.ACTIVE : PathStatus.UNCONFIRMED, now);
         }
         a.primary = 0;
         a.state = State.ESTABLISHED;
+        plan.ifPresent(a::applyPlan);
         a.queue(new CookieAckChunk(), from, a.peerTag);
         a.emitUp(AssociationChangeType.COMMUNICATION_UP, now);
         return a;
@@ -248,6 +280,41 @@ public final class Association {
         heartbeats.ensure(paths.size(), status == PathStatus.UNCONFIRMED ? now : now + heartbeatDelay(p));
         host.peerAddressesChanged(this);
         return p;
+    }
+
+    /**
+     * Takes the address policy's decisions: the CMT path set, the source address per path, and
+     * its primary (at once if that path is confirmed and the association established, else when
+     * both hold; see {@link #adoptPendingPrimary}).
+     */
+    private void applyPlan(AddressPolicy.Plan plan) {
+        for (Path p : paths) {
+            p.setInCmtSet(plan.inCmtSet(p.address()));
+        }
+        pairedSources.putAll(plan.sources());
+        pendingPrimary = plan.primary().orElse(null);
+        adoptPendingPrimary();
+    }
+
+    /** Packets to {@code peer} leave from {@code local} (unless a pair of the policy says otherwise). */
+    private void answerFrom(InetAddress peer, InetAddress local) {
+        if (local != null && !local.isAnyLocalAddress()) {
+            pairedSources.put(peer, local);
+        }
+    }
+
+    /** Makes the policy's pending primary the primary once established with its path confirmed. */
+    private void adoptPendingPrimary() {
+        if (pendingPrimary == null || state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
+            return;
+        }
+        Path p = pathOf(pendingPrimary);
+        if (p == null) {
+            pendingPrimary = null;
+        } else if (p.status() == PathStatus.ACTIVE) {
+            primary = p.index();
+            pendingPrimary = null;
+        }
     }
 
     // ------------------------------------------------------------------ accessors
@@ -359,6 +426,7 @@ public final class Association {
         for (Path p : paths) {
             if (p.address().equals(address)) {
                 primary = p.index();
+                pendingPrimary = null;
                 host.emit(new SctpEvent.PeerAddressChange(id, address, PeerAddressState.MADE_PRIMARY));
                 return;
             }
@@ -653,12 +721,21 @@ public final class Association {
         peerTag = ack.initiateTag();
         // The INIT ACK's source becomes confirmed; listed addresses need a heartbeat (5.4).
         Path src = addPath(pkt.from(), PathStatus.ACTIVE, now);
+        answerFrom(pkt.from(), pkt.to());
         if (src != null) {
             src.setStatus(PathStatus.ACTIVE);
         }
+        Set<InetAddress> known = new LinkedHashSet<>();
+        known.add(pkt.from());
+        known.addAll(peerAddresses());
+        known.addAll(pp.addresses);
+        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(known), Optional.of(pkt.from()));
         for (InetAddress a : pp.addresses) {
-            addPath(a, PathStatus.UNCONFIRMED, now);
+            if (plan.isEmpty() || plan.get().peers().contains(a)) {
+                addPath(a, PathStatus.UNCONFIRMED, now);
+            }
         }
+        plan.ifPresent(this::applyPlan);
         startDataPath(localInitialTsn, ack.initialTsn(), ack.aRwnd(), ack.outboundStreams(), ack.inboundStreams());
         cookieToEcho = pp.cookie;
         state = State.COOKIE_ECHOED;
@@ -756,6 +833,7 @@ public final class Association {
         t1Deadline = NONE;
         cookieToEcho = null;
         state = State.ESTABLISHED;
+        adoptPendingPrimary();
         emitUp(AssociationChangeType.COMMUNICATION_UP, now);
     }
 
@@ -1139,8 +1217,17 @@ public final class Association {
 
     /** The packet in {@link #pb} goes to {@code dest}: notes its source, returns dest. */
     private InetAddress finish(InetAddress dest) {
-        lastSource = host.sourceFor(dest);
+        lastSource = sourceFor(dest);
         return dest;
+    }
+
+    /**
+     * The local address packets to {@code peer} leave from: the address policy's pair for it if
+     * there is one, else what the endpoint chooses.
+     */
+    public InetAddress sourceFor(InetAddress peer) {
+        InetAddress src = pairedSources.get(peer);
+        return src != null ? src : host.sourceFor(peer);
     }
 
     // ------------------------------------------------------------------ timers
@@ -1341,6 +1428,9 @@ public final class Association {
             return;
         }
         p.setStatus(s);
+        if (s == PathStatus.ACTIVE && pendingPrimary != null) {
+            adoptPendingPrimary();
+        }
         if (s == PathStatus.INACTIVE) {
             host.emit(new SctpEvent.PeerAddressChange(id, p.address(), PeerAddressState.UNREACHABLE));
         } else if (s == PathStatus.POTENTIALLY_FAILED) {
@@ -1353,8 +1443,8 @@ public final class Association {
     // ------------------------------------------------------------------ procedures
 
     private void sendInit(long now) {
-        sentInit = Handshake.buildInit(host, o, localTag, localInitialTsn, preservativeMillis);
         Path p = paths.get(primary);
+        sentInit = Handshake.buildInit(host, o, p.address(), localTag, localInitialTsn, preservativeMillis);
         queue(sentInit, p.address(), 0);
         t1Deadline = now + p.rto().rto();
     }

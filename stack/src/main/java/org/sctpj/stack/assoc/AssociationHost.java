@@ -2,10 +2,12 @@ package org.sctpj.stack.assoc;
 
 import java.net.InetAddress;
 import java.util.List;
+import java.util.Optional;
 import java.util.random.RandomGenerator;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.addr.AddressPolicy;
 
 /**
  * What an {@link Association} needs from the endpoint that owns it. Implemented by {@link
@@ -27,6 +29,23 @@ public interface AssociationHost {
 
     /** The local address to send from towards {@code destination}. */
     InetAddress sourceFor(InetAddress destination);
+
+    /**
+     * The local addresses to list in an INIT or INIT ACK sent to {@code peer}; by default {@link
+     * #localAddresses()}.
+     */
+    default List<InetAddress> announceTo(InetAddress peer) {
+        return localAddresses();
+    }
+
+    /**
+     * The address policy's plan for an association's peer addresses (see {@link
+     * AddressPolicy#plan}), or empty when the endpoint has none: then every address is used, in
+     * the order given, all of them in the CMT path set.
+     */
+    default Optional<AddressPolicy.Plan> planPaths(List<InetAddress> peers, Optional<InetAddress> keep) {
+        return Optional.empty();
+    }
 
     /** Cookie secrets, for INIT ACKs made by an association (collision cases). */
     CookieSecrets cookieSecrets();

@@ -102,7 +102,7 @@ public final class Handshake {
                 peerPort,
                 to,
                 new ArrayList<>(peers));
-        List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(host.localAddresses()));
+        List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(host.announceTo(from)));
         params.add(new StateCookieParameter(cookie.seal(host.cookieSecrets(), now)));
         params.addAll(InitHandling.unrecognizedForInitAck(pp.toReport));
         InitAckChunk ack = new InitAckChunk(
@@ -110,11 +110,21 @@ public final class Handshake {
         return Optional.of(new InitAnswer(ack, init.initiateTag()));
     }
 
-    /** Our INIT (RFC 9260 section 5.1 A), with a Cookie Preservative when asked (5.2.6). */
+    /**
+     * Our INIT to {@code peer} (RFC 9260 section 5.1 A), with a Cookie Preservative when asked
+     * (5.2.6). It lists the addresses {@link AssociationHost#announceTo} gives and supports their
+     * address types (those of {@link AssociationHost#localAddresses()} when it gives none).
+     */
     public static InitChunk buildInit(
-            AssociationHost host, SctpOptions o, int localTag, int initialTsn, long preservativeMillis) {
-        List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(host.localAddresses()));
-        params.add(InitHandling.supportedAddressTypes(host.localAddresses()));
+            AssociationHost host,
+            SctpOptions o,
+            InetAddress peer,
+            int localTag,
+            int initialTsn,
+            long preservativeMillis) {
+        List<InetAddress> announced = host.announceTo(peer);
+        List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(announced));
+        params.add(InitHandling.supportedAddressTypes(announced.isEmpty() ? host.localAddresses() : announced));
         if (preservativeMillis > 0) {
             params.add(new CookiePreservativeParameter((int) Math.min(preservativeMillis, 0xffffffffL)));
         }

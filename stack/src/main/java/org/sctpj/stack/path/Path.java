@@ -37,6 +37,7 @@ public final class Path {
     private long bytesRetransmitted;
     private long packetsRetransmitted;
     private long lastAckNanos = Long.MIN_VALUE;
+    private boolean inCmtSet = true;
 
     /**
      * A path to {@code address}, numbered {@code index} within its association (0..63).
@@ -77,6 +78,20 @@ public final class Path {
     /** Sets the reachability status. */
     public void setStatus(PathStatus s) {
         status = Objects.requireNonNull(s, "status");
+    }
+
+    /**
+     * Whether CMT may stripe new data onto this path (true by default): an address policy leaves
+     * out the paths that are not in its matching, which then only carry heartbeats, and data when
+     * no path of the set is active (see {@link CmtScheduler}).
+     */
+    public boolean inCmtSet() {
+        return inCmtSet;
+    }
+
+    /** Puts the path in or out of the CMT path set (see {@link #inCmtSet()}). */
+    public void setInCmtSet(boolean on) {
+        inCmtSet = on;
     }
 
     /**
