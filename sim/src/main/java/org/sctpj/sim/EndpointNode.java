@@ -24,6 +24,9 @@ public final class EndpointNode implements SimNode {
     private long droppedInbound;
     private boolean keepEvents = true;
     private long lastNow;
+    private boolean bufferTransmit = Boolean.getBoolean("sctpj.sim.bufferTransmit");
+    private final ByteBuffer txBuffer = ByteBuffer.allocateDirect(65535);
+    private final ByteBuffer rx = ByteBuffer.allocateDirect(65536);
 
     /** Wraps {@code endpoint}. */
     public EndpointNode(Endpoint endpoint) {
@@ -60,6 +63,34 @@ public final class EndpointNode implements SimNode {
         this.endpoint = fresh;
     }
 
+    /**
+     * Receives messages through the endpoint's allocation-free {@link
+     * org.sctpj.stack.MessageHandler} (copied here into {@link SctpEvent.MessageReceived} events
+     * for the listener) instead of polled events, so tests exercise that path too.
+     */
+    public EndpointNode useMessageHandler() {
+        endpoint.setMessageHandler((assoc, stream, ppid, unordered, data) -> {
+            byte[] copy = new byte[data.remaining()];
+            data.duplicate().get(copy);
+            SctpEvent.MessageReceived m = new SctpEvent.MessageReceived(assoc, stream, ppid, unordered, copy);
+            if (keepEvents) {
+                events.add(m);
+            }
+            listener.accept(m);
+        });
+        return this;
+    }
+
+    /**
+     * Takes packets through the endpoint's allocation-free {@code pollTransmit(ByteBuffer, long)}
+     * into one reused direct buffer (as the stack thread does) instead of {@code Transmit} objects.
+     * Also on for every node with {@code -Dsctpj.sim.bufferTransmit=true}.
+     */
+    public EndpointNode useBufferTransmit() {
+        bufferTransmit = true;
+        return this;
+    }
+
     /** Whether events are also kept in {@link #events()} (on by default; off for long runs). */
     public EndpointNode keepEvents(boolean keep) {
         this.keepEvents = keep;
@@ -83,7 +114,16 @@ public final class EndpointNode implements SimNode {
             droppedInbound++;
             return;
         }
-        endpoint.handleInput(packet, from, to, nowNanos);
+        // Like a lower layer, hand the packet over in one receive buffer reused for every packet:
+        // the endpoint must not keep references into it past the call.
+        rx.clear();
+        rx.put(packet.duplicate());
+        rx.flip();
+        endpoint.handleInput(rx, from, to, nowNanos);
+        // Scribble over what was read so a kept reference would show as corrupted data.
+        for (int i = 0; i < rx.limit(); i++) {
+            rx.put(i, (byte) 0x5a);
+        }
         drainEvents();
     }
 
@@ -103,6 +143,17 @@ public final class EndpointNode implements SimNode {
     public Outgoing pollTransmit(long nowNanos) {
         lastNow = nowNanos;
         drainEvents();
+        if (bufferTransmit) {
+            txBuffer.clear();
+            InetAddress dest = endpoint.pollTransmit(txBuffer, nowNanos);
+            drainEvents();
+            if (dest == null) {
+                return null;
+            }
+            ByteBuffer copy = ByteBuffer.allocate(txBuffer.remaining());
+            copy.put(txBuffer).flip();
+            return new Outgoing(copy, endpoint.transmitSource(), dest);
+        }
         Transmit t = endpoint.pollTransmit(nowNanos).orElse(null);
         drainEvents();
         return t == null ? null : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination());

@@ -20,6 +20,8 @@ public final class PacketBuilder {
 
     private final ByteBuffer own;
     private ByteBuffer buf;
+    /** The target buffer's position when {@link #target} was called. */
+    private int targetStart;
     /** Absolute index of the packet's first byte in {@link #buf}. */
     private int base;
     /** Absolute index just past the last byte the packet may use. */
@@ -59,6 +61,7 @@ public final class PacketBuilder {
                     + " bytes left: give at least the path MTU (65535 bytes fits any packet)");
         }
         buf = out;
+        targetStart = out.position();
     }
 
     /** Builds the next packets in the builder's own heap buffer again (the default). */
@@ -83,7 +86,10 @@ public final class PacketBuilder {
             buf.clear();
             base = 0;
         } else {
-            base = buf.position();
+            // Start over where the target began: a packet started and abandoned (nothing fitted
+            // for one path, the next path is tried) must not shift the next one.
+            buf.position(targetStart);
+            base = targetStart;
         }
         limit = base + Math.min(maxBytes, buf.limit() - base);
         buf.putShort((short) srcPort);

@@ -61,4 +61,23 @@ class PacketBuilderTest {
         assertEquals(12 + 48 + 4, pb.finish().length);
         assertThrows(IllegalArgumentException.class, () -> pb.tryAddData(0, 1, 0, 0, 0, new byte[1], 0, 0));
     }
+
+    @Test
+    void anAbandonedPacketDoesNotShiftTheNextOneInATargetBuffer() {
+        PacketBuilder pb = new PacketBuilder(2048);
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocateDirect(2048);
+        out.position(100);
+        pb.target(out);
+        pb.reset(1, 2, 3, 1500); // started for one path, nothing added: abandoned
+        pb.reset(1, 2, 7, 1500); // the packet that goes
+        pb.tryAdd(new org.sctpj.stack.wire.chunk.CookieAckChunk());
+        int n = pb.finishInPlace();
+        pb.targetOwn();
+        out.limit(100 + n).position(100);
+        org.sctpj.stack.wire.SctpPacket p = org.sctpj.stack.wire.SctpPacket.decode(
+                        out, org.sctpj.stack.wire.ChecksumPolicy.VERIFY)
+                .value();
+        org.junit.jupiter.api.Assertions.assertEquals(7, p.verificationTag());
+        org.junit.jupiter.api.Assertions.assertEquals(16, n);
+    }
 }

@@ -149,6 +149,13 @@ class SimulatedMatrixTest {
             }
         });
         Transfer t = new Transfer(seed, messagesFor(size), size, streams, unordered).attach(p);
+        if ((seed & 1) == 1) {
+            p.z.useMessageHandler(); // half the runs receive through the allocation-free path
+        }
+        if ((seed & 2) == 2) {
+            p.a.useBufferTransmit(); // and half send through it
+            p.z.useBufferTransmit();
+        }
         p.connectAt(0);
         long limit = 600_000_000_000L;
         p.sim.runUntil(t::complete, limit);
