@@ -808,6 +808,11 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
             }
             if (notif) {
                 server_notification(&cnt, c, buf, n, 1);
+                if (c->ended) {
+                    /* SHUTDOWN_COMP after our own SHUTDOWN (--after), or COMM_LOST: done with it */
+                    close(c->fd);
+                    *c = conns[--nconn];
+                }
                 continue;
             }
             cnt.msgs++;
