@@ -111,9 +111,9 @@ public final class InteropMatrix {
         InteropTable t;
         try {
             t = runAll(r -> System.out.println("# " + r.peer() + " " + r.llp().label() + " "
-                        + r.direction().label() + " " + r.c().label() + ": "
-                        + r.outcome().status().label() + " "
-                        + r.outcome().detail()));
+                    + r.direction().label() + " " + r.c().label() + ": "
+                    + r.outcome().status().label() + " "
+                    + r.outcome().detail()));
         } finally {
             release();
         }

@@ -1,8 +1,8 @@
 package org.sctpj.tests.interop.kernel;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -81,8 +81,8 @@ public final class KernelInteropPeer implements Peer {
             }
             vm = v;
             v.ok("sysctl net.sctp.udp_port " + KernelTopology.GUEST_UDP_PORT);
-            System.out.println("interop: kernel VM " + v.namespace() + " booted in " + v.bootTime().toMillis()
-                    + " ms");
+            System.out.println("interop: kernel VM " + v.namespace() + " booted in "
+                    + v.bootTime().toMillis() + " ms");
             return v;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,7 +1,5 @@
 package org.sctpj.tests.interop.kernel;
 
-import org.sctpj.tests.Requirements;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sctpj.tests.Requirements;
 
 /**
  * Boots the Linux kernel SCTP VM and checks that an sctpj client talks to the kernel's SCTP over
