@@ -253,7 +253,7 @@ public final class CaseRunner {
         OurStack.LayerOpener opener() {
             if (llp == Llp.UDP) {
                 UdpConfig config = UdpConfig.builder()
-                        .bind(ours.get(0))
+                        .bindAddresses(ours)
                         .localPort(topo.ourUdpPort())
                         .defaultRemotePort(topo.peerUdpPort())
                         .build();

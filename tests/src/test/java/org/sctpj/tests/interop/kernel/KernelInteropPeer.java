@@ -59,9 +59,7 @@ public final class KernelInteropPeer implements Peer {
 
     @Override
     public Optional<String> notApplicable(Llp llp, Direction direction, InteropCase c) {
-        if (c == InteropCase.MULTIHOME && llp == Llp.UDP) {
-            return Optional.of("multihoming runs over raw IP (both taps); the UDP cells use one path, as for usrsctp");
-        }
+        // every case runs, over every lower layer (multihoming over UDP too: both taps)
         return Optional.empty();
     }
 
