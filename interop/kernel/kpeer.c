@@ -669,8 +669,9 @@ static void server_notification(struct counters *cnt, struct conn *c, const char
     count_notification(&t, buf, n, &a, &st);
     cnt->restart += t.restart;
     cnt->peer_shutdown += t.peer_shutdown;
-    if (!one_to_one && st == K_SCTP_COMM_UP) {
-        cnt->up++;
+    if (st == K_SCTP_COMM_UP) {
+        /* one-to-one: counted at accept, where SCTP_STATUS fails if the association already ended */
+        if (!one_to_one) cnt->up++;
         cnt->ostreams = t.ostreams;
         cnt->istreams = t.istreams;
     }
