@@ -42,6 +42,7 @@
 #define K_IPPROTO_SCTP 132
 #define K_SOL_SCTP 132
 
+#define K_SCTP_RTOINFO 0
 #define K_SCTP_INITMSG 2
 #define K_SCTP_NODELAY 3
 #define K_SCTP_PEER_ADDR_PARAMS 9
@@ -72,8 +73,16 @@
 #define K_SCTP_RESTART 2
 #define K_SCTP_SHUTDOWN_COMP 3
 #define K_SCTP_CANT_STR_ASSOC 4
+#define K_SCTP_SHUTDOWN_EVENT 0x8005
 
 typedef int32_t k_assoc_t;
+
+struct k_rtoinfo {
+    k_assoc_t assoc_id;
+    uint32_t initial;
+    uint32_t max;
+    uint32_t min;
+};
 
 struct k_initmsg {
     uint16_t num_ostreams;
@@ -157,8 +166,10 @@ struct k_assoc_change {
 #define MAX_MSG (1 << 20)
 #define MAX_BINDX 8
 
-/* Where a child reports its result line (a pipe to the control server, or stdout). */
+/* Where a child reports its result line (a pipe to the control server, or stdout)... */
 static int result_fd = 1;
+/* ...or, for a background client (cstart), a file written atomically */
+static const char *result_path;
 
 static void result(const char *fmt, ...) {
     char line[1024];
@@ -169,6 +180,17 @@ static void result(const char *fmt, ...) {
     if (n < 0) return;
     if (n > (int)sizeof line - 2) n = sizeof line - 2;
     line[n++] = '\n';
+    if (result_path) {
+        char tmp[256];
+        snprintf(tmp, sizeof tmp, "%s.tmp", result_path);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) return;
+        ssize_t w = write(fd, line, n);
+        (void)w;
+        close(fd);
+        rename(tmp, result_path);
+        return;
+    }
     ssize_t w = write(result_fd, line, n);
     (void)w;
 }
@@ -220,6 +242,11 @@ struct opts {
     int reconnect;   /* --reconnect R: client runs R more rounds from the same local port */
     int timeout_s;   /* --timeout S: client gives up after S seconds */
     int nodelay;     /* --nodelay: SCTP_NODELAY */
+    int rto_min, rto_max, rto_initial; /* --rto-min/--rto-max/--rto-initial MS (SCTP_RTOINFO; 0: default) */
+    int pmr;         /* --pmr N: Path.Max.Retrans (SCTP_PEER_ADDR_PARAMS; 0: default) */
+    int buf;         /* --buf BYTES: SO_SNDBUFFORCE and SO_RCVBUFFORCE (0: default) */
+    int pause_at;    /* --pause-at K: client pauses after K messages echoed until "resume" (SIGUSR2) */
+    int wait_end;    /* --wait-end: client does not end the association; waits for the peer to end it */
 };
 
 static void opts_init(struct opts *o) {
@@ -255,6 +282,13 @@ static const char *opts_parse(struct opts *o, int argc, char **argv, int i) {
         FLAG("--unordered", unordered)
         FLAG("--noecho", noecho)
         FLAG("--nodelay", nodelay)
+        FLAG("--wait-end", wait_end)
+        NUM("--rto-min", rto_min)
+        NUM("--rto-max", rto_max)
+        NUM("--rto-initial", rto_initial)
+        NUM("--pmr", pmr)
+        NUM("--buf", buf)
+        NUM("--pause-at", pause_at)
         NUM("--streams", streams)
         NUM("--encap", encap)
         NUM("--hb", hb_ms)
@@ -325,8 +359,8 @@ static int sctp_socket(int family, const struct opts *o, char *err, size_t errle
         snprintf(err, errlen, "SCTP_RECVRCVINFO: %s", strerror(errno));
         goto fail;
     }
-    /* association change notifications only (byte 1 of struct sctp_event_subscribe) */
-    uint8_t ev[2] = {0, 1};
+    /* association change (byte 1 of struct sctp_event_subscribe) and shutdown (byte 5) notifications */
+    uint8_t ev[6] = {0, 1, 0, 0, 0, 1};
     if (setsockopt(fd, K_SOL_SCTP, K_SCTP_EVENTS, ev, sizeof ev) < 0) {
         snprintf(err, errlen, "SCTP_EVENTS: %s", strerror(errno));
         goto fail;
@@ -335,12 +369,30 @@ static int sctp_socket(int family, const struct opts *o, char *err, size_t errle
         snprintf(err, errlen, "SCTP_NODELAY: %s", strerror(errno));
         goto fail;
     }
-    if (o->hb_ms >= 0) {
+    if (o->buf > 0) {
+        /* FORCE: past net.core.wmem_max/rmem_max (kpeer runs as root in the guest) */
+        if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &o->buf, sizeof o->buf) < 0 ||
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &o->buf, sizeof o->buf) < 0) {
+            snprintf(err, errlen, "SO_SNDBUFFORCE/SO_RCVBUFFORCE: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    if (o->rto_min || o->rto_max || o->rto_initial) {
+        struct k_rtoinfo ri = {.initial = o->rto_initial, .max = o->rto_max, .min = o->rto_min};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_RTOINFO, &ri, sizeof ri) < 0) {
+            snprintf(err, errlen, "SCTP_RTOINFO: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    if (o->hb_ms >= 0 || o->pmr > 0) {
         struct k_paddrparams pp;
         memset(&pp, 0, sizeof pp);
         pp.address.ss_family = family;
-        pp.hbinterval = o->hb_ms;
-        pp.flags = o->hb_ms ? K_SPP_HB_ENABLE : K_SPP_HB_DISABLE;
+        if (o->hb_ms >= 0) {
+            pp.hbinterval = o->hb_ms;
+            pp.flags = o->hb_ms ? K_SPP_HB_ENABLE : K_SPP_HB_DISABLE;
+        }
+        pp.pathmaxrxt = o->pmr;
         if (setsockopt(fd, K_SOL_SCTP, K_SCTP_PEER_ADDR_PARAMS, &pp, sizeof pp) < 0) {
             snprintf(err, errlen, "SCTP_PEER_ADDR_PARAMS: %s", strerror(errno));
             goto fail;
@@ -403,13 +455,42 @@ static int sctp_bind(int fd, int family, int port, const struct opts *o, char *e
 /* ------------------------------------------------------------------ messages */
 
 struct counters {
-    long long msgs, bytes;
+    long long msgs, bytes, echoed;
     int up, lost, restart, shutdown, cantstart, errors;
+    int peer_shutdown;      /* SHUTDOWN received (SCTP_SHUTDOWN_EVENT) */
+    int ostreams, istreams; /* of the last association that came up */
+    char first_error[160];
 };
+
+/** Counts an error, keeping the first message (spaces made underscores, for key=value lines). */
+static void count_error(struct counters *c, const char *fmt, ...) {
+    c->errors++;
+    if (c->first_error[0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->first_error, sizeof c->first_error, fmt, ap);
+    va_end(ap);
+    for (char *p = c->first_error; *p; p++)
+        if (*p == ' ' || *p == '=') *p = '_';
+}
+
+/** The first error or "-". */
+static const char *first_error(const struct counters *c) {
+    return c->first_error[0] ? c->first_error : "-";
+}
 
 static void count_notification(struct counters *c, const char *buf, size_t n, k_assoc_t *assoc,
                                int *state) {
     *state = -1;
+    if (n >= 12) {
+        uint16_t type;
+        memcpy(&type, buf, 2);
+        if (type == K_SCTP_SHUTDOWN_EVENT) {
+            memcpy(assoc, buf + 8, sizeof *assoc);
+            c->peer_shutdown++;
+            return;
+        }
+    }
     if (n < sizeof(struct k_assoc_change)) return;
     struct k_assoc_change ac;
     memcpy(&ac, buf, sizeof ac);
@@ -417,7 +498,11 @@ static void count_notification(struct counters *c, const char *buf, size_t n, k_
     *assoc = ac.assoc_id;
     *state = ac.state;
     switch (ac.state) {
-    case K_SCTP_COMM_UP: c->up++; break;
+    case K_SCTP_COMM_UP:
+        c->up++;
+        c->ostreams = ac.outbound_streams;
+        c->istreams = ac.inbound_streams;
+        break;
     case K_SCTP_COMM_LOST: c->lost++; break;
     case K_SCTP_RESTART: c->restart++; break;
     case K_SCTP_SHUTDOWN_COMP: c->shutdown++; break;
@@ -514,38 +599,58 @@ static void on_usr1(int sig) {
     status_requested = 1;
 }
 
-static void write_status(const struct counters *c, int assocs_open) {
-    if (!status_path) return;
-    char tmp[256], line[512];
-    snprintf(tmp, sizeof tmp, "%s.tmp", status_path);
-    int n = snprintf(line, sizeof line,
-                     "msgs=%lld bytes=%lld up=%d lost=%d restart=%d shutdown=%d open=%d errors=%d\n",
-                     c->msgs, c->bytes, c->up, c->lost, c->restart, c->shutdown, assocs_open, c->errors);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return;
-    ssize_t w = write(fd, line, n);
-    (void)w;
-    close(fd);
-    rename(tmp, status_path);
+/** The counters as key=value pairs (the status line of servers, the tail of a client's result). */
+static int format_counters(char *line, size_t cap, const struct counters *c) {
+    return snprintf(line, cap,
+                    "msgs=%lld bytes=%lld echoed=%lld up=%d lost=%d restart=%d shutdown=%d peer_shutdown=%d "
+                    "ostreams=%d istreams=%d errors=%d first_error=%s",
+                    c->msgs, c->bytes, c->echoed, c->up, c->lost, c->restart, c->shutdown, c->peer_shutdown,
+                    c->ostreams, c->istreams, c->errors, first_error(c));
 }
 
-/* per-association message counts of a server (for --after) */
+/** Writes a line to a file atomically (temporary file, then rename). */
+static void write_file(const char *path, const char *line) {
+    char tmp[256];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return;
+    ssize_t w = write(fd, line, strlen(line));
+    (void)w;
+    close(fd);
+    rename(tmp, path);
+}
+
+static void write_status(const struct counters *c, int assocs_open) {
+    if (!status_path) return;
+    char line[768];
+    int n = format_counters(line, sizeof line - 40, c);
+    snprintf(line + n, sizeof line - n, " open=%d\n", assocs_open);
+    write_file(status_path, line);
+}
+
+/* per-association state of a server (for --after and for counting each end once) */
 #define MAX_CONN 64
 struct conn {
     int fd;          /* one-to-one: the accepted socket; one-to-many: unused */
     k_assoc_t assoc; /* one-to-many: the association */
     long long msgs;
     int ending;      /* SHUTDOWN requested, waiting for it to complete */
+    int ended;       /* its end (COMM_LOST or SHUTDOWN_COMP) was counted */
 };
+
+static void wait_acked(int fd, k_assoc_t assoc);
 
 /** Ends an association: ABORT or graceful SHUTDOWN. Returns 1 if the conn can be dropped now. */
 static int end_assoc(int fd, struct conn *c, const struct opts *o) {
     if (o->seqpacket) {
+        if (o->abort_end) wait_acked(fd, c->assoc);
         send_message(fd, NULL, 0, 0, 0, o->abort_end ? K_SCTP_ABORT : K_SCTP_EOF, c->assoc, NULL, 0, 0);
         c->ending = 1;
         return o->abort_end;
     }
     if (o->abort_end) {
+        /* the echoes first: an ABORT would discard what is not yet acknowledged */
+        wait_acked(c->fd, 0);
         struct linger lg = {.l_onoff = 1, .l_linger = 0};
         setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
         close(c->fd);
@@ -556,12 +661,33 @@ static int end_assoc(int fd, struct conn *c, const struct opts *o) {
     return 0;
 }
 
+/** Counts a notification of a server's association (COMM_UP of one-to-one counted at accept). */
+static void server_notification(struct counters *cnt, struct conn *c, const char *buf, size_t n, int one_to_one) {
+    struct counters t = {0};
+    k_assoc_t a = 0;
+    int st;
+    count_notification(&t, buf, n, &a, &st);
+    cnt->restart += t.restart;
+    cnt->peer_shutdown += t.peer_shutdown;
+    if (st == K_SCTP_COMM_UP) {
+        /* one-to-one: counted at accept, where SCTP_STATUS fails if the association already ended */
+        if (!one_to_one) cnt->up++;
+        cnt->ostreams = t.ostreams;
+        cnt->istreams = t.istreams;
+    }
+    if (c && !c->ended && (st == K_SCTP_COMM_LOST || st == K_SCTP_SHUTDOWN_COMP)) {
+        c->ended = 1;
+        if (st == K_SCTP_COMM_LOST) cnt->lost++;
+        else cnt->shutdown++;
+    }
+}
+
 /**
  * Echo (echo=1) or sink (echo=0) server on PORT. Writes "ok listening ..." or "err ..." to
  * ready_fd once listening, then serves until SIGTERM.
  */
 static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
-    char err[256];
+    char err[256] = "";
     int family = o->v6 ? AF_INET6 : AF_INET;
     int lfd = sctp_socket(family, o, err, sizeof err);
     if (lfd < 0 || sctp_bind(lfd, family, port, o, err, sizeof err) < 0 || listen(lfd, 16) < 0) {
@@ -607,19 +733,23 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
             int notif;
             ssize_t n = recv_message(lfd, buf, MAX_MSG, &ri, &notif, NULL);
             if (n <= 0) {
-                cnt.errors++;
+                count_error(&cnt, "recvmsg: %s", n < 0 ? strerror(errno) : "end of file");
                 continue;
             }
             if (notif) {
                 k_assoc_t a = 0;
                 int st;
-                count_notification(&cnt, buf, n, &a, &st);
-                if (st == K_SCTP_COMM_UP && nconn < MAX_CONN) {
+                struct counters t = {0};
+                count_notification(&t, buf, n, &a, &st);
+                struct conn *c = NULL;
+                for (int i = 0; i < nconn; i++)
+                    if (conns[i].assoc == a) c = &conns[i];
+                if (st == K_SCTP_COMM_UP && !c && nconn < MAX_CONN) {
                     conns[nconn++] = (struct conn){.fd = -1, .assoc = a};
-                } else if (st == K_SCTP_COMM_LOST || st == K_SCTP_SHUTDOWN_COMP) {
-                    for (int i = 0; i < nconn; i++)
-                        if (conns[i].assoc == a) conns[i] = conns[--nconn];
+                    c = &conns[nconn - 1];
                 }
+                server_notification(&cnt, c, buf, n, 0);
+                if (c && c->ended) *c = conns[--nconn];
                 continue;
             }
             cnt.msgs++;
@@ -628,9 +758,12 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
             for (int i = 0; i < nconn; i++)
                 if (conns[i].assoc == ri.assoc_id) c = &conns[i];
             if (c && c->ending) continue;
-            if (echo && send_message(lfd, buf, n, ri.sid, ri.ppid, ri.flags & K_SCTP_UNORDERED, ri.assoc_id,
-                                     NULL, 0, 0) < 0)
-                cnt.errors++;
+            if (echo) {
+                if (send_message(lfd, buf, n, ri.sid, ri.ppid, ri.flags & K_SCTP_UNORDERED, ri.assoc_id, NULL, 0, 0) < 0)
+                    count_error(&cnt, "echo: %s", strerror(errno));
+                else
+                    cnt.echoed++;
+            }
             if (c && ++c->msgs == o->after && end_assoc(lfd, c, o)) *c = conns[--nconn];
             continue;
         }
@@ -644,6 +777,13 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                     set_int(cfd, K_SCTP_RECVRCVINFO, 1);
                     conns[nconn++] = (struct conn){.fd = cfd};
                     cnt.up++;
+                    struct k_status ss;
+                    memset(&ss, 0, sizeof ss);
+                    socklen_t sl = sizeof ss;
+                    if (getsockopt(cfd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) == 0) {
+                        cnt.ostreams = ss.outstrms;
+                        cnt.istreams = ss.instrms;
+                    }
                 }
             }
         }
@@ -657,30 +797,34 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
             int notif;
             ssize_t n = recv_message(c->fd, buf, MAX_MSG, &ri, &notif, NULL);
             if (n <= 0) {
-                if (n < 0) {
-                    cnt.errors++;
-                    if (errno == ECONNRESET) cnt.lost++;
-                } else {
-                    cnt.shutdown++;
+                if (n < 0 && errno != ECONNRESET && errno != EPIPE)
+                    count_error(&cnt, "recvmsg: %s", strerror(errno));
+                if (!c->ended) {
+                    if (n < 0) cnt.lost++;
+                    else cnt.shutdown++;
                 }
                 close(c->fd);
                 *c = conns[--nconn];
                 continue;
             }
             if (notif) {
-                k_assoc_t a;
-                int st;
-                struct counters ignore = {0};
-                count_notification(&ignore, buf, n, &a, &st); /* COMM_UP counted at accept */
-                cnt.restart += ignore.restart;
+                server_notification(&cnt, c, buf, n, 1);
+                if (c->ended) {
+                    /* SHUTDOWN_COMP after our own SHUTDOWN (--after), or COMM_LOST: done with it */
+                    close(c->fd);
+                    *c = conns[--nconn];
+                }
                 continue;
             }
             cnt.msgs++;
             cnt.bytes += n;
             if (c->ending) continue;
-            if (echo && send_message(c->fd, buf, n, ri.sid, ri.ppid, ri.flags & K_SCTP_UNORDERED, 0, NULL, 0,
-                                     0) < 0)
-                cnt.errors++;
+            if (echo) {
+                if (send_message(c->fd, buf, n, ri.sid, ri.ppid, ri.flags & K_SCTP_UNORDERED, 0, NULL, 0, 0) < 0)
+                    count_error(&cnt, "echo: %s", strerror(errno));
+                else
+                    cnt.echoed++;
+            }
             if (++c->msgs == o->after && end_assoc(lfd, c, o)) *c = conns[--nconn];
         }
     }
@@ -690,8 +834,12 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
 
 /* ------------------------------------------------------------------ client */
 
+/**
+ * Payload of message idx: the index big-endian in bytes 0..3, then (idx + j) & 0xff at byte j;
+ * messages shorter than 4 bytes are (idx + j) & 0xff throughout (sctpj's PeerJob layout).
+ */
 static void fill(char *p, int size, uint32_t idx) {
-    for (int j = 0; j < size; j++) p[j] = (char)(idx * 131 + j * 7);
+    for (int j = 0; j < size; j++) p[j] = (char)(idx + j);
     if (size >= 4) {
         uint32_t be = htonl(idx);
         memcpy(p, &be, 4);
@@ -702,6 +850,9 @@ static void fill(char *p, int size, uint32_t idx) {
 static volatile long long prog_sent, prog_echoed;
 static volatile int prog_round;
 static const char *volatile prog_phase = "start";
+/* the client's association socket, for SIGTERM (abort) */
+static volatile int client_fd = -1;
+static volatile sig_atomic_t resume_requested;
 
 static void on_alarm(int sig) {
     (void)sig;
@@ -709,10 +860,36 @@ static void on_alarm(int sig) {
     _exit(3);
 }
 
+/** SIGTERM of a client: ends its association with ABORT (SO_LINGER 0) and exits. */
+static void on_client_term(int sig) {
+    (void)sig;
+    int fd = client_fd;
+    if (fd >= 0) {
+        struct linger lg = {.l_onoff = 1, .l_linger = 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        close(fd);
+    }
+    result("err killed in %s (round %d, %lld sent, %lld echoed)", prog_phase, prog_round, prog_sent, prog_echoed);
+    _exit(4);
+}
+
+static void on_usr2(int sig) {
+    (void)sig;
+    resume_requested = 1;
+}
+
 struct round_result {
     long long sent, echoed, bytes;
     int instreams, outstreams;
 };
+
+/** Handles a notification during a client's transfer. Returns 1 when the association ended. */
+static int client_notification(struct counters *cnt, const char *buf, size_t n) {
+    k_assoc_t a;
+    int st;
+    count_notification(cnt, buf, n, &a, &st);
+    return st == K_SCTP_COMM_LOST || st == K_SCTP_SHUTDOWN_COMP;
+}
 
 /** One association: connect, transfer, verify. Returns the socket (still open) or -1 after result(). */
 static int client_round(const char *host, int port, const struct opts *o, struct round_result *rr,
@@ -730,6 +907,7 @@ static int client_round(const char *host, int port, const struct opts *o, struct
         result("err %s", err);
         return -1;
     }
+    client_fd = fd;
     prog_phase = "connect";
     if (connect(fd, (struct sockaddr *)&peer, plen) < 0) {
         result("err connect %s:%d: %s", host, port, strerror(errno));
@@ -756,6 +934,8 @@ static int client_round(const char *host, int port, const struct opts *o, struct
                 return -1;
             }
         }
+    } else {
+        cnt->up++;
     }
     struct k_status ss;
     memset(&ss, 0, sizeof ss);
@@ -776,14 +956,30 @@ static int client_round(const char *host, int port, const struct opts *o, struct
     for (int i = 0; i < k; i++) last[i] = -1;
     int next = 0, echoed = 0;
     int expect = o->noecho ? 0 : n;
+    int paused_done = o->pause_at <= 0 || o->pause_at >= n;
     prog_phase = "transfer";
     while (next < n || echoed < expect) {
-        struct pollfd p = {.fd = fd, .events = (next < n ? POLLOUT : 0) | (echoed < expect ? POLLIN : 0)};
+        int hold = !paused_done && next >= o->pause_at; /* sent up to the pause point */
+        if (hold && echoed >= o->pause_at) {
+            /* everything before the pause point echoed: pause until "resume" (SIGUSR2) */
+            if (status_path) {
+                char line[128];
+                snprintf(line, sizeof line, "paused=1 sent=%d echoed=%d\n", next, echoed);
+                write_file(status_path, line);
+            }
+            prog_phase = "paused";
+            while (!resume_requested) usleep(10000);
+            prog_phase = "transfer";
+            paused_done = 1;
+            continue;
+        }
+        int want_out = next < n && !hold;
+        struct pollfd p = {.fd = fd, .events = (want_out ? POLLOUT : 0) | (echoed < expect ? POLLIN : 0)};
         if (poll(&p, 1, 1000) < 0 && errno != EINTR) {
             result("err poll: %s", strerror(errno));
             return -1;
         }
-        if ((p.revents & POLLOUT) && next < n) {
+        if ((p.revents & POLLOUT) && want_out) {
             fill(out, o->size, next);
             ssize_t w = send_message(fd, out, o->size, next % k, htonl(o->ppid + next),
                                      o->unordered ? K_SCTP_UNORDERED : 0, assoc, o->seqpacket ? &peer : NULL,
@@ -808,22 +1004,16 @@ static int client_round(const char *host, int port, const struct opts *o, struct
                 return -1;
             }
             if (notif) {
-                k_assoc_t a;
-                int st;
-                count_notification(cnt, buf, r, &a, &st);
-                if (st == K_SCTP_COMM_LOST || st == K_SCTP_SHUTDOWN_COMP) {
-                    result("err association ended (state %d) after %d sent, %d echoed", st, next, echoed);
+                if (client_notification(cnt, buf, r)) {
+                    result("err association ended after %d sent, %d echoed", next, echoed);
                     return -1;
                 }
                 continue;
             }
-            uint32_t idx = (uint32_t)echoed;
-            if (o->size >= 4) {
-                memcpy(&idx, buf, 4);
-                idx = ntohl(idx);
-            }
+            /* the index travels in the PPID (messages of 1-3 bytes have no room for it) */
+            uint32_t idx = ntohl(ri.ppid) - o->ppid;
             if (idx >= (uint32_t)n || seen[idx]) {
-                result("err echo %d: bad or repeated index %u", echoed, idx);
+                result("err echo %d: bad or repeated index %u (ppid %u)", echoed, idx, ntohl(ri.ppid));
                 return -1;
             }
             fill(out, o->size, idx);
@@ -831,7 +1021,6 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             if (r != o->size) why = "length";
             else if (memcmp(buf, out, r) != 0) why = "payload";
             else if (ri.sid != idx % k) why = "stream";
-            else if (ntohl(ri.ppid) != o->ppid + idx) why = "ppid";
             else if (!!(ri.flags & K_SCTP_UNORDERED) != !!o->unordered) why = "unordered flag";
             else if (!o->unordered && (long long)idx < last[idx % k]) why = "order within stream";
             if (why) {
@@ -854,11 +1043,12 @@ static int client_round(const char *host, int port, const struct opts *o, struct
 }
 
 /** Waits (bounded) until everything sent is acknowledged, so that an ABORT loses nothing. */
-static void wait_acked(int fd) {
+static void wait_acked(int fd, k_assoc_t assoc) {
     long long deadline = now_ms() + 5000;
     while (now_ms() < deadline) {
         struct k_status ss;
         memset(&ss, 0, sizeof ss);
+        ss.assoc_id = assoc;
         socklen_t sl = sizeof ss;
         if (getsockopt(fd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) < 0) return;
         if (ss.unackdata == 0 && ss.penddata == 0) return;
@@ -866,17 +1056,56 @@ static void wait_acked(int fd) {
     }
 }
 
+/**
+ * Waits (bounded by the client's alarm) until the association ends: SHUTDOWN_COMP, COMM_LOST or
+ * the end of the socket. Returns 0, or -1 after result() when data arrived.
+ */
+static int client_wait_end(int fd, struct counters *cnt) {
+    char *buf = malloc(MAX_MSG);
+    int rc = 0;
+    for (;;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 200) <= 0) continue;
+        struct k_rcvinfo ri;
+        int notif;
+        ssize_t n = recv_message(fd, buf, MAX_MSG, &ri, &notif, NULL);
+        if (n < 0) {
+            if (errno == ECONNRESET || errno == EPIPE) {
+                if (!cnt->lost) cnt->lost++;
+            } else {
+                count_error(cnt, "recvmsg: %s", strerror(errno));
+            }
+            break;
+        }
+        if (n == 0) {
+            if (!cnt->lost && !cnt->shutdown) cnt->shutdown++;
+            break;
+        }
+        if (notif) {
+            if (client_notification(cnt, buf, n)) break;
+            continue;
+        }
+        result("err data (%zd bytes) while waiting for the peer to end the association", n);
+        rc = -1;
+        break;
+    }
+    free(buf);
+    return rc;
+}
+
 /** Ends the client's association and waits (bounded) for the end. */
-static void client_end(int fd, const struct opts *o) {
+static void client_end(int fd, const struct opts *o, struct counters *cnt) {
     if (o->abort_end) {
         prog_phase = "abort";
-        if (!o->seqpacket) wait_acked(fd);
+        wait_acked(fd, 0);
         struct linger lg = {.l_onoff = 1, .l_linger = 0};
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        client_fd = -1;
         close(fd);
         return;
     }
     if (o->seqpacket) {
+        client_fd = -1;
         close(fd); /* graceful shutdown of every association of the socket */
         return;
     }
@@ -890,22 +1119,30 @@ static void client_end(int fd, const struct opts *o) {
         struct k_rcvinfo ri;
         int notif;
         ssize_t n = recv_message(fd, buf, MAX_MSG, &ri, &notif, NULL);
-        if (n <= 0) break;
+        if (n <= 0) {
+            if (n == 0 && !cnt->shutdown) cnt->shutdown++;
+            break;
+        }
         if (notif) {
-            struct counters ignore = {0};
             k_assoc_t a;
             int st;
-            count_notification(&ignore, buf, n, &a, &st);
+            count_notification(cnt, buf, n, &a, &st);
             if (st == K_SCTP_SHUTDOWN_COMP || st == K_SCTP_COMM_LOST) break;
         }
     }
     free(buf);
+    client_fd = -1;
     close(fd);
 }
 
 static int run_client(const char *host, int port, struct opts *o) {
     signal(SIGALRM, on_alarm);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGTERM, on_client_term);
+    signal(SIGUSR1, SIG_IGN); /* "status N" of the control server */
+    struct sigaction sa = {0};
+    sa.sa_handler = on_usr2;
+    sigaction(SIGUSR2, &sa, NULL);
     alarm(o->timeout_s > 0 ? o->timeout_s : 60);
     long long t0 = now_ms();
     struct round_result total = {0};
@@ -920,11 +1157,25 @@ static int run_client(const char *host, int port, struct opts *o) {
         total.bytes += rr.bytes;
         total.instreams = rr.instreams;
         total.outstreams = rr.outstreams;
-        client_end(fd, o);
+        if (o->wait_end) {
+            prog_phase = "waiting for the peer to end the association";
+            if (client_wait_end(fd, &cnt) < 0) return 1;
+            client_fd = -1;
+            close(fd);
+        } else {
+            client_end(fd, o, &cnt);
+        }
     }
     long long ms = now_ms() - t0;
-    result("ok client rounds=%d sent=%lld echoed=%lld bytes=%lld ms=%lld outstreams=%d instreams=%d", o->reconnect + 1,
-           total.sent, total.echoed, total.bytes, ms, total.outstreams, total.instreams);
+    cnt.msgs = total.echoed;
+    cnt.bytes = total.bytes;
+    cnt.echoed = total.echoed;
+    cnt.ostreams = total.outstreams;
+    cnt.istreams = total.instreams;
+    char tail[768];
+    format_counters(tail, sizeof tail, &cnt);
+    result("ok client rounds=%d sent=%lld echoed=%lld bytes=%lld ms=%lld outstreams=%d instreams=%d %s",
+           o->reconnect + 1, total.sent, total.echoed, total.bytes, ms, total.outstreams, total.instreams, tail);
     return 0;
 }
 
@@ -1076,6 +1327,70 @@ static void do_client(int argc, char **argv, char *ans, size_t cap) {
     waitpid(pid, NULL, 0);
 }
 
+/** cstart: runs a client in the background; its result goes to RUN_DIR/jobN.result ("result N"). */
+static void start_client(int argc, char **argv, char *ans, size_t cap) {
+    if (argc < 3) {
+        snprintf(ans, cap, "err usage: cstart HOST PORT [options]");
+        return;
+    }
+    struct opts o;
+    opts_init(&o);
+    const char *e = opts_parse(&o, argc, argv, 3);
+    if (e) {
+        snprintf(ans, cap, "err %s", e);
+        return;
+    }
+    struct job *slot = NULL;
+    for (int i = 0; i < MAX_JOBS && !slot; i++)
+        if (jobs[i].pid <= 0 && jobs[i].id == 0) slot = &jobs[i];
+    for (int i = 0; i < MAX_JOBS && !slot; i++)
+        if (jobs[i].pid <= 0) slot = &jobs[i];
+    if (!slot) {
+        snprintf(ans, cap, "err too many jobs (stop some)");
+        return;
+    }
+    int id = next_job++;
+    char path[64], rpath[64];
+    snprintf(path, sizeof path, RUN_DIR "/job%d", id);
+    snprintf(rpath, sizeof rpath, RUN_DIR "/job%d.result", id);
+    unlink(path);
+    unlink(rpath);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(ans, cap, "err fork: %s", strerror(errno));
+        return;
+    }
+    if (pid == 0) {
+        status_path = strdup(path);
+        result_path = strdup(rpath);
+        _exit(run_client(argv[1], atoi(argv[2]), &o));
+    }
+    slot->id = id;
+    slot->pid = pid;
+    snprintf(slot->what, sizeof slot->what, "client %s %s", argv[1], argv[2]);
+    snprintf(ans, cap, "ok job=%d pid=%d client", id, (int)pid);
+}
+
+/** result N: "ok pending", or "ok done " and the client's result line. */
+static void client_result(struct job *j, char *ans, size_t cap) {
+    char path[64], line[1024] = "";
+    snprintf(path, sizeof path, RUN_DIR "/job%d.result", j->id);
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+        ssize_t n = read(fd, line, sizeof line - 1);
+        close(fd);
+        if (n < 0) n = 0;
+        line[n] = 0;
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        snprintf(ans, cap, "ok done %s", line);
+    } else if (j->pid <= 0) {
+        snprintf(ans, cap, "ok done err the client ended without a result");
+    } else {
+        snprintf(ans, cap, "ok pending");
+    }
+}
+
 static void stop_job(struct job *j, char *ans, size_t cap) {
     if (j->pid > 0) {
         kill(j->pid, SIGTERM);
@@ -1157,7 +1472,8 @@ static void do_assocs(char *ans, size_t cap) {
 }
 
 static const char *HELP =
-    "ok commands: ping | echo PORT [opts] | sink PORT [opts] | client HOST PORT [opts] | status JOB | "
+    "ok commands: ping | echo PORT [opts] | sink PORT [opts] | client HOST PORT [opts] | cstart HOST PORT [opts] | "
+    "result JOB | resume JOB | status JOB | "
     "stop JOB | stopall | jobs | sysctl net.NAME [VALUE] | snmp | assocs | quit | halt";
 
 /** Executes one command line; writes the answer (one line, no newline) into ans. Returns 1 to close. */
@@ -1177,6 +1493,18 @@ static int command(char *line, char *ans, size_t cap) {
         start_server(!strcmp(argv[0], "echo"), argc, argv, ans, cap);
     } else if (!strcmp(argv[0], "client")) {
         do_client(argc, argv, ans, cap);
+    } else if (!strcmp(argv[0], "cstart")) {
+        start_client(argc, argv, ans, cap);
+    } else if (!strcmp(argv[0], "result") || !strcmp(argv[0], "resume")) {
+        struct job *j = argc > 1 ? find_job(atoi(argv[1])) : NULL;
+        if (!j) {
+            snprintf(ans, cap, "err no such job");
+        } else if (!strcmp(argv[0], "result")) {
+            client_result(j, ans, cap);
+        } else {
+            if (j->pid > 0) kill(j->pid, SIGUSR2);
+            snprintf(ans, cap, "ok job=%d resumed", j->id);
+        }
     } else if (!strcmp(argv[0], "status") || !strcmp(argv[0], "stop")) {
         struct job *j = argc > 1 ? find_job(atoi(argv[1])) : NULL;
         if (!j) {
@@ -1273,7 +1601,8 @@ static int usage(void) {
             "       kpeer client HOST PORT [options]\n"
             "options: --streams N --encap PORT --hb MS --seqpacket --6 --bind ADDR --bindx ADDR\n"
             "         --lport PORT --after N --abort -n N -z SIZE -k K --ppid P --unordered\n"
-            "         --noecho --reconnect R --timeout S --nodelay\n");
+            "         --noecho --reconnect R --timeout S --nodelay --rto-min MS --rto-max MS\n"
+            "         --rto-initial MS --pmr N --buf BYTES --pause-at K --wait-end\n");
     return 2;
 }
 

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.sctpj.llp.raw.NetworkNamespace;
 import org.sctpj.llp.raw.RawIpLowerLayer;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
@@ -98,7 +99,7 @@ public final class CaseRunner {
         Files.createDirectories(PCAP_DIR);
         Path pcap = PCAP_DIR.resolve(name + ".pcap");
         int udpPort;
-        try (Topology topo = Topology.create(llp, c == InteropCase.MULTIHOME);
+        try (Topology topo = peer.topology(llp, c == InteropCase.MULTIHOME);
                 PcapWriter writer = PcapWriter.open(pcap)) {
             udpPort = topo.ourUdpPort();
             PcapLowerLayer.Framing framing = llp == Llp.UDP
@@ -251,11 +252,17 @@ public final class CaseRunner {
 
         OurStack.LayerOpener opener() {
             if (llp == Llp.UDP) {
-                return () -> UdpEncapsulation.open(UdpConfig.builder()
-                        .bind(InetAddress.getLoopbackAddress())
+                UdpConfig config = UdpConfig.builder()
+                        .bindAddresses(ours)
                         .localPort(topo.ourUdpPort())
                         .defaultRemotePort(topo.peerUdpPort())
-                        .build());
+                        .build();
+                Optional<java.nio.file.Path> ns = topo.ourNamespace();
+                if (ns.isPresent()) {
+                    // the socket stays in the namespace it was created in (the kernel VM's)
+                    return () -> NetworkNamespace.call(ns.get(), () -> UdpEncapsulation.open(config));
+                }
+                return () -> UdpEncapsulation.open(config);
             }
             return () -> RawIpLowerLayer.builder()
                     .ipv4(llp == Llp.RAW4)

@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.sctpj.tests.interop.kernel.KernelInteropPeer;
 import org.sctpj.tests.interop.usrsctp.UsrsctpInteropPeer;
 
 /**
  * The cells of the interop matrix: peer x lower layer x direction x case, in the order they run.
  * The selection can be narrowed with system properties (comma-separated, labels as in the table):
- * {@code sctpj.interop.llp} (udp, raw4, raw6), {@code sctpj.interop.direction}, {@code
- * sctpj.interop.case}.
+ * {@code sctpj.interop.peer} (usrsctp, kernel), {@code sctpj.interop.llp} (udp, raw4, raw6), {@code
+ * sctpj.interop.direction}, {@code sctpj.interop.case}.
  */
 public final class InteropMatrix {
     private InteropMatrix() {}
@@ -25,9 +26,31 @@ public final class InteropMatrix {
         }
     }
 
-    /** The peers: usrsctp now; the Linux kernel VM harness adds itself here when it lands. */
+    /**
+     * The selected peers: usrsctp, then the Linux kernel (one VM booted at its first cell, stopped
+     * by {@link #release()}).
+     */
     public static List<Peer> peers() {
-        return List.of(new UsrsctpInteropPeer());
+        List<Peer> all = List.of(new UsrsctpInteropPeer(), new KernelInteropPeer());
+        String v = System.getProperty("sctpj.interop.peer", "").trim();
+        if (v.isEmpty()) {
+            return all;
+        }
+        List<Peer> out = new ArrayList<>();
+        for (String want : v.split(",")) {
+            String w = want.trim().toLowerCase(Locale.ROOT);
+            out.add(all.stream()
+                    .filter(p -> p.name().equals(w))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("sctpj.interop.peer: no " + want + " among "
+                            + all.stream().map(Peer::name).toList())));
+        }
+        return out;
+    }
+
+    /** Stops what the peers keep for the whole run (the kernel's VM). */
+    public static void release() {
+        KernelInteropPeer.stopVm();
     }
 
     /** Every selected cell. */
@@ -85,11 +108,15 @@ public final class InteropMatrix {
      * when nothing failed.
      */
     public static void main(String[] args) {
-        InteropTable t =
-                runAll(r -> System.out.println("# " + r.peer() + " " + r.llp().label() + " "
-                        + r.direction().label() + " " + r.c().label() + ": "
-                        + r.outcome().status().label() + " "
-                        + r.outcome().detail()));
+        InteropTable t;
+        try {
+            t = runAll(r -> System.out.println("# " + r.peer() + " " + r.llp().label() + " "
+                    + r.direction().label() + " " + r.c().label() + ": "
+                    + r.outcome().status().label() + " "
+                    + r.outcome().detail()));
+        } finally {
+            release();
+        }
         System.out.println("=== interop table ===");
         System.out.println(t.render());
         System.exit(t.count(Outcome.Status.FAIL) == 0 ? 0 : 1);

@@ -42,6 +42,7 @@ class InteropMatrixTest {
 
     @AfterAll
     static void printTable() throws IOException {
+        InteropMatrix.release();
         String t = TABLE.render();
         System.out.println("=== interop table ===");
         System.out.println(t);

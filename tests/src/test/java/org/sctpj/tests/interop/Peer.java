@@ -5,11 +5,11 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * An independent SCTP implementation the matrix runs against. usrsctp implements it now ({@code
- * interop.usrsctp.UsrsctpInteropPeer}); the Linux kernel in a small VM can plug in later by
- * implementing the same three things: say which cells it cannot do, start one program run for a
- * {@link PeerJob} inside a {@link Topology}, and report the run's result with the keys of {@link
- * PeerResult}.
+ * An independent SCTP implementation the matrix runs against: usrsctp ({@code
+ * interop.usrsctp.UsrsctpInteropPeer}) and the Linux kernel in a small VM ({@code
+ * interop.kernel.KernelInteropPeer}). Each says which cells it cannot do, starts one program run
+ * for a {@link PeerJob} inside a {@link Topology} (its own, if it needs one), and reports the run's
+ * result with the keys of {@link PeerResult}.
  */
 public interface Peer {
 
@@ -21,6 +21,15 @@ public interface Peer {
 
     /** Why the peer cannot do this cell (reported as n/a), or empty when it can. */
     Optional<String> notApplicable(Llp llp, Direction direction, InteropCase c);
+
+    /**
+     * A fresh topology for one case: by default {@link Topology#create} (loopback for UDP, two new
+     * namespaces for raw IP). A peer that lives elsewhere (the kernel in its VM, reachable only
+     * from the VM's namespace) gives its own.
+     */
+    default Topology topology(Llp llp, boolean multihomed) throws IOException {
+        return Topology.create(llp, multihomed);
+    }
 
     /**
      * Starts one program run. For raw IP the program must run inside {@link

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What a case asks a {@link Peer} to do: one program run, as an echo server or as a verifying
- * client. Every peer implementation (usrsctp now, the Linux kernel in a VM later) maps these
+ * client. Every peer implementation (usrsctp, the Linux kernel in a VM) maps these
  * fields onto its own program.
  *
  * <p>The client sends {@code messages} messages of {@code size} bytes, message {@code i} on stream

@@ -34,6 +34,7 @@ class RawWithoutCapNetRawTest {
                 "-cp",
                 System.getProperty("java.class.path"),
                 "-Dsctpj.interop.case=handshake",
+                "-Dsctpj.interop.peer=usrsctp",
                 "-Dsctpj.interop.direction=we-client",
                 InteropMatrix.class.getName());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the system programs the topologies need ({@code ip}, {@code nft}), bounded in time. */
-final class Shell {
+/** Runs the system programs the topologies need ({@code ip}, {@code nft}), bounded in time (also used by the kernel peer). */
+public final class Shell {
     private Shell() {}
 
     /** Runs {@code command}, feeding {@code stdin} (may be null); returns its output; throws if it fails. */
-    static String run(List<String> command, String stdin) throws IOException {
+    public static String run(List<String> command, String stdin) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (OutputStream in = p.getOutputStream()) {
             if (stdin != null) {
@@ -37,19 +37,19 @@ final class Shell {
     }
 
     /** Runs a command given as words. */
-    static String run(String... command) throws IOException {
+    public static String run(String... command) throws IOException {
         return run(List.of(command), null);
     }
 
     /** Runs {@code command} inside network namespace {@code ns} ({@code ip netns exec}). */
-    static String inNamespace(String ns, List<String> command, String stdin) throws IOException {
+    public static String inNamespace(String ns, List<String> command, String stdin) throws IOException {
         List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", ns));
         c.addAll(command);
         return run(c, stdin);
     }
 
     /** True when {@code program} is on the PATH (or in /usr/sbin, /sbin). */
-    static boolean has(String program) {
+    public static boolean has(String program) {
         for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin").split(":")) {
             if (!dir.isEmpty() && new java.io.File(dir, program).canExecute()) {
                 return true;

@@ -29,10 +29,15 @@ public interface Topology extends AutoCloseable {
     /** The peer's UDP encapsulation port (0 for raw IP). */
     int peerUdpPort();
 
-    /** The namespace our raw sockets open in (empty over UDP: the JVM's own). */
+    /**
+     * The namespace our sockets open in, raw or UDP (empty: the JVM's own, as over loopback UDP).
+     */
     Optional<Path> ourNamespace();
 
-    /** The namespace the peer's program runs in (empty over UDP: the JVM's own). */
+    /**
+     * The namespace the peer's program runs in (empty over UDP: the JVM's own; empty for the
+     * kernel peer, whose programs run in its VM).
+     */
     Optional<String> peerNamespace();
 
     /** Drops {@code percent}% of the packets each way at random (nftables {@code numgen random}). */

@@ -116,13 +116,20 @@ public final class KernelVm implements AutoCloseable {
      *     message holds the script's output)
      */
     public static KernelVm start() throws IOException, InterruptedException {
+        return start("skvm" + (ProcessHandle.current().pid() % 100_000));
+    }
+
+    /**
+     * As {@link #start()}, with the namespace (and VM) named {@code name}: 1-12 letters, digits,
+     * {@code _} or {@code -}, unused.
+     */
+    public static KernelVm start(String name) throws IOException, InterruptedException {
         Optional<String> why = unavailable();
         if (why.isPresent()) {
             throw new IllegalStateException(why.get());
         }
         Path scripts = scriptsDir().orElseThrow();
         run(List.of(scripts.resolve("build-vm.sh").toString()), BUILD_TIMEOUT);
-        String name = "skvm" + (ProcessHandle.current().pid() % 100_000);
         String out;
         try {
             out = run(List.of(scripts.resolve("vm.sh").toString(), "start", name), START_TIMEOUT);
