@@ -366,7 +366,6 @@ final class Core implements Callbacks {
                     a.view = new Association(this, a.id, 0, 0);
                 }
                 a.endReason = c.type() + ": " + c.reason();
-                a.phase = AssocState.ENDED;
                 ev = switch (c.type()) {
                     case SHUTDOWN_COMPLETE -> AssociationChangeNotification.AssocChangeEvent.SHUTDOWN;
                     case CANT_START -> AssociationChangeNotification.AssocChangeEvent.CANT_START;
@@ -377,6 +376,12 @@ final class Core implements Callbacks {
         Inbox in = a.inbox;
         if (in != null) {
             in.note(Event.ASSOCIATION_CHANGE, new AssociationChangeNotification(a.view, ev, c.reason()));
+        }
+        // The notification is queued before the end shows: a receiver must not report the end of
+        // stream while the notification of that end is still to come.
+        if (ev != AssociationChangeNotification.AssocChangeEvent.COMM_UP
+                && ev != AssociationChangeNotification.AssocChangeEvent.RESTART) {
+            a.phase = AssocState.ENDED;
         }
         a.wakeAll();
     }
@@ -407,11 +412,11 @@ final class Core implements Callbacks {
         if (a == null) {
             return;
         }
-        if (a.phase == AssocState.UP) {
-            a.phase = AssocState.PEER_SHUTDOWN;
-        }
         if (a.inbox != null) {
             a.inbox.note(Event.SHUTDOWN, new ShutdownNotification(a.view));
+        }
+        if (a.phase == AssocState.UP) {
+            a.phase = AssocState.PEER_SHUTDOWN;
         }
         a.wakeAll();
     }
