@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.sctpj.api.callback.CallbackSocket;
@@ -32,6 +35,13 @@ import org.sctpj.stack.llp.LowerLayer;
  * branches). Closed when the last channel using it lets it go.
  */
 final class Core implements Callbacks {
+
+    /** Closes endpoints after their linger time (one daemon thread for the process). */
+    private static final ScheduledExecutorService LINGER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sctpj-socket-linger");
+        t.setDaemon(true);
+        return t;
+    });
 
     final SctpProvider provider;
     final OptionValues options;
@@ -135,13 +145,22 @@ final class Core implements Callbacks {
         } else if (lingerSeconds > 0) {
             socket.close(true, Duration.ofSeconds(lingerSeconds));
         } else {
-            // Finish the shutdowns on the stack thread, where close does not wait.
+            // Finish the shutdowns in the background, and keep the endpoint a little longer (like
+            // TCP's TIME-WAIT): if our last SHUTDOWN COMPLETE is lost, the peer retransmits its
+            // SHUTDOWN ACK, and only a live endpoint can answer it (RFC 9260 section 8.4 (5));
+            // with the lower layer closed the peer would end in COMMUNICATION_LOST.
             CallbackSocket s = socket;
-            try {
-                s.stackThread().execute(() -> s.close(true, Duration.ofSeconds(30)));
-            } catch (IllegalStateException e) {
-                s.close();
-            }
+            long wait = Math.min(2 * sctpOptions.rtoMax().toMillis(), 5_000);
+            LINGER.schedule(
+                    () -> {
+                        try {
+                            s.stackThread().execute(() -> s.close(true, Duration.ofSeconds(30)));
+                        } catch (IllegalStateException e) {
+                            s.close();
+                        }
+                    },
+                    wait,
+                    TimeUnit.MILLISECONDS);
         }
     }
 

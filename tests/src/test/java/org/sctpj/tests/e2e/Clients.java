@@ -158,12 +158,22 @@ final class Clients {
      */
     static Outcome socket(StackRuntime rt, InetAddress host, Child server, long total, int seed, Ending ending)
             throws Exception {
+        return socket(rt, host, server, total, seed, ending, 0);
+    }
+
+    /** As above, with a send buffer of {@code sendBuffer} bytes (0: the default). */
+    static Outcome socket(
+            StackRuntime rt, InetAddress host, Child server, long total, int seed, Ending ending, int sendBuffer)
+            throws Exception {
         Traffic t = new Traffic(seed);
         Traffic.Digests sent = new Traffic.Digests();
         long limit =
                 ending == Ending.ABORT_HALFWAY ? total / 2 : ending == Ending.WAIT_FOR_SERVER ? Long.MAX_VALUE : total;
         try (SctpChannel ch = SctpChannel.open(SctpProvider.of(rt, E2ePeer.OPTS))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, server.udpPort);
+            if (sendBuffer > 0) {
+                ch.setOption(SctpStandardSocketOptions.SO_SNDBUF, sendBuffer);
+            }
             long t0 = System.nanoTime();
             ch.connect(new InetSocketAddress(host, server.sctpPort), Duration.ofSeconds(30));
             try {
@@ -192,7 +202,8 @@ final class Clients {
                         end,
                         (n, e) -> {
                             if (n instanceof AssociationChangeNotification a) {
-                                e.set(a.event().name());
+                                e.set(a.event().name()
+                                        + (a.event().name().equals("COMM_LOST") ? " " + a.reason() : ""));
                             } else if (n instanceof ShutdownNotification) {
                                 e.set("SHUTDOWN"); // the peer shut down: end of stream follows
                             }

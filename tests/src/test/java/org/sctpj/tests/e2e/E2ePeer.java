@@ -223,6 +223,7 @@ public final class E2ePeer {
     static void sinkMulti(StackRuntime rt, InetAddress host, int port) throws IOException {
         SctpMultiChannel m = SctpMultiChannel.open(SctpProvider.of(rt, OPTS));
         m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m.setOption(SctpStandardSocketOptions.SO_RCVBUF, OneToManyE2eTest.BUFFER, null);
         m.bind(new InetSocketAddress(host, port));
         Map<Association, Traffic.Digests> digests = new HashMap<>();
         Thread t = new Thread(() -> {
@@ -234,6 +235,10 @@ public final class E2ePeer {
                         if (n instanceof AssociationChangeNotification a
                                 && a.event() != AssociationChangeNotification.AssocChangeEvent.COMM_UP) {
                             Traffic.Digests d = digests.remove(a.association());
+                            if (a.event() != AssociationChangeNotification.AssocChangeEvent.SHUTDOWN) {
+                                System.err.println("association "
+                                        + a.association().associationID() + ": " + a.event() + " " + a.reason());
+                            }
                             out("RESULT " + a.association().associationID() + " " + a.event() + " "
                                     + (d == null ? new Traffic.Digests() : d).summary());
                         }
