@@ -19,7 +19,7 @@ import org.sctpj.timers.StackRuntime;
 class BulkTransferE2eTest {
 
     static final long BYTES = Long.getLong("e2e.bytes", 1L << 30);
-    static final long ECHO_BYTES = Long.getLong("e2e.echoBytes", 256L << 20);
+    static final long ECHO_BYTES = Long.getLong("e2e.echoBytes", 1L << 30);
     static final StackRuntime RT = StackRuntime.start(1, StackConfig.DEFAULT.withName("e2e-client"));
 
     @AfterAll
