@@ -33,6 +33,9 @@ import org.sctpj.timers.StackRuntime;
 final class Clients {
     private Clients() {}
 
+    /** The most bytes the echo client leaves unanswered (application-level flow control). */
+    static final long ECHO_WINDOW = 16L << 20;
+
     /** What a client sent and received, and how its association ended. */
     record Outcome(Traffic.Digests sent, Traffic.Digests received, String end, double seconds) {}
 
@@ -66,17 +69,26 @@ final class Clients {
         Callbacks cb = new Callbacks() {
             byte[] pending;
 
+            AssociationId assoc;
+
             @Override
             public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
                 got.add(m.streamId(), m.unordered(), m.data());
                 if (echo && sentAll.getCount() == 0 && got.bytes >= sent.bytes) {
                     echoed.countDown();
                 }
+                if (echo && assoc != null) {
+                    pump(s, assoc); // echoes came back: the window of unanswered bytes opened
+                }
             }
 
             void pump(CallbackSocket s, AssociationId id) {
                 try {
-                    while (!stop.get() && sent.bytes < limit) {
+                    // Echo: at most ECHO_WINDOW bytes unanswered. Neither the core nor the callback
+                    // API slows a sender down when the receiving application lags (the window opens
+                    // as messages are handed over), so the echo server's queue of messages waiting
+                    // to go back would otherwise grow with the transfer.
+                    while (!stop.get() && sent.bytes < limit && (!echo || sent.bytes - got.bytes < ECHO_WINDOW)) {
                         if (pending == null) {
                             pending = t.message(next[0]);
                         }
@@ -105,6 +117,7 @@ final class Clients {
             @Override
             public void onAssociationChange(CallbackSocket s, SctpEvent.AssociationChange c) {
                 if (c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
+                    assoc = c.association();
                     up.countDown();
                     pump(s, c.association());
                 } else {
