@@ -20,6 +20,7 @@ import org.sctpj.api.socket.MessageInfo;
 import org.sctpj.api.socket.SctpChannel;
 import org.sctpj.api.socket.SctpProvider;
 import org.sctpj.api.socket.SctpStandardSocketOptions;
+import org.sctpj.api.socket.SendFailedNotification;
 import org.sctpj.api.socket.ShutdownNotification;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
@@ -207,6 +208,7 @@ final class Clients {
                 // the server ended the association (WAIT_FOR_SERVER)
             }
             AtomicReference<String> end = new AtomicReference<>("?");
+            java.util.Map<ByteBuffer, Integer> failed = new java.util.HashMap<>();
             ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
             while (true) {
                 buf.clear();
@@ -219,6 +221,9 @@ final class Clients {
                                         + (a.event().name().equals("COMM_LOST") ? " " + a.reason() : ""));
                             } else if (n instanceof ShutdownNotification) {
                                 e.set("SHUTDOWN"); // the peer shut down: end of stream follows
+                            } else if (n instanceof SendFailedNotification f) {
+                                // accepted by send, then refused as the peer's SHUTDOWN came first
+                                failed.merge(f.buffer(), 1, Integer::sum);
                             }
                             return HandlerResult.CONTINUE;
                         },
@@ -229,6 +234,30 @@ final class Clients {
                 if (mi.bytes() < 0) {
                     break;
                 }
+            }
+            if (!failed.isEmpty() && !end.get().startsWith("COMM_LOST")) {
+                // After a graceful end: what was sent and not handed back (after an abort, handed
+                // back means unacknowledged, which may still have arrived): the same messages in the same order.
+                Traffic.Digests delivered = new Traffic.Digests();
+                for (long i = 0; i < sent.messages; i++) {
+                    byte[] m = t.message(i);
+                    ByteBuffer key = ByteBuffer.wrap(m);
+                    Integer k = failed.get(key);
+                    if (k != null) {
+                        if (k == 1) {
+                            failed.remove(key);
+                        } else {
+                            failed.put(key, k - 1);
+                        }
+                        continue;
+                    }
+                    int st = Traffic.stream(i);
+                    delivered.add(st, Traffic.unordered(st), m);
+                }
+                if (!failed.isEmpty()) {
+                    throw new AssertionError(failed.size() + " messages handed back that were never sent");
+                }
+                sent = delivered;
             }
             return new Outcome(sent, new Traffic.Digests(), end.get(), (System.nanoTime() - t0) / 1e9);
         }
