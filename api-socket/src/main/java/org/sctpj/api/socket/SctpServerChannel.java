@@ -162,7 +162,7 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
                     }
                 }
             }
-            done = true;
+            done = a != null || isOpen(); // closed while waiting: AsynchronousCloseException
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

@@ -340,6 +340,22 @@ class SocketApiTest {
     }
 
     @Test
+    void closingTheServerWakesABlockedAcceptWithAsynchronousClose() throws Exception {
+        SctpServerChannel s = server();
+        CompletableFuture<Throwable> r = CompletableFuture.supplyAsync(() -> {
+            try {
+                s.accept();
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        });
+        Thread.sleep(100);
+        s.close();
+        assertInstanceOf(AsynchronousCloseException.class, r.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     void oneToManyServesSeveralAssociationsAndBranchPeelsOneOff() throws Exception {
         SctpMultiChannel m = SctpMultiChannel.open(serverP);
         toClose.add(m);
