@@ -11,8 +11,9 @@ import org.sctpj.stack.wire.chunk.Chunk;
 /**
  * Entry point of the {@code ./sctpj} script: dispatches to the command-line tools.
  *
- * <p>Commands: {@code demo [hex]} decodes an SCTP packet (by default a real INIT sent by usrsctp
- * 0.9.5.0 to Linux 6.1) and prints its chunks and fields.
+ * <p>Commands: {@code perf} (the default: a loopback bandwidth sweep), {@code echo}, {@code demo
+ * [hex]} (decodes an SCTP packet, by default a real INIT sent by usrsctp 0.9.5.0 to Linux 6.1),
+ * {@code help}.
  */
 public final class Main {
     private Main() {}
@@ -27,11 +28,16 @@ public final class Main {
                     + "6897e4580040006000100008003000680c10000000c000600050000";
 
     /** Runs a command; see the class comment. */
-    public static void main(String[] args) {
-        String cmd = args.length == 0 ? "demo" : args[0];
-        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || args[0].startsWith("--")) {
+            System.exit(guarded(() -> Perf.run(args))); // options alone: perf
+        }
+        String cmd = args[0];
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (cmd) {
             case "demo" -> System.exit(demo(rest));
+            case "perf" -> System.exit(guarded(() -> Perf.run(rest)));
+            case "echo" -> System.exit(guarded(() -> Echo.run(rest)));
             case "help", "-h", "--help" -> usage();
             default -> {
                 System.err.println("unknown command: " + cmd);
@@ -41,9 +47,25 @@ public final class Main {
         }
     }
 
+    private interface Command {
+        int run() throws Exception;
+    }
+
+    private static int guarded(Command c) throws Exception {
+        try {
+            return c.run();
+        } catch (IllegalArgumentException e) {
+            System.err.println("sctpj: " + e.getMessage() + " (./sctpj help lists the options)");
+            return 2;
+        }
+    }
+
     private static void usage() {
-        System.out.println("usage: ./sctpj [demo [HEX]]\n"
-                + "  demo [HEX]  decode an SCTP packet given in hex (default: a real INIT from usrsctp)");
+        System.out.println("usage: ./sctpj [command] [options]   (no command: perf, the loopback sweep)\n"
+                + Perf.USAGE
+                + Echo.USAGE
+                + "  demo [HEX]             decode an SCTP packet given in hex (default: a real INIT from usrsctp)\n"
+                + "  help                   this text");
     }
 
     static int demo(String[] args) {

@@ -8,7 +8,10 @@ import java.util.Map;
 
 /**
  * The remote UDP encapsulation port of each peer address (RFC 6951 section 5.4: the port is the
- * UDP source port of the last packet received from that address). Learned entries live in a
+ * UDP source port of the last packet received from that address). Several peers may share one
+ * address (several processes on one host, each with its own UDP port): so the port is also learned
+ * per SCTP source port of the packets, and a packet for a given SCTP destination port goes to the
+ * UDP port learned for that SCTP port when there is one, else to the address's last one. Learned entries live in a
  * bounded least-recently-seen map, since any host can send us datagrams; ports set by the user are
  * kept apart, unbounded (the user controls them), and used when nothing was learned since. Values
  * are the ready-made socket addresses to send to, so that a send allocates nothing. Used by the
@@ -18,11 +21,58 @@ final class RemotePorts {
 
     private final int defaultPort;
     private final Map<InetAddress, InetSocketAddress> learned;
+    /** Per address: the UDP source of the last packet from each SCTP port (bounded per address). */
+    private final Map<InetAddress, BySctpPort> bySctpPort = new HashMap<>();
+
+    private int lastSctpPort = -1;
+
+    /** A small map SCTP port -> UDP target, bounded; the oldest entry is replaced when full. */
+    private static final class BySctpPort {
+        static final int MAX = 256;
+        int[] sctp = new int[4];
+        InetSocketAddress[] udp = new InetSocketAddress[4];
+        int n;
+        int next;
+
+        InetSocketAddress get(int port) {
+            for (int i = 0; i < n; i++) {
+                if (sctp[i] == port) {
+                    return udp[i];
+                }
+            }
+            return null;
+        }
+
+        void put(int port, InetSocketAddress target) {
+            for (int i = 0; i < n; i++) {
+                if (sctp[i] == port) {
+                    udp[i] = target;
+                    return;
+                }
+            }
+            if (n == sctp.length && n < MAX) {
+                sctp = java.util.Arrays.copyOf(sctp, n * 2);
+                udp = java.util.Arrays.copyOf(udp, n * 2);
+            }
+            if (n < sctp.length) {
+                sctp[n] = port;
+                udp[n++] = target;
+            } else {
+                sctp[next] = port;
+                udp[next] = target;
+                next = (next + 1) % n;
+            }
+        }
+    }
+
     private final Map<InetAddress, InetSocketAddress> configured = new HashMap<>();
     private InetSocketAddress lastSeen;
 
+    private final int learnedLimit;
+
     RemotePorts(int defaultPort, int maxLearned) {
         this.defaultPort = defaultPort;
+        this.learnedLimit = maxLearned;
         this.learned = new LinkedHashMap<>(Math.min(maxLearned, 1024) * 2, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<InetAddress, InetSocketAddress> eldest) {
@@ -33,10 +83,30 @@ final class RemotePorts {
 
     /** Records the source of a received datagram (its port is not 0). */
     void learn(InetSocketAddress source) {
-        if (source == lastSeen) {
+        learn(source, -1);
+    }
+
+    /**
+     * Records the source of a received datagram carrying an SCTP packet from {@code sctpPort} (-1
+     * if unknown).
+     */
+    void learn(InetSocketAddress source, int sctpPort) {
+        if (source == lastSeen && sctpPort == lastSctpPort) {
             return; // the channel hands back the same object while the source does not change
         }
         InetAddress a = source.getAddress();
+        if (sctpPort >= 0) {
+            BySctpPort m = bySctpPort.get(a);
+            if (m == null) {
+                if (bySctpPort.size() >= learnedLimit) {
+                    bySctpPort.keySet().retainAll(learned.keySet());
+                }
+                m = new BySctpPort();
+                bySctpPort.put(a, m);
+            }
+            m.put(sctpPort, source);
+        }
+        lastSctpPort = sctpPort;
         InetSocketAddress old = learned.get(a);
         if (old == null || old.getPort() != source.getPort()) {
             learned.put(a, source);
@@ -47,6 +117,7 @@ final class RemotePorts {
     /** Sets the port for {@code address}, replacing what was learned until a packet says otherwise. */
     void set(InetAddress address, int port) {
         learned.remove(address);
+        bySctpPort.remove(address);
         if (lastSeen != null && lastSeen.getAddress().equals(address)) {
             lastSeen = null;
         }
@@ -55,6 +126,24 @@ final class RemotePorts {
 
     /** The socket address to send to for {@code address}: learned, else set, else the default port. */
     InetSocketAddress target(InetAddress address) {
+        return target(address, -1);
+    }
+
+    /**
+     * The socket address to send an SCTP packet for {@code sctpPort} (-1: unknown) at {@code
+     * address} to: learned from that SCTP port, else learned from the address, else set, else the
+     * default port.
+     */
+    InetSocketAddress target(InetAddress address, int sctpPort) {
+        if (sctpPort >= 0) {
+            BySctpPort m = bySctpPort.get(address);
+            if (m != null) {
+                InetSocketAddress t = m.get(sctpPort);
+                if (t != null) {
+                    return t;
+                }
+            }
+        }
         InetSocketAddress t = learned.get(address);
         if (t == null) {
             t = configured.get(address);

@@ -248,7 +248,9 @@ public final class UdpEncapsulation implements LowerLayer {
     public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
         ensureOpen();
         Sock s = socketFor(source, destination);
-        InetSocketAddress target = ports.target(destination);
+        int p = sctp.position();
+        int sctpPort = sctp.remaining() >= 4 ? ((sctp.get(p + 2) & 0xff) << 8) | (sctp.get(p + 3) & 0xff) : -1;
+        InetSocketAddress target = ports.target(destination, sctpPort);
         ByteBuffer b = sctp;
         if (!b.isDirect()) {
             ByteBuffer d = sendBuffer;
@@ -330,7 +332,9 @@ public final class UdpEncapsulation implements LowerLayer {
     }
 
     private void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to) {
-        ports.learn(from);
+        int p = datagram.position();
+        ports.learn(
+                from, datagram.remaining() >= 2 ? ((datagram.get(p) & 0xff) << 8) | (datagram.get(p + 1) & 0xff) : -1);
         received++;
         InetAddress a = from.getAddress();
         sink.packet(datagram, a, to.isAnyLocalAddress() ? (a instanceof Inet4Address ? ANY4 : ANY6) : to);

@@ -173,6 +173,20 @@ class UdpEncapsulationTest {
     }
 
     @Test
+    void peersSharingAnAddressAreToldApartByTheirSctpPort() {
+        RemotePorts p = new RemotePorts(9899, 16);
+        InetAddress host = addr("10.0.0.1");
+        p.learn(new InetSocketAddress(host, 1001), 5001); // SCTP port 5001 behind UDP port 1001
+        p.learn(new InetSocketAddress(host, 1002), 5002); // another process on the same host
+        assertEquals(1001, p.target(host, 5001).getPort());
+        assertEquals(1002, p.target(host, 5002).getPort());
+        assertEquals(1002, p.target(host, 5003).getPort(), "unknown SCTP port: the address's last port");
+        assertEquals(1002, p.target(host).getPort());
+        p.set(host, 2000);
+        assertEquals(2000, p.target(host, 5001).getPort(), "setting forgets what was learned");
+    }
+
+    @Test
     void learnedPortsAreBounded() {
         RemotePorts p = new RemotePorts(9899, 2);
         p.learn(new InetSocketAddress(addr("10.0.0.1"), 1001));

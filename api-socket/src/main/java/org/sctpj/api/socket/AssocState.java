@@ -1,0 +1,143 @@
+package org.sctpj.api.socket;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.sctpj.stack.AssociationId;
+
+/** One association as the socket API tracks it; written on the stack thread, read anywhere. */
+final class AssocState {
+
+    static final int CONNECTING = 0;
+    static final int UP = 1;
+    /** The peer shut down: nothing more will arrive; our sends are refused. */
+    static final int PEER_SHUTDOWN = 2;
+    /** This side shut down: our sends are refused; messages may still arrive. */
+    static final int LOCAL_SHUTDOWN = 3;
+
+    static final int ENDED = 4;
+
+    final Core core;
+    final AssociationId id;
+    final int peerPort;
+    volatile int phase = CONNECTING;
+    volatile Association view;
+    volatile InetSocketAddress primary;
+    volatile List<InetSocketAddress> remotes = List.of();
+    volatile Inbox inbox;
+    volatile String endReason = "";
+    /** Bytes of received messages queued for the application. */
+    final AtomicLong queued = new AtomicLong();
+
+    // Send-space waiting: the stack thread bumps the epoch after every SACK that frees space.
+    private final Object spaceLock = new Object();
+    private volatile long spaceEpoch;
+    private volatile int spaceWaiters;
+    private volatile long minWanted = Long.MAX_VALUE;
+
+    AssocState(Core core, AssociationId id, int peerPort, Inbox inbox) {
+        this.core = core;
+        this.id = id;
+        this.peerPort = peerPort;
+        this.inbox = inbox;
+    }
+
+    boolean ended() {
+        return phase == ENDED;
+    }
+
+    /** The application took a whole message of {@code bytes}. */
+    void consumed(int bytes) {
+        queued.addAndGet(-bytes);
+    }
+
+    long spaceEpoch() {
+        return spaceEpoch;
+    }
+
+    /** Stack thread: a SACK freed space, {@code free} bytes may be sent now. */
+    void spaceFreed(long free) {
+        spaceEpoch++; // single writer: the stack thread
+        if (spaceWaiters > 0 && free >= minWanted) {
+            synchronized (spaceLock) {
+                spaceLock.notifyAll();
+            }
+        }
+    }
+
+    /** Wakes send and connect waiters (the association ended or changed state). */
+    void wakeAll() {
+        synchronized (spaceLock) {
+            spaceEpoch++;
+            spaceLock.notifyAll();
+        }
+        synchronized (this) {
+            notifyAll();
+        }
+        Inbox in = inbox;
+        if (in != null) {
+            in.wake();
+        }
+    }
+
+    /**
+     * Waits until space may have been freed since {@code epoch} (for a message of {@code bytes}),
+     * the association changed, or {@code deadline} (System.nanoTime; 0: none) passed.
+     *
+     * @return false if the deadline passed
+     */
+    boolean awaitSpace(long epoch, int bytes, long deadline) throws InterruptedException {
+        synchronized (spaceLock) {
+            spaceWaiters++;
+            if (bytes < minWanted) {
+                minWanted = bytes;
+            }
+            try {
+                while (spaceEpoch == epoch && !ended() && !core.isClosed()) {
+                    if (deadline == 0) {
+                        spaceLock.wait();
+                    } else {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0) {
+                            return false;
+                        }
+                        spaceLock.wait(left / 1_000_000, (int) (left % 1_000_000));
+                    }
+                }
+                return true;
+            } finally {
+                if (--spaceWaiters == 0) {
+                    minWanted = Long.MAX_VALUE;
+                }
+            }
+        }
+    }
+
+    /** Waits while the association is being set up; false if {@code deadline} (0: none) passed. */
+    synchronized boolean awaitSetup(long deadline) throws InterruptedException {
+        while (phase == CONNECTING && !core.isClosed()) {
+            if (deadline == 0) {
+                wait();
+            } else {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                wait(left / 1_000_000, (int) (left % 1_000_000));
+            }
+        }
+        return true;
+    }
+
+    /** Waits until the association ended; false if {@code deadline} passed. */
+    synchronized boolean awaitEnd(long deadline) throws InterruptedException {
+        while (phase != ENDED && !core.isClosed()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(left / 1_000_000, (int) (left % 1_000_000));
+        }
+        return true;
+    }
+}

@@ -1,0 +1,487 @@
+package org.sctpj.api.socket;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.sctpj.api.callback.CallbackSocket;
+import org.sctpj.api.callback.Callbacks;
+import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
+import org.sctpj.llp.udp.UdpEncapsulation;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.llp.LowerLayer;
+
+/**
+ * One endpoint of the socket API: a {@link CallbackSocket} whose callbacks fill the inboxes of the
+ * channels that share it (a server and its accepted channels, a one-to-many channel and its
+ * branches). Closed when the last channel using it lets it go.
+ */
+final class Core implements Callbacks {
+
+    /** Closes endpoints after their linger time (one daemon thread for the process). */
+    private static final ScheduledExecutorService LINGER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sctpj-socket-linger");
+        t.setDaemon(true);
+        return t;
+    });
+
+    final SctpProvider provider;
+    final OptionValues options;
+    final SctpOptions sctpOptions;
+    final int localPort;
+    final List<InetAddress> localAddresses;
+    final int receiveQueueLimit;
+    private final ConcurrentHashMap<AssociationId, AssocState> assocs = new ConcurrentHashMap<>();
+    /** Stack thread: where a peer-initiated association goes; null refuses (aborts) it. */
+    private volatile Function<AssocState, Inbox> acceptor;
+
+    private CallbackSocket socket;
+    private volatile UdpEncapsulation udp;
+    private int users = 1;
+    private volatile boolean closed;
+
+    private Core(SctpProvider provider, OptionValues options, int port, List<InetAddress> addresses) {
+        this.provider = provider;
+        this.options = options;
+        this.sctpOptions = options.sctpOptions(provider.defaults());
+        this.localPort = port;
+        this.localAddresses = List.copyOf(addresses);
+        this.receiveQueueLimit = options.get(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
+    }
+
+    /**
+     * Opens and binds an endpoint. {@code acceptor} non-null: listens, and gives each association
+     * a peer starts an inbox (or null to refuse it).
+     */
+    static Core open(
+            SctpProvider provider,
+            OptionValues options,
+            int port,
+            List<InetAddress> addresses,
+            Function<AssocState, Inbox> acceptor)
+            throws IOException {
+        Core c = new Core(provider, options, port, addresses);
+        int udpPort = options.get(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT);
+        c.socket = CallbackSocket.open(
+                provider.runtime(),
+                c.sctpOptions,
+                (p, a) -> {
+                    LowerLayer l = provider.open(p, a, udpPort);
+                    if (l instanceof UdpEncapsulation u) {
+                        c.udp = u;
+                    }
+                    return l;
+                },
+                c);
+        try {
+            c.socket.bind(port, addresses);
+        } catch (IOException | RuntimeException e) {
+            c.closed = true;
+            c.socket.close();
+            throw e;
+        }
+        if (acceptor != null) {
+            c.acceptor = acceptor;
+            c.socket.listen();
+        }
+        return c;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** The local UDP port of the encapsulation, or 0 for another lower layer. */
+    int udpPort() {
+        UdpEncapsulation u = udp;
+        return u == null ? 0 : u.localPort();
+    }
+
+    /** Stops accepting new associations (those that arrive are aborted). */
+    void stopAccepting() {
+        acceptor = null;
+    }
+
+    /** Another channel shares this endpoint. */
+    synchronized void retain() {
+        users++;
+    }
+
+    /**
+     * A channel lets the endpoint go; the last one closes it: gracefully in the background
+     * ({@code lingerSeconds} negative), abortively (0), or gracefully waiting up to that many
+     * seconds.
+     */
+    void release(int lingerSeconds) {
+        synchronized (this) {
+            if (--users > 0) {
+                return;
+            }
+            closed = true;
+        }
+        for (AssocState a : assocs.values()) {
+            a.wakeAll();
+        }
+        if (lingerSeconds == 0) {
+            socket.close(false, Duration.ZERO);
+        } else if (lingerSeconds > 0) {
+            socket.close(true, Duration.ofSeconds(lingerSeconds));
+        } else {
+            // Finish the shutdowns in the background, and keep the endpoint a little longer (like
+            // TCP's TIME-WAIT): if our last SHUTDOWN COMPLETE is lost, the peer retransmits its
+            // SHUTDOWN ACK, and only a live endpoint can answer it (RFC 9260 section 8.4 (5));
+            // with the lower layer closed the peer would end in COMMUNICATION_LOST.
+            CallbackSocket s = socket;
+            long wait = Math.min(2 * sctpOptions.rtoMax().toMillis(), 5_000);
+            LINGER.schedule(
+                    () -> {
+                        try {
+                            s.stackThread().execute(() -> s.close(true, Duration.ofSeconds(30)));
+                        } catch (IllegalStateException e) {
+                            s.close();
+                        }
+                    },
+                    wait,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    List<AssocState> associations() {
+        return new ArrayList<>(assocs.values());
+    }
+
+    AssocState association(AssociationId id) {
+        return assocs.get(id);
+    }
+
+    /** Runs {@code task} on the stack thread and waits for its result. */
+    <T> T onStack(Supplier<T> task) throws IOException {
+        if (socket.stackThread().isStackThread()) {
+            return task.get();
+        }
+        CompletableFuture<T> f = new CompletableFuture<>();
+        try {
+            socket.stackThread().execute(() -> {
+                try {
+                    f.complete(task.get());
+                } catch (Throwable t) {
+                    f.completeExceptionally(t);
+                }
+            });
+        } catch (IllegalStateException e) {
+            throw new ClosedChannelException();
+        }
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(e.getCause());
+        }
+    }
+
+    /** Starts an association to {@code peers} (same port; the first is the primary). */
+    AssocState connect(List<InetSocketAddress> peers, Inbox inbox, int remoteUdp) throws IOException {
+        int port = peers.get(0).getPort();
+        List<InetAddress> addrs = new ArrayList<>();
+        for (InetSocketAddress p : peers) {
+            if (p.getPort() != port) {
+                throw new IllegalArgumentException("all peer addresses of one association share one port: " + peers);
+            }
+            addrs.add(p.getAddress());
+        }
+        return onStack(() -> {
+            UdpEncapsulation u = udp;
+            if (u != null) {
+                for (InetAddress a : addrs) {
+                    u.setRemotePort(a, remoteUdp);
+                }
+            }
+            AssociationId id = socket.connect(addrs, port);
+            AssocState a = new AssocState(this, id, port, inbox);
+            a.primary = peers.get(0);
+            a.remotes = List.copyOf(peers);
+            assocs.put(id, a);
+            return a;
+        });
+    }
+
+    /**
+     * Sends one message: blocks (up to {@code timeoutNanos}; negative: no limit) while the send
+     * buffer is full, unless {@code blocking} is false.
+     *
+     * @return the bytes sent, or 0 if the buffer stayed full
+     */
+    int send(AssocState a, ByteBuffer src, SendInfo info, boolean blocking, long timeoutNanos)
+            throws IOException, InterruptedException {
+        int len = src.remaining();
+        long deadline = !blocking || timeoutNanos < 0 ? 0 : System.nanoTime() + Math.max(1, timeoutNanos);
+        Association v = a.view;
+        if (v != null && info.streamId() >= v.maxOutboundStreams()) {
+            throw new InvalidStreamException("stream " + info.streamId() + " does not exist: the association has "
+                    + v.maxOutboundStreams() + " outbound streams (0.." + (v.maxOutboundStreams() - 1) + ")");
+        }
+        while (true) {
+            long epoch = a.spaceEpoch();
+            checkSendable(a);
+            SendStatus s;
+            try {
+                s = socket.send(a.id, info, src);
+            } catch (IllegalStateException e) {
+                if (closed || a.phase != AssocState.UP) {
+                    checkSendable(a);
+                }
+                throw e;
+            }
+            if (s == SendStatus.ACCEPTED) {
+                return len;
+            }
+            if (!blocking || !a.awaitSpace(epoch, len, deadline)) {
+                return 0;
+            }
+        }
+    }
+
+    private void checkSendable(AssocState a) throws IOException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        switch (a.phase) {
+            case AssocState.CONNECTING -> throw new java.nio.channels.NotYetConnectedException();
+            case AssocState.LOCAL_SHUTDOWN -> throw new ClosedChannelException();
+            case AssocState.PEER_SHUTDOWN -> throw new SocketException(
+                    "the peer shut association " + a.id.value() + " down: no more messages can be sent");
+            case AssocState.ENDED -> throw new SocketException(
+                    "association " + a.id.value() + " has ended (" + a.endReason + ")");
+            default -> {}
+        }
+    }
+
+    /** Starts a graceful shutdown (aborts an association still being set up). */
+    void shutdown(AssocState a) throws IOException {
+        onStack(() -> {
+            if (a.phase == AssocState.UP || a.phase == AssocState.PEER_SHUTDOWN) {
+                a.phase = AssocState.LOCAL_SHUTDOWN;
+                socket.shutdown(a.id);
+            } else if (a.phase == AssocState.CONNECTING) {
+                socket.abort(a.id, "closed during setup");
+            }
+            return null;
+        });
+    }
+
+    /** Aborts the association (ABORT with a User-Initiated Abort cause carrying {@code reason}). */
+    void abort(AssocState a, String reason) throws IOException {
+        onStack(() -> {
+            if (a.phase != AssocState.ENDED && socket.associations().contains(a.id)) {
+                socket.abort(a.id, reason);
+            }
+            return null;
+        });
+    }
+
+    /** A snapshot of the association from the core, or null once it is gone. */
+    AssociationInfo info(AssocState a) throws IOException {
+        return onStack(() -> socket.associations().contains(a.id) ? socket.info(a.id) : null);
+    }
+
+    // ------------------------------------------------------------------ callbacks (stack thread)
+
+    private AssocState state(AssociationId id) {
+        AssocState a = assocs.get(id);
+        if (a != null) {
+            return a;
+        }
+        Function<AssocState, Inbox> acc = acceptor;
+        a = new AssocState(this, id, 0, null);
+        Inbox in = acc == null ? null : acc.apply(a);
+        if (in == null) {
+            a.phase = AssocState.ENDED;
+            a.endReason = "refused: no channel accepts associations";
+            socket.abort(id, "no channel accepts associations");
+            return null;
+        }
+        a.inbox = in;
+        assocs.put(id, a);
+        return a;
+    }
+
+    @Override
+    public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
+        AssocState a = state(m.association());
+        if (a == null || a.inbox == null) {
+            return;
+        }
+        long q = a.queued.addAndGet(m.data().length);
+        if (q > receiveQueueLimit) {
+            a.queued.addAndGet(-m.data().length);
+            s.abort(
+                    a.id,
+                    "receiver overrun: the application holds more than " + receiveQueueLimit
+                            + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
+            return;
+        }
+        a.inbox.add(new Inbox.Msg(a, m));
+    }
+
+    @Override
+    public void onSendSpace(CallbackSocket s, AssociationId id, long freeBytes) {
+        AssocState a = assocs.get(id);
+        if (a != null) {
+            a.spaceFreed(freeBytes);
+        }
+    }
+
+    @Override
+    public void onAssociationChange(CallbackSocket s, SctpEvent.AssociationChange c) {
+        AssociationChangeNotification.AssocChangeEvent ev;
+        AssocState a;
+        switch (c.type()) {
+            case COMMUNICATION_UP, RESTART -> {
+                a = state(c.association());
+                if (a == null) {
+                    return;
+                }
+                a.view = new Association(this, a.id, c.inboundStreams(), c.outboundStreams());
+                AssociationInfo info = s.info(a.id);
+                List<InetSocketAddress> rs = new ArrayList<>();
+                for (AssociationInfo.PathInfo p : info.paths()) {
+                    rs.add(new InetSocketAddress(p.address(), a.peerPort));
+                }
+                a.remotes = List.copyOf(rs);
+                a.primary = new InetSocketAddress(info.primary(), a.peerPort);
+                if (a.phase == AssocState.CONNECTING) {
+                    a.phase = AssocState.UP;
+                }
+                ev = c.type() == SctpEvent.AssociationChangeType.RESTART
+                        ? AssociationChangeNotification.AssocChangeEvent.RESTART
+                        : AssociationChangeNotification.AssocChangeEvent.COMM_UP;
+            }
+            default -> {
+                a = assocs.remove(c.association());
+                if (a == null) {
+                    return;
+                }
+                if (a.view == null) {
+                    a.view = new Association(this, a.id, 0, 0);
+                }
+                a.endReason = c.type() + ": " + c.reason();
+                ev = switch (c.type()) {
+                    case SHUTDOWN_COMPLETE -> AssociationChangeNotification.AssocChangeEvent.SHUTDOWN;
+                    case CANT_START -> AssociationChangeNotification.AssocChangeEvent.CANT_START;
+                    default -> AssociationChangeNotification.AssocChangeEvent.COMM_LOST;
+                };
+            }
+        }
+        Inbox in = a.inbox;
+        if (in != null) {
+            in.note(Event.ASSOCIATION_CHANGE, new AssociationChangeNotification(a.view, ev, c.reason()));
+        }
+        // The notification is queued before the end shows: a receiver must not report the end of
+        // stream while the notification of that end is still to come.
+        if (ev != AssociationChangeNotification.AssocChangeEvent.COMM_UP
+                && ev != AssociationChangeNotification.AssocChangeEvent.RESTART) {
+            a.phase = AssocState.ENDED;
+        }
+        a.wakeAll();
+    }
+
+    @Override
+    public void onPeerAddressChange(CallbackSocket s, SctpEvent.PeerAddressChange p) {
+        AssocState a = assocs.get(p.association());
+        if (a == null || a.inbox == null) {
+            return;
+        }
+        PeerAddressChangeNotification.AddressChangeEvent ev =
+                switch (p.state()) {
+                    case AVAILABLE -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_AVAILABLE;
+                    case UNREACHABLE -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_UNREACHABLE;
+                    case CONFIRMED -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_CONFIRMED;
+                    case MADE_PRIMARY -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_MADE_PRIMARY;
+                };
+        InetSocketAddress addr = new InetSocketAddress(p.address(), a.peerPort);
+        if (ev == PeerAddressChangeNotification.AddressChangeEvent.ADDR_MADE_PRIMARY) {
+            a.primary = addr;
+        }
+        a.inbox.note(Event.PEER_ADDRESS_CHANGE, new PeerAddressChangeNotification(a.view, addr, ev));
+    }
+
+    @Override
+    public void onShutdown(CallbackSocket s, SctpEvent.ShutdownReceived r) {
+        AssocState a = assocs.get(r.association());
+        if (a == null) {
+            return;
+        }
+        if (a.inbox != null) {
+            a.inbox.note(Event.SHUTDOWN, new ShutdownNotification(a.view));
+        }
+        if (a.phase == AssocState.UP) {
+            a.phase = AssocState.PEER_SHUTDOWN;
+        }
+        a.wakeAll();
+    }
+
+    @Override
+    public void onSendFailed(CallbackSocket s, SctpEvent.SendFailed f) {
+        AssocState a = assocs.get(f.association());
+        if (a == null || a.inbox == null) {
+            return;
+        }
+        a.inbox.note(
+                Event.SEND_FAILED,
+                new SendFailedNotification(
+                        a.view,
+                        a.primary,
+                        ByteBuffer.wrap(f.data()).asReadOnlyBuffer(),
+                        f.partiallySent() ? 1 : 0,
+                        f.streamId()));
+    }
+
+    @Override
+    public void onRemoteError(CallbackSocket s, SctpEvent.RemoteError r) {
+        AssocState a = assocs.get(r.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(Event.REMOTE_ERROR, new RemoteErrorNotification(a.view, r.causes()));
+        }
+    }
+
+    @Override
+    public void onSenderDry(CallbackSocket s, AssociationId id) {
+        AssocState a = assocs.get(id);
+        if (a != null && a.inbox != null) {
+            a.inbox.note(Event.SENDER_DRY, new SenderDryNotification(a.view));
+        }
+    }
+
+    @Override
+    public void onClosed(CallbackSocket s) {
+        closed = true;
+        for (AssocState a : assocs.values()) {
+            if (a.phase != AssocState.ENDED) {
+                a.endReason = "the endpoint was closed";
+                a.phase = AssocState.ENDED;
+            }
+            a.wakeAll();
+        }
+        assocs.clear();
+    }
+}

@@ -1,0 +1,174 @@
+package org.sctpj.api.socket;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.sctpj.stack.SctpEvent;
+
+/**
+ * The queue a channel receives from: messages and notifications, filled on the stack thread and
+ * taken by application threads. Waiting is on this object's monitor.
+ */
+final class Inbox {
+
+    /** One received message; {@code offset} advances when it is read in parts. */
+    static final class Msg {
+        final AssocState assoc;
+        final SctpEvent.MessageReceived message;
+        int offset;
+
+        Msg(AssocState assoc, SctpEvent.MessageReceived message) {
+            this.assoc = assoc;
+            this.message = message;
+        }
+    }
+
+    /** What {@link #take} found. */
+    sealed interface Taken {}
+
+    /** Part or all of a message was copied. */
+    record Read(MessageInfo info) implements Taken {}
+
+    /** A notification to hand to the handler. */
+    record Note(Notification notification) implements Taken {}
+
+    /** Nothing now (non-blocking), or the time ran out. */
+    record Nothing() implements Taken {}
+
+    /** The end condition holds and nothing is queued. */
+    record End() implements Taken {}
+
+    /** The inbox was closed (the channel is closed). */
+    record Closed() implements Taken {}
+
+    static final Nothing NOTHING = new Nothing();
+    static final End END = new End();
+    static final Closed CLOSED = new Closed();
+
+    private final ArrayDeque<Object> items = new ArrayDeque<>();
+    private int waiters;
+    private boolean closed;
+    volatile Set<SctpStandardSocketOptions.Event> events;
+
+    Inbox(Set<SctpStandardSocketOptions.Event> events) {
+        this.events = events;
+    }
+
+    /** Stack thread: a message arrived. */
+    synchronized void add(Msg m) {
+        items.add(m);
+        if (waiters > 0) {
+            notifyAll();
+        }
+    }
+
+    /** Stack thread: a notification, queued if subscribed; waiters wake either way. */
+    synchronized void note(SctpStandardSocketOptions.Event kind, Notification n) {
+        if (events.contains(kind)) {
+            items.add(n);
+        }
+        notifyAll();
+    }
+
+    /** Wakes every waiter so that it re-checks its condition. */
+    synchronized void wake() {
+        notifyAll();
+    }
+
+    synchronized void close() {
+        closed = true;
+        notifyAll();
+    }
+
+    synchronized boolean isEmpty() {
+        return items.isEmpty();
+    }
+
+    /** Moves the items of {@code a} into {@code to} (peel-off), keeping their order. */
+    synchronized void moveTo(AssocState a, Inbox to) {
+        synchronized (to) {
+            for (Iterator<Object> it = items.iterator(); it.hasNext(); ) {
+                Object o = it.next();
+                boolean mine = o instanceof Msg m
+                        ? m.assoc == a
+                        : ((Notification) o).association() != null
+                                && ((Notification) o).association().id().equals(a.id);
+                if (mine) {
+                    to.items.add(o);
+                    it.remove();
+                }
+            }
+            to.notifyAll();
+        }
+    }
+
+    /**
+     * Takes the next item: copies (part of) a message into {@code dst}, or returns a notification.
+     * Waits up to {@code timeoutNanos} (negative: no limit; 0: do not wait) while nothing is queued
+     * and {@code end} is false.
+     *
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    Taken take(ByteBuffer dst, long timeoutNanos, BooleanSupplier end) throws InterruptedException {
+        Msg done;
+        MessageInfo info;
+        synchronized (this) {
+            long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+            while (true) {
+                if (closed) {
+                    return CLOSED;
+                }
+                Object head = items.peek();
+                if (head instanceof Notification n) {
+                    items.poll();
+                    return new Note(n);
+                }
+                if (head instanceof Msg m) {
+                    byte[] data = m.message.data();
+                    int n = Math.min(dst.remaining(), data.length - m.offset);
+                    dst.put(data, m.offset, n);
+                    m.offset += n;
+                    boolean complete = m.offset == data.length;
+                    info = MessageInfo.incoming(
+                            m.assoc.view,
+                            m.assoc.primary,
+                            m.message.streamId(),
+                            m.message.ppid(),
+                            m.message.unordered(),
+                            n);
+                    info.complete(complete);
+                    if (!complete) {
+                        return new Read(info);
+                    }
+                    items.poll();
+                    done = m;
+                    break;
+                }
+                if (end.getAsBoolean()) {
+                    return END;
+                }
+                if (timeoutNanos == 0) {
+                    return NOTHING;
+                }
+                long left = timeoutNanos < 0 ? 0 : deadline - System.nanoTime();
+                if (timeoutNanos > 0 && left <= 0) {
+                    return NOTHING;
+                }
+                waiters++;
+                try {
+                    if (timeoutNanos < 0) {
+                        wait();
+                    } else {
+                        wait(left / 1_000_000, (int) (left % 1_000_000));
+                    }
+                } finally {
+                    waiters--;
+                }
+            }
+        }
+        done.assoc.consumed(done.message.data().length);
+        return new Read(info);
+    }
+}

@@ -1,0 +1,176 @@
+package org.sctpj.api.socket;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.channels.UnsupportedAddressTypeException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/** Helpers shared by the channels: receive loop, addresses, ephemeral ports. */
+final class Ops {
+    private Ops() {}
+
+    private static final AtomicInteger NEXT_PORT =
+            new AtomicInteger(ThreadLocalRandom.current().nextInt(16384));
+
+    /** An SCTP port from the dynamic range, distinct within this process until the range wraps. */
+    static int ephemeralPort() {
+        return 49152 + Math.floorMod(NEXT_PORT.getAndIncrement(), 16384);
+    }
+
+    /** Outcome of {@link #receive}: the message info, or null, and whether the inbox was closed. */
+    record Received(MessageInfo info, boolean closed) {}
+
+    /**
+     * The receive loop of every channel: notifications go to {@code handler} (RETURN ends with
+     * null), the first message is copied to {@code dst}. {@code end}: no more messages will come
+     * (the result is then {@code endInfo}, or null when endInfo is null).
+     */
+    static <T> Received receive(
+            Inbox inbox,
+            ByteBuffer dst,
+            T attachment,
+            NotificationHandler<T> handler,
+            long timeoutNanos,
+            BooleanSupplier end,
+            MessageInfo endInfo,
+            ThreadLocal<Boolean> inHandler)
+            throws InterruptedException {
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("the receive buffer is read-only");
+        }
+        if (!dst.hasRemaining()) {
+            throw new IllegalArgumentException("the receive buffer has no room (position == limit)");
+        }
+        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+        while (true) {
+            long left = timeoutNanos <= 0 ? timeoutNanos : Math.max(1, deadline - System.nanoTime());
+            if (timeoutNanos > 0 && deadline - System.nanoTime() <= 0) {
+                left = 0;
+            }
+            Inbox.Taken t = inbox.take(dst, left, end);
+            if (t instanceof Inbox.Read r) {
+                return new Received(r.info(), false);
+            } else if (t instanceof Inbox.Note n) {
+                if (handler != null) {
+                    inHandler.set(Boolean.TRUE);
+                    HandlerResult hr;
+                    try {
+                        hr = handler.handleNotification(n.notification(), attachment);
+                    } finally {
+                        inHandler.set(Boolean.FALSE);
+                    }
+                    if (hr == HandlerResult.RETURN) {
+                        return new Received(null, false);
+                    }
+                }
+            } else if (t instanceof Inbox.End) {
+                return new Received(endInfo, false);
+            } else if (t instanceof Inbox.Closed) {
+                return new Received(null, true);
+            } else {
+                return new Received(null, false);
+            }
+        }
+    }
+
+    static void checkNotInHandler(ThreadLocal<Boolean> inHandler) {
+        if (Boolean.TRUE.equals(inHandler.get())) {
+            throw new IllegalReceiveException(
+                    "receive was called from inside a notification handler: return from the handler first");
+        }
+    }
+
+    static InetSocketAddress inet(SocketAddress a) {
+        if (!(a instanceof InetSocketAddress i)) {
+            throw new UnsupportedAddressTypeException();
+        }
+        if (i.isUnresolved()) {
+            throw new UnresolvedAddressException();
+        }
+        return i;
+    }
+
+    /**
+     * The concrete addresses a bind to {@code a} means: itself, or for the wildcard every usable
+     * address of the host (no link-local; loopback only if {@code loopback}), of {@code family}
+     * (null: both).
+     */
+    static List<InetAddress> expand(InetAddress a, Class<? extends InetAddress> family, boolean loopback)
+            throws IOException {
+        if (!a.isAnyLocalAddress()) {
+            return List.of(a);
+        }
+        Set<InetAddress> out = new LinkedHashSet<>();
+        try {
+            for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!ni.isUp()) {
+                    continue;
+                }
+                for (InetAddress x : Collections.list(ni.getInetAddresses())) {
+                    if (x.isLinkLocalAddress()
+                            || (x.isLoopbackAddress() && !loopback)
+                            || (family != null && !family.isInstance(x))) {
+                        continue;
+                    }
+                    if (x instanceof Inet6Address six && six.getScopeId() != 0) {
+                        x = InetAddress.getByAddress(x.getAddress());
+                    }
+                    out.add(x);
+                }
+            }
+        } catch (SocketException e) {
+            throw new IOException("cannot list the host's addresses: " + e.getMessage(), e);
+        }
+        if (out.isEmpty()) {
+            throw new java.net.BindException("the host has no usable address"
+                    + (family == null ? "" : " of family " + family.getSimpleName()) + " to bind");
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** The local addresses for a client bound to {@code local} (maybe wildcard) reaching {@code remote}. */
+    static List<InetAddress> clientAddresses(InetAddress local, InetAddress remote) throws IOException {
+        if (!local.isAnyLocalAddress()) {
+            return List.of(local);
+        }
+        Class<? extends InetAddress> fam = remote instanceof Inet4Address ? Inet4Address.class : Inet6Address.class;
+        if (remote.isLoopbackAddress()) {
+            return List.of(
+                    remote instanceof Inet4Address ? InetAddress.getByName("127.0.0.1") : InetAddress.getByName("::1"));
+        }
+        return expand(local, fam, false);
+    }
+
+    static Set<SocketAddress> withPort(List<InetAddress> addrs, int port) {
+        Set<SocketAddress> s = new LinkedHashSet<>();
+        for (InetAddress a : addrs) {
+            s.add(new InetSocketAddress(a, port));
+        }
+        return s;
+    }
+
+    static long nanos(java.time.Duration d) {
+        if (d == null) {
+            return -1;
+        }
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + d);
+        }
+        return d.isZero() ? -1 : d.toNanos();
+    }
+}

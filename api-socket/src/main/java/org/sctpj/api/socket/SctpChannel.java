@@ -1,0 +1,561 @@
+package org.sctpj.api.socket;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AlreadyBoundException;
+import java.nio.channels.AlreadyConnectedException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ConnectionPendingException;
+import java.nio.channels.NoConnectionPendingException;
+import java.nio.channels.NotYetConnectedException;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.SendInfo;
+
+/**
+ * A one-to-one SCTP channel: one association, like a TCP socket (as {@code
+ * com.sun.nio.sctp.SctpChannel}). Open one and {@link #connect}, or get one from {@link
+ * SctpServerChannel#accept} or {@link SctpMultiChannel#branch}.
+ *
+ * <pre>{@code
+ * SctpChannel ch = SctpChannel.open();
+ * ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, 9899);
+ * ch.connect(new InetSocketAddress("192.0.2.1", 5000), Duration.ofSeconds(5));
+ * ch.send(ByteBuffer.wrap(bytes), MessageInfo.createOutgoing(null, 0));
+ * MessageInfo mi = ch.receive(buf, null, null);      // blocks; mi.bytes() == -1 at end of stream
+ * ch.close();                                         // graceful shutdown in the background
+ * }</pre>
+ *
+ * <h2>Blocking, timeouts, interruption</h2>
+ *
+ * In blocking mode (the default) {@link #connect}, {@link #send} (while the send buffer is full)
+ * and {@link #receive} (while nothing is queued) wait; the variants with a {@link Duration} wait
+ * at most that long (zero or null: no limit). As in NIO, interrupting a thread blocked in one of
+ * them closes the channel and the call throws {@link java.nio.channels.ClosedByInterruptException};
+ * closing the channel from another thread makes it throw {@link
+ * java.nio.channels.AsynchronousCloseException}. In non-blocking mode ({@link
+ * #configureBlocking}) they return at once: connect false, send 0, receive null.
+ *
+ * <p>Every method may be called from any thread; sends from several threads and receives from
+ * several threads are allowed (each message goes to one receiver).
+ */
+public final class SctpChannel extends AbstractInterruptibleChannel {
+
+    private final SctpProvider provider;
+    private final OptionValues options;
+    private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    private final Inbox inbox;
+    private final Object stateLock = new Object();
+    private volatile boolean blocking = true;
+    private volatile Core core;
+    private volatile AssocState assoc;
+    private InetSocketAddress bindRequest;
+    private final List<InetAddress> extraAddresses = new ArrayList<>();
+    private final boolean shared;
+
+    private SctpChannel(SctpProvider provider) {
+        this.provider = provider;
+        this.options = new OptionValues(provider.defaults(), 0);
+        this.inbox = new Inbox(options.get(SctpStandardSocketOptions.SCTP_EVENTS));
+        this.shared = false;
+    }
+
+    /** A channel for an association of a shared endpoint (accepted or branched). */
+    SctpChannel(Core core, AssocState assoc, Inbox inbox, OptionValues options) {
+        this.provider = core.provider;
+        this.options = options;
+        this.inbox = inbox;
+        this.core = core;
+        this.assoc = assoc;
+        this.shared = true;
+    }
+
+    /** An unbound, unconnected channel on the {@linkplain SctpProvider#defaultProvider() default provider}. */
+    public static SctpChannel open() {
+        return open(SctpProvider.defaultProvider());
+    }
+
+    /** An unbound, unconnected channel on {@code provider}. */
+    public static SctpChannel open(SctpProvider provider) {
+        return new SctpChannel(Objects.requireNonNull(provider, "provider"));
+    }
+
+    /**
+     * Opens a channel and connects it to {@code remote} with the given stream counts (0 keeps the
+     * default), as the JDK's method of the same shape.
+     */
+    public static SctpChannel open(SocketAddress remote, int maxOutStreams, int maxInStreams) throws IOException {
+        SctpChannel ch = open();
+        try {
+            ch.connect(remote, maxOutStreams, maxInStreams);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        return ch;
+    }
+
+    // ------------------------------------------------------------------ bind
+
+    /**
+     * Chooses the local address and port: {@code null} or a wildcard address means every address of
+     * the host usable towards the peer (only loopback when the peer is on loopback); port 0 picks a
+     * free port from the dynamic range. The endpoint is created at connect.
+     *
+     * @throws AlreadyBoundException if bound already
+     */
+    public SctpChannel bind(SocketAddress local) throws IOException {
+        synchronized (stateLock) {
+            ensureOpen();
+            if (bindRequest != null || core != null) {
+                throw new AlreadyBoundException();
+            }
+            InetSocketAddress l = local == null ? new InetSocketAddress(0) : Ops.inet(local);
+            if (l.getPort() < 0 || l.getPort() > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, was " + l.getPort());
+            }
+            bindRequest = l;
+        }
+        return this;
+    }
+
+    /**
+     * Adds a local address (sctp_bindx ADD) before connect; all are announced to the peer.
+     *
+     * @throws IllegalStateException after connect (adding to a live endpoint needs ASCONF, RFC 5061,
+     *     which sctpj does not have)
+     */
+    public SctpChannel bindAddress(InetAddress address) throws IOException {
+        synchronized (stateLock) {
+            ensureOpen();
+            if (core != null) {
+                throw new IllegalStateException("addresses can be added only before connect (no ASCONF in sctpj)");
+            }
+            if (bindRequest == null) {
+                throw new java.nio.channels.NotYetBoundException();
+            }
+            if (address.isAnyLocalAddress()) {
+                throw new IllegalArgumentException("add a concrete address, not the wildcard");
+            }
+            extraAddresses.add(address);
+        }
+        return this;
+    }
+
+    /** Removes an address added with {@link #bindAddress} (before connect only). */
+    public SctpChannel unbindAddress(InetAddress address) throws IOException {
+        synchronized (stateLock) {
+            ensureOpen();
+            if (core != null || !extraAddresses.remove(address)) {
+                throw new IllegalStateException("only an address added by bindAddress, before connect, can be removed");
+            }
+        }
+        return this;
+    }
+
+    // ------------------------------------------------------------------ connect
+
+    /** Connects to {@code remote}: {@link #connect(List, Duration)} with one address, no time limit. */
+    public boolean connect(SocketAddress remote) throws IOException {
+        return connect(List.of(remote), null);
+    }
+
+    /** Connects with these stream counts (0 keeps the channel's {@code SCTP_INIT_MAXSTREAMS}). */
+    public boolean connect(SocketAddress remote, int maxOutStreams, int maxInStreams) throws IOException {
+        if (maxOutStreams < 0 || maxInStreams < 0) {
+            throw new IllegalArgumentException("stream counts must not be negative");
+        }
+        if (maxOutStreams > 0 || maxInStreams > 0) {
+            SctpStandardSocketOptions.InitMaxStreams cur = options.get(SctpStandardSocketOptions.SCTP_INIT_MAXSTREAMS);
+            setOption(
+                    SctpStandardSocketOptions.SCTP_INIT_MAXSTREAMS,
+                    SctpStandardSocketOptions.InitMaxStreams.create(
+                            maxInStreams > 0 ? maxInStreams : cur.maxInStreams(),
+                            maxOutStreams > 0 ? maxOutStreams : cur.maxOutStreams()));
+        }
+        return connect(remote);
+    }
+
+    /** Connects to {@code remote}, waiting at most {@code timeout} (sctpj). */
+    public boolean connect(SocketAddress remote, Duration timeout) throws IOException {
+        return connect(List.of(remote), timeout);
+    }
+
+    /**
+     * Connects to a peer known by several addresses (sctp_connectx; all with the same port; the
+     * {@code SCTP_PRIMARY_ADDR} option, if set, or else the first, is tried first). In blocking
+     * mode waits until the association is up (at most {@code timeout}; zero or null: no limit) and
+     * returns true; in non-blocking mode returns false and {@link #finishConnect} completes it.
+     *
+     * @throws ConnectException if the association could not be set up (CANT_START, aborted)
+     * @throws SocketTimeoutException if {@code timeout} passed first (the attempt is aborted)
+     * @throws AlreadyConnectedException, ConnectionPendingException as in NIO
+     */
+    public boolean connect(List<? extends SocketAddress> remotes, Duration timeout) throws IOException {
+        if (remotes.isEmpty()) {
+            throw new IllegalArgumentException("give at least one peer address");
+        }
+        long nanos = Ops.nanos(timeout);
+        List<InetSocketAddress> peers = new ArrayList<>();
+        for (SocketAddress r : remotes) {
+            peers.add(Ops.inet(r));
+        }
+        SocketAddress prim = options.get(SctpStandardSocketOptions.SCTP_PRIMARY_ADDR);
+        if (prim != null && peers.remove(prim)) {
+            peers.add(0, (InetSocketAddress) prim);
+        }
+        synchronized (stateLock) {
+            ensureOpen();
+            if (assoc != null) {
+                if (assoc.phase == AssocState.CONNECTING) {
+                    throw new ConnectionPendingException();
+                }
+                throw new AlreadyConnectedException();
+            }
+            InetSocketAddress b = bindRequest == null ? new InetSocketAddress(0) : bindRequest;
+            List<InetAddress> locals = new ArrayList<>(
+                    Ops.clientAddresses(b.getAddress(), peers.get(0).getAddress()));
+            for (InetAddress x : extraAddresses) {
+                if (!locals.contains(x)) {
+                    locals.add(x);
+                }
+            }
+            int port = b.getPort() == 0 ? Ops.ephemeralPort() : b.getPort();
+            core = Core.open(provider, options.copy(), port, locals, null);
+            assoc = core.connect(peers, inbox, options.get(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT));
+        }
+        if (!blocking) {
+            return false;
+        }
+        return finishConnect(timeout == null ? Duration.ZERO : timeout, nanos);
+    }
+
+    /** Whether a connect was started and has not completed. */
+    public boolean isConnectionPending() {
+        AssocState a = assoc;
+        return a != null && a.phase == AssocState.CONNECTING;
+    }
+
+    /**
+     * Completes a connect: in blocking mode waits for it; in non-blocking mode returns whether it
+     * is up.
+     *
+     * @throws ConnectException if setup failed
+     * @throws NoConnectionPendingException if connect was not called
+     */
+    public boolean finishConnect() throws IOException {
+        return finishConnect(Duration.ZERO);
+    }
+
+    /** As {@link #finishConnect()}, waiting at most {@code timeout} (blocking mode; sctpj). */
+    public boolean finishConnect(Duration timeout) throws IOException {
+        return finishConnect(timeout, Ops.nanos(timeout));
+    }
+
+    private boolean finishConnect(Duration timeout, long nanos) throws IOException {
+        ensureOpen();
+        AssocState a = assoc;
+        if (a == null) {
+            throw new NoConnectionPendingException();
+        }
+        if (a.phase == AssocState.CONNECTING && blocking) {
+            long deadline = nanos < 0 ? 0 : System.nanoTime() + nanos;
+            boolean done = false;
+            boolean inTime;
+            try {
+                begin();
+                inTime = a.awaitSetup(deadline);
+                done = true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                inTime = false;
+            } finally {
+                end(done);
+            }
+            if (!inTime) {
+                core.abort(a, "connect timed out");
+                throw new SocketTimeoutException("association to " + a.primary + " not up within " + timeout);
+            }
+        }
+        return switch (a.phase) {
+            case AssocState.CONNECTING -> false;
+            case AssocState.ENDED -> {
+                if (core.isClosed()) {
+                    throw new ClosedChannelException();
+                }
+                throw new ConnectException("association to " + a.primary + " could not be set up: " + a.endReason);
+            }
+            default -> true;
+        };
+    }
+
+    // ------------------------------------------------------------------ data
+
+    /**
+     * Sends one message (the buffer's remaining bytes) as {@code info} says; {@code info} null uses
+     * {@code SCTP_DEFAULT_SNDINFO}. Blocks while the send buffer is full (blocking mode).
+     *
+     * @return the number of bytes sent: all of them, or 0 (non-blocking mode, buffer full)
+     * @throws InvalidStreamException for a stream the association does not have
+     * @throws NotYetConnectedException before connect completes
+     * @throws ClosedChannelException after {@link #shutdown} or close
+     * @throws java.net.SocketException if the peer shut down or the association ended
+     */
+    public int send(ByteBuffer src, MessageInfo info) throws IOException {
+        return send(src, info, null);
+    }
+
+    /** As {@link #send(ByteBuffer, MessageInfo)}, waiting at most {@code timeout} for space, then returning 0 (sctpj). */
+    public int send(ByteBuffer src, MessageInfo info, Duration timeout) throws IOException {
+        ensureOpen();
+        AssocState a = connected();
+        SendInfo si = Sends.sendInfo(info, options);
+        boolean done = false;
+        try {
+            begin();
+            int n = core.send(a, src, si, blocking, Ops.nanos(timeout));
+            done = true;
+            return n;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        } finally {
+            end(done);
+        }
+    }
+
+    /**
+     * Receives one message into {@code dst}, handing the notifications met on the way to {@code
+     * handler} (null: they are skipped). Blocks while nothing is queued (blocking mode). A message
+     * larger than {@code dst} comes in parts ({@link MessageInfo#isComplete()} false until the
+     * last).
+     *
+     * @return the message's info; {@code bytes() == -1} once the association has ended or the peer
+     *     shut down and every message was read (end of stream); null if the handler returned
+     *     RETURN, or (non-blocking) nothing was queued
+     * @throws IllegalReceiveException if called from inside the handler
+     */
+    public <T> MessageInfo receive(ByteBuffer dst, T attachment, NotificationHandler<T> handler) throws IOException {
+        return receive(dst, attachment, handler, null);
+    }
+
+    /** As {@link #receive(ByteBuffer, Object, NotificationHandler)}, waiting at most {@code timeout}, then returning null (sctpj). */
+    public <T> MessageInfo receive(ByteBuffer dst, T attachment, NotificationHandler<T> handler, Duration timeout)
+            throws IOException {
+        Ops.checkNotInHandler(inHandler);
+        ensureOpen();
+        AssocState a = assoc;
+        if (a == null || a.phase == AssocState.CONNECTING && inbox.isEmpty()) {
+            throw new NotYetConnectedException();
+        }
+        long nanos = blocking ? Ops.nanos(timeout) : 0;
+        boolean done = false;
+        try {
+            begin();
+            Ops.Received r = Ops.receive(
+                    inbox,
+                    dst,
+                    attachment,
+                    handler,
+                    nanos,
+                    () -> a.phase == AssocState.ENDED || a.phase == AssocState.PEER_SHUTDOWN,
+                    MessageInfo.endOfStream(a.view, a.primary),
+                    inHandler);
+            done = !r.closed();
+            return r.info();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            end(done);
+        }
+    }
+
+    // ------------------------------------------------------------------ state
+
+    /** The association, or null before connect completes (and after it ended: still the last one). */
+    public Association association() throws IOException {
+        ensureOpen();
+        AssocState a = assoc;
+        return a == null ? null : a.view;
+    }
+
+    /** The local addresses with the port (empty before connect). */
+    public Set<SocketAddress> getAllLocalAddresses() throws IOException {
+        ensureOpen();
+        Core c = core;
+        if (c == null) {
+            return Set.of();
+        }
+        return Ops.withPort(c.localAddresses, c.localPort);
+    }
+
+    /**
+     * The peer's addresses (empty before connect). For an accepted channel the peer's SCTP port is
+     * not known to the socket API and shows as 0.
+     */
+    public Set<SocketAddress> getRemoteAddresses() throws IOException {
+        ensureOpen();
+        AssocState a = assoc;
+        return a == null ? Set.of() : new LinkedHashSet<>(a.remotes);
+    }
+
+    /**
+     * Starts a graceful shutdown (RFC 9260 section 9.2) without closing the channel: messages sent
+     * are still delivered, further sends throw {@link ClosedChannelException}, receive goes on
+     * until the end of stream.
+     */
+    public SctpChannel shutdown() throws IOException {
+        ensureOpen();
+        core.shutdown(connected());
+        return this;
+    }
+
+    /** Aborts the association at once (ABORT carrying {@code reason}); sctpj, not in the JDK API. */
+    public SctpChannel abort(String reason) throws IOException {
+        ensureOpen();
+        AssocState a = assoc;
+        if (a == null) {
+            throw new NotYetConnectedException();
+        }
+        core.abort(a, reason == null ? "" : reason);
+        return this;
+    }
+
+    /** Paths, RTO, congestion windows and buffer state of the association, or null once it ended (sctpj). */
+    public AssociationInfo info() throws IOException {
+        ensureOpen();
+        AssocState a = connected();
+        return core.info(a);
+    }
+
+    /** The local UDP port of the encapsulation (0 before connect, or for another lower layer; sctpj). */
+    public int udpPort() {
+        Core c = core;
+        return c == null ? 0 : c.udpPort();
+    }
+
+    /** Switches between blocking (the default) and non-blocking mode. */
+    public SctpChannel configureBlocking(boolean block) throws IOException {
+        ensureOpen();
+        blocking = block;
+        return this;
+    }
+
+    /** Whether the channel is in blocking mode. */
+    public boolean isBlocking() {
+        return blocking;
+    }
+
+    // ------------------------------------------------------------------ options
+
+    /** Reads an option (see {@link SctpStandardSocketOptions}). */
+    public <T> T getOption(SctpSocketOption<T> name) throws IOException {
+        ensureOpen();
+        return Sends.getOption(name, options, core, assoc);
+    }
+
+    /**
+     * Sets an option (see {@link SctpStandardSocketOptions} for when each may be set).
+     *
+     * @throws IllegalStateException for a protocol option after connect
+     * @throws UnsupportedOperationException for an option or value sctpj does not support
+     */
+    public <T> SctpChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
+        ensureOpen();
+        if (name == SctpStandardSocketOptions.SCTP_PRIMARY_ADDR && assoc != null) {
+            throw new UnsupportedOperationException(
+                    "changing the primary path of a live association is not supported yet: set it before connect");
+        }
+        options.set(name, value, core != null);
+        if (name == SctpStandardSocketOptions.SCTP_EVENTS) {
+            inbox.events = options.get(SctpStandardSocketOptions.SCTP_EVENTS);
+        }
+        return this;
+    }
+
+    /** The options this channel supports. */
+    public Set<SctpSocketOption<?>> supportedOptions() {
+        return OptionValues.ALL;
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private AssocState connected() {
+        AssocState a = assoc;
+        if (a == null || a.phase == AssocState.CONNECTING) {
+            throw new NotYetConnectedException();
+        }
+        return a;
+    }
+
+    /**
+     * Closes the channel: with {@code SO_LINGER} negative (default) the association shuts down
+     * gracefully in the background; 0 aborts it; positive shuts down and waits up to that many
+     * seconds, then aborts.
+     */
+    @Override
+    protected void implCloseChannel() throws IOException {
+        inbox.close();
+        Core c;
+        AssocState a;
+        synchronized (stateLock) {
+            c = core;
+            a = assoc;
+        }
+        if (c == null) {
+            return;
+        }
+        int linger = options.get(SctpStandardSocketOptions.SO_LINGER);
+        try {
+            if (a != null && !a.ended()) {
+                if (linger == 0) {
+                    c.abort(a, "channel closed with SO_LINGER 0");
+                } else {
+                    c.shutdown(a);
+                    if (linger > 0) {
+                        boolean ended;
+                        try {
+                            ended = a.awaitEnd(System.nanoTime()
+                                    + Duration.ofSeconds(linger).toNanos());
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            ended = false;
+                        }
+                        if (!ended) {
+                            c.abort(a, "linger time passed");
+                        }
+                    }
+                }
+            }
+        } catch (ClosedChannelException | RuntimeException e) {
+            // the endpoint is gone already
+        } finally {
+            c.release(shared ? -1 : linger);
+        }
+    }
+
+    @Override
+    public String toString() {
+        AssocState a = assoc;
+        return "SctpChannel[" + (isOpen() ? "" : "closed, ") + (a == null ? "unconnected" : "association " + a.view)
+                + "]";
+    }
+}

@@ -1,0 +1,373 @@
+package org.sctpj.api.socket;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.AlreadyBoundException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NotYetBoundException;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.SendInfo;
+
+/**
+ * A one-to-many SCTP channel: one endpoint carrying many associations, each message naming its
+ * association (as {@code com.sun.nio.sctp.SctpMultiChannel}). Peers' associations are accepted
+ * automatically once bound; a send to an address with no association sets one up first.
+ * {@link #branch} peels an association off into its own {@link SctpChannel}.
+ *
+ * <pre>{@code
+ * SctpMultiChannel ch = SctpMultiChannel.open().bind(new InetSocketAddress(5000));
+ * MessageInfo mi = ch.receive(buf, null, null);     // from any association
+ * buf.flip();
+ * ch.send(buf, MessageInfo.createOutgoing(mi.association(), null, mi.streamNumber()));
+ * }</pre>
+ *
+ * Blocking, timeouts, interruption and asynchronous close work as in {@link SctpChannel}.
+ */
+public final class SctpMultiChannel extends AbstractInterruptibleChannel {
+
+    private final SctpProvider provider;
+    private final OptionValues options;
+    private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    private final Inbox inbox;
+    private final Object stateLock = new Object();
+    private volatile boolean blocking = true;
+    private volatile Core core;
+    private int backlog;
+
+    private SctpMultiChannel(SctpProvider provider) {
+        this.provider = provider;
+        this.options = new OptionValues(provider.defaults(), SctpProvider.defaultServerUdpPort());
+        this.inbox = new Inbox(options.get(SctpStandardSocketOptions.SCTP_EVENTS));
+    }
+
+    /** An unbound channel on the default provider. */
+    public static SctpMultiChannel open() {
+        return open(SctpProvider.defaultProvider());
+    }
+
+    /** An unbound channel on {@code provider}. */
+    public static SctpMultiChannel open(SctpProvider provider) {
+        return new SctpMultiChannel(Objects.requireNonNull(provider, "provider"));
+    }
+
+    /** Binds with no limit on associations: {@link #bind(SocketAddress, int)}. */
+    public SctpMultiChannel bind(SocketAddress local) throws IOException {
+        return bind(local, 0);
+    }
+
+    /**
+     * Binds to {@code local} ({@code null} or wildcard: every usable address, loopback included;
+     * port 0: one from the dynamic range) and accepts associations from peers. {@code backlog}
+     * above 0 bounds the live associations peers may start; more are aborted.
+     */
+    public SctpMultiChannel bind(SocketAddress local, int backlog) throws IOException {
+        InetSocketAddress l = local == null ? new InetSocketAddress(0) : Ops.inet(local);
+        return bind(Ops.expand(l.getAddress(), null, true), l.getPort(), backlog);
+    }
+
+    /** Binds to several addresses at once (sctp_bindx; sctpj). */
+    public SctpMultiChannel bind(List<InetAddress> addresses, int port, int backlog) throws IOException {
+        synchronized (stateLock) {
+            ensureOpen();
+            if (core != null) {
+                throw new AlreadyBoundException();
+            }
+            this.backlog = backlog;
+            int p = port == 0 ? Ops.ephemeralPort() : port;
+            core = Core.open(provider, options.copy(), p, addresses, this::arrived);
+        }
+        return this;
+    }
+
+    private Inbox arrived(AssocState a) {
+        if (!isOpen() || (backlog > 0 && core.associations().size() >= backlog)) {
+            return null;
+        }
+        return inbox;
+    }
+
+    /** Unsupported: sctpj has no ASCONF; bind every address at once. */
+    public SctpMultiChannel bindAddress(InetAddress address) {
+        throw new UnsupportedOperationException(
+                "sctpj has no ASCONF: give every address at bind time with bind(List, port, backlog)");
+    }
+
+    /** Unsupported: addresses are fixed at bind time. */
+    public SctpMultiChannel unbindAddress(InetAddress address) {
+        throw new UnsupportedOperationException("sctpj has no ASCONF: addresses are fixed at bind time");
+    }
+
+    /** The live associations of this channel (branched ones excluded). */
+    public Set<Association> associations() throws IOException {
+        ensureOpen();
+        Set<Association> s = new LinkedHashSet<>();
+        Core c = core;
+        if (c != null) {
+            for (AssocState a : c.associations()) {
+                if (a.inbox == inbox && a.view != null && !a.ended()) {
+                    s.add(a.view);
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * Sends one message on the association {@code info} names, or to {@code info.address()}: if no
+     * association to that address exists, one is set up first (blocking until it is up). {@code
+     * info} null is refused here (a one-to-many send must name its peer).
+     *
+     * @return the bytes sent, or 0 (non-blocking mode, buffer full)
+     */
+    public int send(ByteBuffer src, MessageInfo info) throws IOException {
+        return send(src, info, null);
+    }
+
+    /** As {@link #send(ByteBuffer, MessageInfo)}, waiting at most {@code timeout} for setup and space (sctpj). */
+    public int send(ByteBuffer src, MessageInfo info, Duration timeout) throws IOException {
+        Objects.requireNonNull(info, "info: name the association or the peer address");
+        ensureOpen();
+        Core c = bound();
+        SendInfo si = Sends.sendInfo(info, options);
+        long nanos = Ops.nanos(timeout);
+        boolean done = false;
+        try {
+            begin();
+            AssocState a = find(c, info, nanos);
+            int n = c.send(a, src, si, blocking, nanos);
+            done = true;
+            return n;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        } finally {
+            end(done);
+        }
+    }
+
+    private AssocState find(Core c, MessageInfo info, long nanos) throws IOException, InterruptedException {
+        if (info.association() != null) {
+            AssocState a = c.association(info.association().id());
+            if (a == null || a.inbox != inbox) {
+                throw new IllegalArgumentException(
+                        info.association() + " is not a live association of this channel (ended, or branched off)");
+            }
+            return a;
+        }
+        InetSocketAddress to = Ops.inet(info.address());
+        for (AssocState a : c.associations()) {
+            if (a.inbox == inbox && !a.ended() && a.remotes.contains(to)) {
+                return a;
+            }
+        }
+        for (AssocState a : c.associations()) {
+            if (a.inbox == inbox && !a.ended() && (a.peerPort == 0 || a.peerPort == to.getPort())) {
+                for (InetSocketAddress r : a.remotes) {
+                    if (r.getAddress().equals(to.getAddress())) {
+                        return a;
+                    }
+                }
+            }
+        }
+        AssocState a =
+                c.connect(List.of(to), inbox, options.get(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT));
+        long deadline = nanos < 0 ? 0 : System.nanoTime() + nanos;
+        if (!a.awaitSetup(deadline)) {
+            c.abort(a, "setup timed out");
+            throw new java.net.SocketTimeoutException("association to " + to + " not up in time");
+        }
+        if (a.phase == AssocState.ENDED) {
+            throw new ConnectException("association to " + to + " could not be set up: " + a.endReason);
+        }
+        return a;
+    }
+
+    /**
+     * Receives one message from any association of this channel, handing notifications to {@code
+     * handler} (null: skipped); see {@link SctpChannel#receive}. Never reports end of stream.
+     */
+    public <T> MessageInfo receive(ByteBuffer dst, T attachment, NotificationHandler<T> handler) throws IOException {
+        return receive(dst, attachment, handler, null);
+    }
+
+    /** As {@link #receive(ByteBuffer, Object, NotificationHandler)}, waiting at most {@code timeout} (sctpj). */
+    public <T> MessageInfo receive(ByteBuffer dst, T attachment, NotificationHandler<T> handler, Duration timeout)
+            throws IOException {
+        Ops.checkNotInHandler(inHandler);
+        ensureOpen();
+        bound();
+        long nanos = blocking ? Ops.nanos(timeout) : 0;
+        boolean done = false;
+        try {
+            begin();
+            Ops.Received r = Ops.receive(inbox, dst, attachment, handler, nanos, () -> false, null, inHandler);
+            done = !r.closed();
+            return r.info();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            end(done);
+        }
+    }
+
+    /** Starts a graceful shutdown of one association. */
+    public SctpMultiChannel shutdown(Association association) throws IOException {
+        ensureOpen();
+        bound().shutdown(mine(association));
+        return this;
+    }
+
+    /** Aborts one association (sctpj). */
+    public SctpMultiChannel abort(Association association, String reason) throws IOException {
+        ensureOpen();
+        bound().abort(mine(association), reason == null ? "" : reason);
+        return this;
+    }
+
+    /** The peer addresses of an association (the peer's port shows as 0 for associations peers started). */
+    public Set<SocketAddress> getRemoteAddresses(Association association) throws IOException {
+        ensureOpen();
+        return new LinkedHashSet<>(mine(association).remotes);
+    }
+
+    /** Paths, RTO, congestion windows of an association, or null once it ended (sctpj). */
+    public AssociationInfo info(Association association) throws IOException {
+        ensureOpen();
+        return bound().info(mine(association));
+    }
+
+    /**
+     * Peels the association off (sctp_peeloff): from now on its messages and notifications go to
+     * the returned channel, including those already queued here and not yet received.
+     */
+    public SctpChannel branch(Association association) throws IOException {
+        ensureOpen();
+        Core c = bound();
+        AssocState a = mine(association);
+        Inbox to = new Inbox(inbox.events);
+        c.onStack(() -> {
+            a.inbox = to;
+            inbox.moveTo(a, to);
+            return null;
+        });
+        c.retain();
+        return new SctpChannel(c, a, to, options.copy());
+    }
+
+    private AssocState mine(Association association) {
+        Objects.requireNonNull(association, "association");
+        Core c = bound();
+        AssocState a = c.association(association.id());
+        if (a == null || a.inbox != inbox) {
+            throw new IllegalArgumentException(association + " is not a live association of this channel");
+        }
+        return a;
+    }
+
+    /** The bound addresses with the port (empty before bind). */
+    public Set<SocketAddress> getAllLocalAddresses() throws IOException {
+        ensureOpen();
+        Core c = core;
+        return c == null ? Set.of() : Ops.withPort(c.localAddresses, c.localPort);
+    }
+
+    /** The local UDP port of the encapsulation (0 before bind; sctpj). */
+    public int udpPort() {
+        Core c = core;
+        return c == null ? 0 : c.udpPort();
+    }
+
+    /** Reads an option (the association argument of the JDK API is accepted and ignored: options are per channel). */
+    public <T> T getOption(SctpSocketOption<T> name, Association association) throws IOException {
+        ensureOpen();
+        return Sends.getOption(name, options, core, association == null ? null : mine(association));
+    }
+
+    /** Sets an option for the channel (protocol options before bind); {@code association} must be null. */
+    public <T> SctpMultiChannel setOption(SctpSocketOption<T> name, T value, Association association)
+            throws IOException {
+        ensureOpen();
+        if (association != null) {
+            throw new UnsupportedOperationException(
+                    "per-association options are not supported yet: set them on the channel (association null)");
+        }
+        options.set(name, value, core != null);
+        if (name == SctpStandardSocketOptions.SCTP_EVENTS) {
+            inbox.events = options.get(SctpStandardSocketOptions.SCTP_EVENTS);
+        }
+        return this;
+    }
+
+    /** The options this channel supports. */
+    public Set<SctpSocketOption<?>> supportedOptions() {
+        return OptionValues.ALL;
+    }
+
+    /** Switches between blocking (the default) and non-blocking mode. */
+    public SctpMultiChannel configureBlocking(boolean block) throws IOException {
+        ensureOpen();
+        blocking = block;
+        return this;
+    }
+
+    /** Whether the channel is in blocking mode. */
+    public boolean isBlocking() {
+        return blocking;
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private Core bound() {
+        Core c = core;
+        if (c == null) {
+            throw new NotYetBoundException();
+        }
+        return c;
+    }
+
+    /** Shuts down (or, with SO_LINGER 0, aborts) this channel's associations; branches stay. */
+    @Override
+    protected void implCloseChannel() throws IOException {
+        inbox.close();
+        Core c = core;
+        if (c == null) {
+            return;
+        }
+        c.stopAccepting();
+        int linger = options.get(SctpStandardSocketOptions.SO_LINGER);
+        List<AssocState> mine = new ArrayList<>();
+        for (AssocState a : c.associations()) {
+            if (a.inbox == inbox) {
+                mine.add(a);
+            }
+        }
+        for (AssocState a : mine) {
+            try {
+                if (linger == 0) {
+                    c.abort(a, "channel closed with SO_LINGER 0");
+                } else {
+                    c.shutdown(a);
+                }
+            } catch (IOException | RuntimeException e) {
+                // endpoint gone
+            }
+        }
+        c.release(linger);
+    }
+}

@@ -1,0 +1,203 @@
+package org.sctpj.api.socket;
+
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The options of SCTP channels: the JDK's ({@code com.sun.nio.sctp.SctpStandardSocketOptions}) and
+ * the RFC 6458 options sctpj adds. Set them with {@code setOption}; each constant says when it may
+ * be set. Options that shape the protocol (buffers, streams, timers) are fixed when the channel
+ * binds its endpoint, which for an {@link SctpChannel} happens at connect: set them before.
+ */
+public final class SctpStandardSocketOptions {
+    private SctpStandardSocketOptions() {}
+
+    private record Opt<T>(String name, Class<T> type) implements SctpSocketOption<T> {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <T> SctpSocketOption<T> opt(String name, Class<?> type) {
+        return new Opt(name, type);
+    }
+
+    /** Disables the Nagle-like bundling delay of small messages (RFC 6458 SCTP_NODELAY); default false. */
+    public static final SctpSocketOption<Boolean> SCTP_NODELAY = opt("SCTP_NODELAY", Boolean.class);
+
+    /** Streams requested and accepted at setup (RFC 6458 SCTP_INITMSG); before bind. Default 16 out, 65535 in. */
+    public static final SctpSocketOption<InitMaxStreams> SCTP_INIT_MAXSTREAMS =
+            opt("SCTP_INIT_MAXSTREAMS", InitMaxStreams.class);
+
+    /** Send buffer per association in bytes (SO_SNDBUF); before bind. Default 4 MiB. */
+    public static final SctpSocketOption<Integer> SO_SNDBUF = opt("SO_SNDBUF", Integer.class);
+
+    /** Receive window per association in bytes (SO_RCVBUF, the advertised a_rwnd); before bind. Default 4 MiB. */
+    public static final SctpSocketOption<Integer> SO_RCVBUF = opt("SO_RCVBUF", Integer.class);
+
+    /**
+     * Linger on close, in seconds (SO_LINGER): negative (the default) closes gracefully in the
+     * background; 0 aborts the associations; a positive value closes gracefully and waits up to
+     * that long, then aborts.
+     */
+    public static final SctpSocketOption<Integer> SO_LINGER = opt("SO_LINGER", Integer.class);
+
+    /**
+     * The primary peer address (RFC 6458 SCTP_PRIMARY_ADDR). On a channel that is not connected yet
+     * it picks which of the addresses given to connect is tried first; afterwards it reads the
+     * current primary (changing it on a live association is not supported yet).
+     */
+    public static final SctpSocketOption<SocketAddress> SCTP_PRIMARY_ADDR =
+            opt("SCTP_PRIMARY_ADDR", SocketAddress.class);
+
+    /** Refuse messages that need fragmentation: only {@code false} is supported. */
+    public static final SctpSocketOption<Boolean> SCTP_DISABLE_FRAGMENTS = opt("SCTP_DISABLE_FRAGMENTS", Boolean.class);
+
+    /** Explicit message completion: only {@code false} is supported (messages are sent whole). */
+    public static final SctpSocketOption<Boolean> SCTP_EXPLICIT_COMPLETE = opt("SCTP_EXPLICIT_COMPLETE", Boolean.class);
+
+    /** Fragment interleave level: only 0 is supported (messages are delivered whole). */
+    public static final SctpSocketOption<Integer> SCTP_FRAGMENT_INTERLEAVE =
+            opt("SCTP_FRAGMENT_INTERLEAVE", Integer.class);
+
+    /** RTO.Initial, RTO.Min and RTO.Max (RFC 6458 SCTP_RTOINFO); before bind. */
+    public static final SctpSocketOption<RtoInfo> SCTP_RTOINFO = opt("SCTP_RTOINFO", RtoInfo.class);
+
+    /** Association.Max.Retrans and Valid.Cookie.Life (RFC 6458 SCTP_ASSOCINFO); before bind. */
+    public static final SctpSocketOption<AssocInfo> SCTP_ASSOCINFO = opt("SCTP_ASSOCINFO", AssocInfo.class);
+
+    /** Heartbeat interval and on/off, Path.Max.Retrans, path MTU (RFC 6458 SCTP_PEER_ADDR_PARAMS); before bind. */
+    public static final SctpSocketOption<PeerAddrParams> SCTP_PEER_ADDR_PARAMS =
+            opt("SCTP_PEER_ADDR_PARAMS", PeerAddrParams.class);
+
+    /** Delayed SACK time and frequency (RFC 6458 SCTP_DELAYED_SACK); before bind. */
+    public static final SctpSocketOption<DelayedSack> SCTP_DELAYED_SACK = opt("SCTP_DELAYED_SACK", DelayedSack.class);
+
+    /**
+     * Stream, PPID and unordered flag used by a send whose {@link MessageInfo} is {@code null}
+     * (RFC 6458 SCTP_DEFAULT_SNDINFO); any time.
+     */
+    public static final SctpSocketOption<DefaultSendInfo> SCTP_DEFAULT_SNDINFO =
+            opt("SCTP_DEFAULT_SNDINFO", DefaultSendInfo.class);
+
+    /**
+     * The notifications receive hands to the handler (RFC 6458 SCTP_EVENT); any time. Default: the
+     * four the JDK delivers (association change, peer address change, send failed, shutdown).
+     */
+    public static final SctpSocketOption<Set<Event>> SCTP_EVENTS = opt("SCTP_EVENTS", Set.class);
+
+    /**
+     * The local UDP port of the UDP encapsulation (RFC 6951; RFC 6458 SCTP_REMOTE_UDP_ENCAPS_PORT
+     * is its remote twin); before bind. Default: the environment variable {@code SCTPJ_UDP_PORT},
+     * else 9899; 0 asks for an ephemeral port. After bind, reads the port in use.
+     */
+    public static final SctpSocketOption<Integer> SCTP_UDP_ENCAPS_PORT = opt("SCTP_UDP_ENCAPS_PORT", Integer.class);
+
+    /**
+     * The UDP port of the peer's encapsulation (RFC 6458 SCTP_REMOTE_UDP_ENCAPS_PORT), used for the
+     * addresses given to connect (and to a one-to-many send that sets an association up); any time
+     * before connect. Default 9899. Learned from the peer's datagrams afterwards.
+     */
+    public static final SctpSocketOption<Integer> SCTP_REMOTE_UDP_ENCAPS_PORT =
+            opt("SCTP_REMOTE_UDP_ENCAPS_PORT", Integer.class);
+
+    /**
+     * The most bytes of received messages the channel holds per association for the application
+     * (sctpj); before bind. Default 64 MiB. The protocol core releases the receive window when it
+     * hands a message over, not when the application reads it, so this bound is what stops a
+     * sender from filling memory while the application does not read: an association that goes
+     * past it is aborted (see the module README).
+     */
+    public static final SctpSocketOption<Integer> SCTP_RECEIVE_QUEUE_LIMIT =
+            opt("SCTP_RECEIVE_QUEUE_LIMIT", Integer.class);
+
+    /** Notifications that can be subscribed with {@link #SCTP_EVENTS}. */
+    public enum Event {
+        /** {@link AssociationChangeNotification}. */
+        ASSOCIATION_CHANGE,
+        /** {@link PeerAddressChangeNotification}. */
+        PEER_ADDRESS_CHANGE,
+        /** {@link SendFailedNotification}. */
+        SEND_FAILED,
+        /** {@link ShutdownNotification}. */
+        SHUTDOWN,
+        /** {@link RemoteErrorNotification}. */
+        REMOTE_ERROR,
+        /** {@link SenderDryNotification}. */
+        SENDER_DRY
+    }
+
+    /**
+     * Stream counts for setup (as the JDK's {@code SctpStandardSocketOptions.InitMaxStreams}).
+     *
+     * @param maxInStreams the most inbound streams accepted, 1..65535
+     * @param maxOutStreams the outbound streams requested, 1..65535
+     */
+    public record InitMaxStreams(int maxInStreams, int maxOutStreams) {
+        /** Validates the ranges. */
+        public InitMaxStreams {
+            if (maxInStreams < 1 || maxInStreams > 65535 || maxOutStreams < 1 || maxOutStreams > 65535) {
+                throw new IllegalArgumentException(
+                        "stream counts must be 1..65535, were in " + maxInStreams + " out " + maxOutStreams);
+            }
+        }
+
+        /** As the JDK's factory. */
+        public static InitMaxStreams create(int maxInStreams, int maxOutStreams) {
+            return new InitMaxStreams(maxInStreams, maxOutStreams);
+        }
+    }
+
+    /**
+     * Retransmission timeout bounds (SCTP_RTOINFO).
+     *
+     * @param initial RTO.Initial
+     * @param min RTO.Min
+     * @param max RTO.Max
+     */
+    public record RtoInfo(Duration initial, Duration min, Duration max) {}
+
+    /**
+     * Association parameters (SCTP_ASSOCINFO).
+     *
+     * @param maxRetrans Association.Max.Retrans
+     * @param cookieLife Valid.Cookie.Life
+     */
+    public record AssocInfo(int maxRetrans, Duration cookieLife) {}
+
+    /**
+     * Per-destination parameters (SCTP_PEER_ADDR_PARAMS), applied to every path.
+     *
+     * @param heartbeatInterval HB.interval
+     * @param heartbeatEnabled whether idle paths are probed
+     * @param pathMaxRetrans Path.Max.Retrans
+     * @param pathMtu the MTU assumed for new paths, bytes
+     */
+    public record PeerAddrParams(
+            Duration heartbeatInterval, boolean heartbeatEnabled, int pathMaxRetrans, int pathMtu) {}
+
+    /**
+     * Delayed acknowledgement (SCTP_DELAYED_SACK).
+     *
+     * @param delay the most a SACK may be delayed (0..500 ms)
+     * @param frequency a SACK at least every this many packets
+     */
+    public record DelayedSack(Duration delay, int frequency) {}
+
+    /**
+     * Defaults for sends without {@link MessageInfo} (SCTP_DEFAULT_SNDINFO).
+     *
+     * @param streamNumber the stream
+     * @param ppid the payload protocol identifier
+     * @param unordered unordered delivery
+     */
+    public record DefaultSendInfo(int streamNumber, int ppid, boolean unordered) {
+        /** Validates the stream number. */
+        public DefaultSendInfo {
+            org.sctpj.stack.wire.Wire.checkU16("streamNumber", streamNumber);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.sctpj.api.socket;
+
+import java.io.IOException;
+import org.sctpj.api.socket.SctpStandardSocketOptions.DefaultSendInfo;
+import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.SendInfo;
+
+/** Shared parts of send and of option reading. */
+final class Sends {
+    private Sends() {}
+
+    /** The core's send info for {@code info}, or the channel's default when null. */
+    static SendInfo sendInfo(MessageInfo info, OptionValues options) {
+        if (info == null) {
+            DefaultSendInfo d = options.get(SctpStandardSocketOptions.SCTP_DEFAULT_SNDINFO);
+            return new SendInfo(d.streamNumber(), d.ppid(), d.unordered(), false);
+        }
+        if (!info.isComplete()) {
+            throw new UnsupportedOperationException(
+                    "sctpj sends whole messages only (SCTP_EXPLICIT_COMPLETE unsupported): leave complete(true)");
+        }
+        if (info.timeToLive() != 0) {
+            throw new UnsupportedOperationException(
+                    "timeToLive needs partial reliability (PR-SCTP), which sctpj does not have yet: leave it 0");
+        }
+        return new SendInfo(
+                info.streamNumber(), info.payloadProtocolID(), info.isUnordered(), info.isSackImmediately());
+    }
+
+    /** An option's value; SCTP_PRIMARY_ADDR and the UDP port read live state when there is some. */
+    @SuppressWarnings("unchecked")
+    static <T> T getOption(SctpSocketOption<T> name, OptionValues options, Core core, AssocState assoc)
+            throws IOException {
+        if (name == SctpStandardSocketOptions.SCTP_PRIMARY_ADDR && assoc != null && core != null) {
+            AssociationInfo i = core.info(assoc);
+            if (i != null) {
+                return (T) new java.net.InetSocketAddress(i.primary(), assoc.peerPort);
+            }
+            return (T) assoc.primary;
+        }
+        if (name == SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT && core != null && core.udpPort() != 0) {
+            return (T) Integer.valueOf(core.udpPort());
+        }
+        return options.get(name);
+    }
+}

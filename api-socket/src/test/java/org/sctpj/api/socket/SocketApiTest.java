@@ -1,0 +1,488 @@
+package org.sctpj.api.socket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.timers.StackConfig;
+import org.sctpj.timers.StackRuntime;
+
+/** The socket API over real UDP encapsulation on loopback, client and server on separate stack threads. */
+@Timeout(60)
+class SocketApiTest {
+
+    static final InetAddress LO = InetAddress.getLoopbackAddress();
+    static final SctpOptions OPTS =
+            SctpOptions.LAN.toBuilder().delayedAckTime(Duration.ofMillis(5)).build();
+
+    final StackRuntime serverRt = StackRuntime.start(1, StackConfig.DEFAULT.withName("srv"));
+    final StackRuntime clientRt = StackRuntime.start(1, StackConfig.DEFAULT.withName("cli"));
+    final SctpProvider serverP = SctpProvider.of(serverRt, OPTS);
+    final SctpProvider clientP = SctpProvider.of(clientRt, OPTS);
+    final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+        clientRt.close();
+        serverRt.close();
+    }
+
+    SctpServerChannel server() throws IOException {
+        SctpServerChannel s = SctpServerChannel.open(serverP);
+        toClose.add(s);
+        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.bind(new InetSocketAddress(LO, 0));
+        return s;
+    }
+
+    SctpChannel client(SctpServerChannel s) throws IOException {
+        SctpChannel c = SctpChannel.open(clientP);
+        toClose.add(c);
+        c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
+        return c;
+    }
+
+    static InetSocketAddress addr(SctpServerChannel s) throws IOException {
+        return (InetSocketAddress) s.getAllLocalAddresses().iterator().next();
+    }
+
+    static ByteBuffer bytes(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (i * 31 + seed);
+        }
+        return ByteBuffer.wrap(b);
+    }
+
+    @Test
+    void connectAcceptAndExchangeMessagesKeepingBoundariesStreamsAndPpid() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
+        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        assertNotNull(a);
+        toClose.add(a);
+        assertEquals(16, c.association().maxOutboundStreams());
+        assertEquals(c.getRemoteAddresses(), Set.of(addr(s)));
+
+        for (int i = 0; i < 50; i++) {
+            int n = 1 + i * 97;
+            assertEquals(
+                    n,
+                    c.send(bytes(n, i), MessageInfo.createOutgoing(null, i % 16).payloadProtocolID(i)));
+        }
+        ByteBuffer buf = ByteBuffer.allocate(10_000);
+        for (int i = 0; i < 50; i++) {
+            buf.clear();
+            MessageInfo mi = a.receive(buf, null, null, Duration.ofSeconds(5));
+            assertNotNull(mi, "message " + i);
+            assertEquals(1 + i * 97, mi.bytes());
+            assertTrue(mi.isComplete());
+            assertEquals(i % 16, mi.streamNumber());
+            assertEquals(i, mi.payloadProtocolID());
+            buf.flip();
+            assertEquals(bytes(1 + i * 97, i), buf);
+        }
+        // and back, with a small buffer: the message comes in parts
+        c.send(bytes(3000, 7), MessageInfo.createOutgoing(null, 1).unordered(true));
+        ByteBuffer small = ByteBuffer.allocate(1000);
+        ByteBuffer all = ByteBuffer.allocate(3000);
+        for (int part = 0; part < 3; part++) {
+            small.clear();
+            MessageInfo mi = a.receive(small, null, null);
+            assertEquals(1000, mi.bytes());
+            assertEquals(part == 2, mi.isComplete());
+            assertTrue(mi.isUnordered());
+            all.put(small.flip());
+        }
+        assertEquals(bytes(3000, 7), all.flip());
+    }
+
+    @Test
+    void notificationsReachTheHandlerAndPeerShutdownEndsTheStream() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        List<Notification> seen = new ArrayList<>();
+        c.send(bytes(10, 1), null);
+        c.shutdown();
+        assertThrows(ClosedChannelException.class, () -> c.send(bytes(1, 1), null));
+        ByteBuffer buf = ByteBuffer.allocate(100);
+        NotificationHandler<List<Notification>> h = (n, l) -> {
+            l.add(n);
+            return HandlerResult.CONTINUE;
+        };
+        MessageInfo first = a.receive(buf, seen, h);
+        assertEquals(10, first.bytes());
+        MessageInfo end = a.receive(buf, seen, h, Duration.ofSeconds(5));
+        assertEquals(-1, end.bytes(), "end of stream after the peer's shutdown");
+        assertTrue(
+                seen.stream()
+                        .anyMatch(n -> n instanceof AssociationChangeNotification x
+                                && x.event() == AssociationChangeNotification.AssocChangeEvent.COMM_UP),
+                seen.toString());
+        assertTrue(seen.stream().anyMatch(n -> n instanceof ShutdownNotification), seen.toString());
+        // the initiator sees SHUTDOWN complete, then end of stream
+        MessageInfo cend = c.receive(buf, null, null, Duration.ofSeconds(5));
+        assertEquals(-1, cend.bytes());
+    }
+
+    @Test
+    void handlerReturnMakesReceiveReturnNullAndReceiveInsideTheHandlerIsRefused() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        ByteBuffer buf = ByteBuffer.allocate(100);
+        AtomicReference<Throwable> inner = new AtomicReference<>();
+        MessageInfo mi = a.receive(buf, null, (n, x) -> {
+            inner.set(assertThrows(IllegalReceiveException.class, () -> a.receive(buf, null, null)));
+            return HandlerResult.RETURN;
+        });
+        assertNull(mi);
+        assertNotNull(inner.get());
+    }
+
+    @Test
+    void abortFromTheClientEndsTheServersStreamWithCommLost() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        c.abort("test abort");
+        List<Notification> seen = new ArrayList<>();
+        MessageInfo end = a.receive(
+                ByteBuffer.allocate(10),
+                seen,
+                (n, l) -> {
+                    l.add(n);
+                    return HandlerResult.CONTINUE;
+                },
+                Duration.ofSeconds(5));
+        assertEquals(-1, end.bytes());
+        assertTrue(
+                seen.stream()
+                        .anyMatch(n -> n instanceof AssociationChangeNotification x
+                                && x.event() == AssociationChangeNotification.AssocChangeEvent.COMM_LOST),
+                seen.toString());
+        assertThrows(SocketException.class, () -> a.send(bytes(5, 0), null));
+    }
+
+    @Test
+    void closeWithLingerZeroAbortsAndDefaultCloseShutsDownGracefully() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c1 = client(s);
+        c1.connect(addr(s));
+        SctpChannel a1 = s.accept();
+        toClose.add(a1);
+        c1.send(bytes(100, 0), null);
+        c1.close(); // graceful in the background
+        ByteBuffer buf = ByteBuffer.allocate(200);
+        assertEquals(100, a1.receive(buf, null, null, Duration.ofSeconds(5)).bytes());
+        assertEquals(-1, a1.receive(buf, null, null, Duration.ofSeconds(5)).bytes());
+
+        SctpChannel c2 = client(s);
+        c2.connect(addr(s));
+        SctpChannel a2 = s.accept();
+        toClose.add(a2);
+        a2.setOption(SctpStandardSocketOptions.SO_LINGER, 0);
+        a2.close(); // abort from the server side
+        AtomicReference<AssociationChangeNotification.AssocChangeEvent> ev = new AtomicReference<>();
+        assertEquals(
+                -1,
+                c2.receive(
+                                buf,
+                                null,
+                                (n, x) -> {
+                                    if (n instanceof AssociationChangeNotification acn) {
+                                        ev.set(acn.event());
+                                    }
+                                    return HandlerResult.CONTINUE;
+                                },
+                                Duration.ofSeconds(5))
+                        .bytes());
+        assertEquals(AssociationChangeNotification.AssocChangeEvent.COMM_LOST, ev.get());
+    }
+
+    @Test
+    void connectToNobodyFailsAndTimeoutsReturn() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        InetSocketAddress wrongPort = new InetSocketAddress(LO, addr(s).getPort() == 5 ? 6 : 5);
+        // the server's endpoint answers INIT for another SCTP port... no: the port does not match, so
+        // the packet is dropped and the connect times out
+        assertThrows(SocketTimeoutException.class, () -> c.connect(wrongPort, Duration.ofMillis(300)));
+        assertNull(s.accept(Duration.ofMillis(50)), "accept times out with null");
+
+        SctpChannel c2 = client(s);
+        c2.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        long t0 = System.nanoTime();
+        assertNull(a.receive(ByteBuffer.allocate(10), null, null, Duration.ofMillis(100)));
+        assertTrue(System.nanoTime() - t0 >= 90_000_000L);
+        a.configureBlocking(false);
+        assertNull(a.receive(ByteBuffer.allocate(10), null, null));
+    }
+
+    @Test
+    void connectRefusedWhenNotListening() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        // a client channel does not listen: connecting to it is refused with an ABORT
+        SctpChannel d = SctpChannel.open(serverP);
+        toClose.add(d);
+        d.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, c.udpPort());
+        InetSocketAddress target =
+                (InetSocketAddress) c.getAllLocalAddresses().iterator().next();
+        assertThrows(ConnectException.class, () -> d.connect(target, Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void sendBlocksWhileTheBufferIsFullTimesOutAndInterruptClosesTheChannel() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 * 1024);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        CountDownLatch release = new CountDownLatch(1);
+        serverRt.threads().get(0).execute(() -> {
+            try {
+                release.await(); // stall the server: no SACKs come back
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            int sent = 0;
+            while (c.send(bytes(8000, 0), null, Duration.ofMillis(200)) > 0) {
+                sent++;
+                assertTrue(sent < 100, "the send buffer should fill");
+            }
+            assertTrue(sent >= 7, "sent " + sent);
+            CompletableFuture<Throwable> blocked = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    c.send(bytes(8000, 0), null);
+                    blocked.complete(null);
+                } catch (Throwable e) {
+                    blocked.complete(e);
+                }
+            });
+            t.start();
+            Thread.sleep(100);
+            assertFalse(blocked.isDone(), "send blocks while the buffer is full");
+            t.interrupt();
+            assertInstanceOf(ClosedByInterruptException.class, blocked.get(5, TimeUnit.SECONDS));
+            assertFalse(c.isOpen());
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void closingFromAnotherThreadWakesABlockedReceiveWithAsynchronousClose() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        CompletableFuture<Throwable> r = CompletableFuture.supplyAsync(() -> {
+            try {
+                a.receive(ByteBuffer.allocate(10), null, null);
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        });
+        Thread.sleep(100);
+        a.close();
+        assertInstanceOf(AsynchronousCloseException.class, r.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void closingTheServerWakesABlockedAcceptWithAsynchronousClose() throws Exception {
+        SctpServerChannel s = server();
+        CompletableFuture<Throwable> r = CompletableFuture.supplyAsync(() -> {
+            try {
+                s.accept();
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        });
+        Thread.sleep(100);
+        s.close();
+        assertInstanceOf(AsynchronousCloseException.class, r.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void oneToManyServesSeveralAssociationsAndBranchPeelsOneOff() throws Exception {
+        SctpMultiChannel m = SctpMultiChannel.open(serverP);
+        toClose.add(m);
+        m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m.bind(new InetSocketAddress(LO, 0));
+        InetSocketAddress maddr =
+                (InetSocketAddress) m.getAllLocalAddresses().iterator().next();
+        List<SctpChannel> clients = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            SctpChannel c = SctpChannel.open(clientP);
+            toClose.add(c);
+            c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, m.udpPort());
+            c.connect(maddr);
+            c.send(bytes(100 + i, i), MessageInfo.createOutgoing(null, 0).payloadProtocolID(i));
+            clients.add(c);
+        }
+        ByteBuffer buf = ByteBuffer.allocate(1000);
+        Set<Association> from = new java.util.HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            buf.clear();
+            MessageInfo mi = m.receive(buf, null, null, Duration.ofSeconds(5));
+            from.add(mi.association());
+            // echo back on the same association
+            buf.flip();
+            m.send(
+                    buf,
+                    MessageInfo.createOutgoing(mi.association(), null, 0).payloadProtocolID(mi.payloadProtocolID()));
+        }
+        assertEquals(3, from.size());
+        assertEquals(from, m.associations());
+        for (int i = 0; i < 3; i++) {
+            buf.clear();
+            MessageInfo mi = clients.get(i).receive(buf, null, null, Duration.ofSeconds(5));
+            assertEquals(100 + i, mi.bytes());
+            assertEquals(i, mi.payloadProtocolID());
+        }
+        // peel off the first client's association; queued messages move with it
+        clients.get(0).send(bytes(5, 9), null);
+        Thread.sleep(100);
+        Association first = null;
+        for (Association x : m.associations()) {
+            if (m.getRemoteAddresses(x).iterator().next() != null && first == null) {
+                first = x;
+            }
+        }
+        // find which association is client 0 by a message that only it sends
+        SctpChannel branch = null;
+        for (Association x : m.associations()) {
+            SctpChannel b = m.branch(x);
+            toClose.add(b);
+            buf.clear();
+            MessageInfo mi = b.receive(buf, null, null, Duration.ofMillis(200));
+            if (mi != null && mi.bytes() == 5) {
+                branch = b;
+                break;
+            }
+        }
+        assertNotNull(branch);
+        branch.send(bytes(7, 1), null);
+        buf.clear();
+        assertEquals(
+                7,
+                clients.get(0).receive(buf, null, null, Duration.ofSeconds(5)).bytes());
+        assertFalse(m.associations().contains(branch.association()));
+    }
+
+    @Test
+    void oneToManySendToAnAddressSetsAnAssociationUp() throws Exception {
+        SctpMultiChannel m1 = SctpMultiChannel.open(serverP);
+        SctpMultiChannel m2 = SctpMultiChannel.open(clientP);
+        toClose.add(m1);
+        toClose.add(m2);
+        m1.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m2.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m1.bind(new InetSocketAddress(LO, 0));
+        m2.bind(new InetSocketAddress(LO, 0));
+        m2.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, m1.udpPort(), null);
+        InetSocketAddress to =
+                (InetSocketAddress) m1.getAllLocalAddresses().iterator().next();
+        m2.send(bytes(42, 3), MessageInfo.createOutgoing(to, 2));
+        m2.send(bytes(43, 3), MessageInfo.createOutgoing(to, 2));
+        assertEquals(1, m2.associations().size(), "the second send reuses the association");
+        ByteBuffer buf = ByteBuffer.allocate(100);
+        assertEquals(42, m1.receive(buf, null, null, Duration.ofSeconds(5)).bytes());
+        buf.clear();
+        MessageInfo mi = m1.receive(buf, null, null, Duration.ofSeconds(5));
+        assertEquals(43, mi.bytes());
+        assertEquals(2, mi.streamNumber());
+    }
+
+    @Test
+    void optionsAreValidatedAndProtocolOptionsFixedAfterConnect() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        c.setOption(SctpStandardSocketOptions.SCTP_NODELAY, true);
+        c.setOption(
+                SctpStandardSocketOptions.SCTP_INIT_MAXSTREAMS,
+                SctpStandardSocketOptions.InitMaxStreams.create(100, 4));
+        c.setOption(
+                SctpStandardSocketOptions.SCTP_RTOINFO,
+                new SctpStandardSocketOptions.RtoInfo(
+                        Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofMillis(400)));
+        c.setOption(
+                SctpStandardSocketOptions.SCTP_PEER_ADDR_PARAMS,
+                new SctpStandardSocketOptions.PeerAddrParams(Duration.ofMillis(500), true, 3, 1400));
+        c.setOption(SctpStandardSocketOptions.SCTP_EVENTS, EnumSet.of(Event.SHUTDOWN));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> c.setOption(SctpStandardSocketOptions.SCTP_EXPLICIT_COMPLETE, true));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> c.setOption(
+                        SctpStandardSocketOptions.SCTP_RTOINFO,
+                        new SctpStandardSocketOptions.RtoInfo(
+                                Duration.ofMillis(200), Duration.ofMillis(500), Duration.ofMillis(400))));
+        c.connect(addr(s));
+        assertEquals(4, c.association().maxOutboundStreams());
+        assertThrows(InvalidStreamException.class, () -> c.send(bytes(1, 0), MessageInfo.createOutgoing(null, 4)));
+        assertThrows(IllegalStateException.class, () -> c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 10_000));
+        assertEquals(true, c.getOption(SctpStandardSocketOptions.SCTP_NODELAY));
+        assertEquals(
+                new InetSocketAddress(LO, addr(s).getPort()), c.getOption(SctpStandardSocketOptions.SCTP_PRIMARY_ADDR));
+        assertTrue(c.getOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT) > 0);
+        assertEquals(Set.of(Event.SHUTDOWN), c.getOption(SctpStandardSocketOptions.SCTP_EVENTS));
+        assertNotNull(c.info());
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> c.send(bytes(1, 0), MessageInfo.createOutgoing(null, 0).timeToLive(5)));
+    }
+}
