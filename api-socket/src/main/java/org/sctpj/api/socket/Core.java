@@ -417,6 +417,7 @@ final class Core implements Callbacks {
                     case UNREACHABLE -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_UNREACHABLE;
                     case CONFIRMED -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_CONFIRMED;
                     case MADE_PRIMARY -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_MADE_PRIMARY;
+                    case POTENTIALLY_FAILED -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_POTENTIALLY_FAILED;
                 };
         InetSocketAddress addr = new InetSocketAddress(p.address(), a.peerPort);
         if (ev == PeerAddressChangeNotification.AddressChangeEvent.ADDR_MADE_PRIMARY) {

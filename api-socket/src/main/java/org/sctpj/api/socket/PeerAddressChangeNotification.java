@@ -25,6 +25,11 @@ public record PeerAddressChangeNotification(Association association, SocketAddre
         /** The address became the primary path. */
         ADDR_MADE_PRIMARY,
         /** A heartbeat confirmed the address. */
-        ADDR_CONFIRMED
+        ADDR_CONFIRMED,
+        /**
+         * The address timed out and is Potentially Failed (SCTP-PF, RFC 7829 section 7.1
+         * SCTP_ADDR_POTENTIALLY_FAILED): no new data goes there while another address is active.
+         */
+        ADDR_POTENTIALLY_FAILED
     }
 }
