@@ -123,6 +123,12 @@ public final class Association {
      * address the peer sent to, whatever the longest-prefix choice would be).
      */
     private final Map<InetAddress, InetAddress> pairedSources = new HashMap<>();
+    /** The local address each handshake packet arrived on, per peer address (see {@link #sourceFor}). */
+    private final Map<InetAddress, InetAddress> replySources = new HashMap<>();
+    /** Peer addresses whose handshake address is also the closest local one (always used). */
+    private final java.util.Set<InetAddress> pinnedByPrefix = new java.util.HashSet<>();
+    /** Set once an address policy gave this association a plan. */
+    private boolean policyActive;
     /**
      * The address policy's primary, taken as the primary once the association is established and
      * its path confirmed (null when none is pending).
@@ -288,6 +294,7 @@ public final class Association {
      * both hold; see {@link #adoptPendingPrimary}).
      */
     private void applyPlan(AddressPolicy.Plan plan) {
+        policyActive = true;
         for (Path p : paths) {
             p.setInCmtSet(plan.inCmtSet(p.address()));
         }
@@ -296,11 +303,40 @@ public final class Association {
         adoptPendingPrimary();
     }
 
-    /** Packets to {@code peer} leave from {@code local} (unless a pair of the policy says otherwise). */
+    /**
+     * Remembers that the handshake with {@code peer} arrived on {@code local}, so that replies to
+     * {@code peer} leave from it: a peer expects answers from the address it contacted. Kept only
+     * when {@code local} is at least as close to {@code peer} (longest common prefix) as the
+     * endpoint's own choice, or when an address policy is active: a multihomed peer that answers
+     * from its second address must not have that path's packets sent from the first path's
+     * address, or a cut of the first path would take the second one down too.
+     */
     private void answerFrom(InetAddress peer, InetAddress local) {
-        if (local != null && !local.isAnyLocalAddress()) {
-            pairedSources.put(peer, local);
+        if (local == null || local.isAnyLocalAddress()) {
+            return;
         }
+        replySources.put(peer, local);
+        if (commonPrefix(local, peer) >= commonPrefix(host.sourceFor(peer), peer)) {
+            pinnedByPrefix.add(peer);
+        }
+    }
+
+    /** Bits two addresses share from the left (0 across families). */
+    static int commonPrefix(InetAddress x, InetAddress y) {
+        byte[] a = x.getAddress();
+        byte[] b = y.getAddress();
+        if (a.length != b.length) {
+            return 0;
+        }
+        int bits = 0;
+        for (int i = 0; i < a.length; i++) {
+            int d = (a[i] ^ b[i]) & 0xff;
+            if (d != 0) {
+                return bits + Integer.numberOfLeadingZeros(d) - 24;
+            }
+            bits += 8;
+        }
+        return bits;
     }
 
     /** Makes the policy's pending primary the primary once established with its path confirmed. */
@@ -1227,6 +1263,10 @@ public final class Association {
      */
     public InetAddress sourceFor(InetAddress peer) {
         InetAddress src = pairedSources.get(peer);
+        if (src == null && (policyActive || pinnedByPrefix.contains(peer))) {
+            // Answer from where the peer reached us (see answerFrom for when that holds).
+            src = replySources.get(peer);
+        }
         return src != null ? src : host.sourceFor(peer);
     }
 
