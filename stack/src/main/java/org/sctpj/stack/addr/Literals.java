@@ -5,9 +5,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Parses IP address literals without any name lookup (the core does no I/O): dotted-quad IPv4 is
- * parsed here; IPv6 is handed to the JDK in brackets, which makes it parse a literal or fail
- * rather than ask DNS. Scope suffixes ({@code %eth0}) are refused because resolving one reads the
+ * Parses IP address literals without any name lookup (the core does no I/O): dotted-quad IPv4 and
+ * IPv6 (RFC 4291 section 2.2 text forms: "::" compression, a dotted-quad tail) are parsed here, so
+ * no JDK call that could consult DNS is involved. Scope suffixes ({@code %eth0}) are refused because resolving one reads the
  * host's interfaces.
  */
 final class Literals {
@@ -26,11 +26,7 @@ final class Literals {
             if (!text.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == ':' || c == '.')) {
                 throw new IllegalArgumentException("not an IPv6 literal: " + text);
             }
-            try {
-                return InetAddress.getByName("[" + text + "]");
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("not an IPv6 literal: " + text, e);
-            }
+            return ipv6(text);
         }
         String[] parts = text.split("\\.", -1);
         if (parts.length != 4) {
@@ -53,6 +49,64 @@ final class Literals {
         } catch (UnknownHostException e) {
             throw new AssertionError("4 bytes are always an IPv4 address", e);
         }
+    }
+
+    /** An IPv6 literal (RFC 4291 section 2.2), without lookup. */
+    private static InetAddress ipv6(String text) {
+        int dc = text.indexOf("::");
+        if (dc >= 0 && text.indexOf("::", dc + 1) >= 0) {
+            throw new IllegalArgumentException("not an IPv6 literal (\"::\" twice): " + text);
+        }
+        String head = dc >= 0 ? text.substring(0, dc) : text;
+        String tail = dc >= 0 ? text.substring(dc + 2) : "";
+        int[] h = groups(head, text, dc < 0 || tail.isEmpty());
+        int[] t = dc >= 0 ? groups(tail, text, true) : new int[0];
+        int n = h.length + t.length;
+        if ((dc < 0 && n != 8) || (dc >= 0 && n > 7)) {
+            throw new IllegalArgumentException("not an IPv6 literal (wrong number of groups): " + text);
+        }
+        byte[] b = new byte[16];
+        for (int i = 0; i < h.length; i++) {
+            b[2 * i] = (byte) (h[i] >>> 8);
+            b[2 * i + 1] = (byte) h[i];
+        }
+        for (int i = 0; i < t.length; i++) {
+            int g = 8 - t.length + i;
+            b[2 * g] = (byte) (t[i] >>> 8);
+            b[2 * g + 1] = (byte) t[i];
+        }
+        try {
+            return InetAddress.getByAddress(b);
+        } catch (UnknownHostException e) {
+            throw new AssertionError("16 bytes are always an IPv6 address", e);
+        }
+    }
+
+    /** The 16-bit groups of one side of "::"; a dotted quad is allowed last when {@code last}. */
+    private static int[] groups(String part, String text, boolean last) {
+        if (part.isEmpty()) {
+            return new int[0];
+        }
+        String[] g = part.split(":", -1);
+        boolean v4 = last && g[g.length - 1].indexOf('.') >= 0;
+        int[] out = new int[g.length + (v4 ? 1 : 0)];
+        for (int i = 0; i < g.length; i++) {
+            String x = g[i];
+            if (v4 && i == g.length - 1) {
+                byte[] q = parse(x).getAddress();
+                if (q.length != 4) {
+                    throw new IllegalArgumentException("not an IPv6 literal: " + text);
+                }
+                out[i] = ((q[0] & 0xff) << 8) | (q[1] & 0xff);
+                out[i + 1] = ((q[2] & 0xff) << 8) | (q[3] & 0xff);
+                continue;
+            }
+            if (x.isEmpty() || x.length() > 4 || !x.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+                throw new IllegalArgumentException("not an IPv6 literal: " + text);
+            }
+            out[i] = Integer.parseInt(x, 16);
+        }
+        return out;
     }
 
     /** Bits of an address: 32 for IPv4, 128 for IPv6. */
