@@ -38,7 +38,6 @@ import org.sctpj.stack.wire.cause.CookieReceivedWhileShuttingDownCause;
 import org.sctpj.stack.wire.cause.ErrorCause;
 import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
 import org.sctpj.stack.wire.cause.NoUserDataCause;
-import org.sctpj.stack.wire.cause.ProtocolViolationCause;
 import org.sctpj.stack.wire.cause.StaleCookieCause;
 import org.sctpj.stack.wire.cause.UnrecognizedChunkTypeCause;
 import org.sctpj.stack.wire.cause.UserInitiatedAbortCause;
@@ -158,9 +157,7 @@ public final class Association {
 
     // Shutdown timers, RFC 9260 section 9.2.
     private long t2Deadline = NONE;
-    private int t2Count;
     private long t5Deadline = NONE;
-    private boolean shutdownAfterData;
 
     private int associationErrors;
     private InetAddress lastDataSource;
@@ -508,7 +505,7 @@ public final class Association {
         if (state != State.COOKIE_WAIT) {
             queue(AbortChunk.of(false, new UserInitiatedAbortCause(reason)), primaryAddress(), peerTag);
         }
-        fail(
+        close(
                 state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED
                         ? AssociationChangeType.CANT_START
                         : AssociationChangeType.COMMUNICATION_LOST,
@@ -742,12 +739,12 @@ public final class Association {
                     AbortChunk.of(false, new org.sctpj.stack.wire.cause.InvalidMandatoryParameterCause()),
                     pkt.from(),
                     ack.initiateTag());
-            fail(AssociationChangeType.CANT_START, List.of(), "invalid INIT ACK", now);
+            close(AssociationChangeType.CANT_START, List.of(), "invalid INIT ACK", now);
             return;
         }
         if (pp.abortCause != null) {
             queue(AbortChunk.of(false, pp.abortCause), pkt.from(), ack.initiateTag());
-            fail(AssociationChangeType.CANT_START, List.of(), "INIT ACK with a host name address", now);
+            close(AssociationChangeType.CANT_START, List.of(), "INIT ACK with a host name address", now);
             return;
         }
         if (!pp.toReport.isEmpty()) {
@@ -912,7 +909,7 @@ public final class Association {
     private void onAbort(InboundPacket pkt, int i, long now) {
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
         List<ErrorCause> causes = p.isOk() && p.value() instanceof AbortChunk a ? a.causes() : List.of();
-        fail(
+        close(
                 state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED
                         ? AssociationChangeType.CANT_START
                         : AssociationChangeType.COMMUNICATION_LOST,
@@ -940,7 +937,6 @@ public final class Association {
             case SHUTDOWN_ACK_SENT -> queue(new ShutdownAckChunk(), pkt.from(), peerTag); // our SHUTDOWN ACK was lost
             case SHUTDOWN_SENT -> {
                 // RFC 9260 section 9.2: both sides shut down at once.
-                t2Count = 0;
                 state = State.SHUTDOWN_ACK_SENT;
                 queueShutdownAck(now);
             }
@@ -972,7 +968,7 @@ public final class Association {
             if (c instanceof StaleCookieCause stale && state == State.COOKIE_ECHOED) {
                 // RFC 9260 section 5.2.6: retry with a Cookie Preservative asking for twice the staleness.
                 if (++t1Count > o.maxInitRetransmits()) {
-                    fail(AssociationChangeType.CANT_START, List.of(), "stale cookies until retries ran out", now);
+                    close(AssociationChangeType.CANT_START, List.of(), "stale cookies until retries ran out", now);
                     return;
                 }
                 preservativeMillis = Math.max(1, 2L * Integer.toUnsignedLong(stale.stalenessMicros()) / 1000);
@@ -1301,7 +1297,7 @@ public final class Association {
         if (state != State.CLOSED && t5Deadline <= now) {
             // RFC 9260 section 9.2: T5-shutdown-guard: give up and ABORT.
             queue(AbortChunk.of(false), primaryAddress(), peerTag);
-            fail(AssociationChangeType.COMMUNICATION_LOST, List.of(), "shutdown guard timer expired", now);
+            close(AssociationChangeType.COMMUNICATION_LOST, List.of(), "shutdown guard timer expired", now);
             return;
         }
         if (state != State.CLOSED && t2Deadline <= now) {
@@ -1321,7 +1317,7 @@ public final class Association {
     private void onT1(long now) {
         Path p = paths.get(primary);
         if (++t1Count > o.maxInitRetransmits()) {
-            fail(
+            close(
                     AssociationChangeType.CANT_START,
                     List.of(),
                     "no answer to INIT/COOKIE ECHO after " + o.maxInitRetransmits() + " retransmissions",
@@ -1342,7 +1338,7 @@ public final class Association {
 
     private void onT2(long now) {
         if (++associationErrors > o.associationMaxRetrans()) {
-            fail(AssociationChangeType.COMMUNICATION_LOST, List.of(), "no answer to SHUTDOWN", now);
+            close(AssociationChangeType.COMMUNICATION_LOST, List.of(), "no answer to SHUTDOWN", now);
             return;
         }
         Path p = dataPath();
@@ -1454,7 +1450,7 @@ public final class Association {
     /** A timeout counted against the association (RFC 9260 section 8.1). */
     private void countAssociationError(long now) {
         if (++associationErrors > o.associationMaxRetrans()) {
-            fail(
+            close(
                     AssociationChangeType.COMMUNICATION_LOST,
                     List.of(),
                     "peer unreachable: " + associationErrors + " consecutive timeouts",
@@ -1501,12 +1497,10 @@ public final class Association {
         }
         if (state == State.SHUTDOWN_PENDING) {
             state = State.SHUTDOWN_SENT;
-            t2Count = 0;
             queueShutdown(now);
             t5Deadline = now + o.shutdownGuardFactor() * o.rtoMax().toNanos();
         } else if (state == State.SHUTDOWN_RECEIVED) {
             state = State.SHUTDOWN_ACK_SENT;
-            t2Count = 0;
             queueShutdownAck(now);
         }
     }
@@ -1525,7 +1519,7 @@ public final class Association {
 
     private void protocolAbort(ErrorCause cause, String why, long now) {
         queue(AbortChunk.of(false, cause), primaryAddress(), peerTag);
-        fail(AssociationChangeType.COMMUNICATION_LOST, List.of(), why, now);
+        close(AssociationChangeType.COMMUNICATION_LOST, List.of(), why, now);
     }
 
     private void emitUp(AssociationChangeType type, long now) {
@@ -1563,10 +1557,6 @@ public final class Association {
         }
     }
 
-    private void fail(AssociationChangeType type, List<ErrorCause> causes, String reason, long now) {
-        close(type, causes, reason, now);
-    }
-
     private void close(AssociationChangeType type, List<ErrorCause> causes, String reason, long now) {
         if (state == State.CLOSED) {
             return;
@@ -1582,11 +1572,6 @@ public final class Association {
         }
         host.emit(new SctpEvent.AssociationChange(id, type, outboundStreams, inboundStreams, causes, reason));
         host.closed(this);
-    }
-
-    /** Whether a protocol violation cause is needed; kept for the error-handling tests. */
-    static ProtocolViolationCause violation(String text) {
-        return new ProtocolViolationCause(Bytes.of(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
     }
 
     @Override
