@@ -64,6 +64,7 @@ static struct {
 	int end_peer;           /* client: do not end; wait for the peer to end the association */
 	int rto_min, rto_max, rto_initial; /* ms, SCTP_RTOINFO; 0 = usrsctp's default */
 	int path_max_retrans;   /* SCTP_PEER_ADDR_PARAMS spp_pathmaxrxt; 0 = default */
+	double linger;          /* seconds to stay after the result line (0: exit at once) */
 	long pause_at;          /* client: after this many messages and their echoes, print UPEER-PAUSED and
 	                         * wait for a line on stdin (the test changes the network meanwhile) */
 	int nodelay;
@@ -262,6 +263,18 @@ static void finish(const char *status, const char *extra, int code)
 	       rx_span > 0 ? st.rx_bytes / rx_span / 1e6 : 0.0, st.errors,
 	       st.first_error[0] ? st.first_error : "-", elapsed, extra && *extra ? " " : "", extra ? extra : "");
 	fflush(stdout);
+	/*
+	 * Lingering keeps the usrsctp stack answering after the association ended: when our last
+	 * SHUTDOWN COMPLETE was lost, the other side retransmits SHUTDOWN ACK and only a live stack
+	 * can answer it out of the blue (RFC 9260 section 8.4, rule 5). SIGTERM ends the wait.
+	 */
+	double until = now_s() + o.linger;
+	while (!st.stop && now_s() < until) {
+		pthread_mutex_unlock(&mu);
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&mu);
+	}
 	pthread_mutex_unlock(&mu);
 	/* No usrsctp_finish(): it waits for every association to go; the process ends here. */
 	_exit(code);
@@ -1102,6 +1115,8 @@ static void usage(void)
 	       "  --path-max-retrans N Path.Max.Retrans (default: usrsctp's 5)\n"
 	       "  --pause-at K         client: after K messages and their echoes print UPEER-PAUSED and wait\n"
 	       "                       for a line on stdin before sending the rest\n"
+	       "  --linger SEC         stay SEC seconds after the result line so the stack still answers\n"
+	       "                       (e.g. a retransmitted SHUTDOWN ACK); SIGTERM ends it (default 0)\n"
 	       "  --nodelay            SCTP_NODELAY (no Nagle); implied by pingpong\n"
 	       "  --sack-immediately   set the I bit on every message; implied by pingpong\n"
 	       "  --assocs N           servers: exit after N associations ended (default 1; 0 = until SIGTERM)\n"
@@ -1124,7 +1139,7 @@ int main(int argc, char **argv)
 		{"sndbuf", 1, 0, 'b'}, {"rcvbuf", 1, 0, 'r'}, {"threshold", 1, 0, 'T'}, {"plain", 0, 0, 'x'},
 		{"warmup", 1, 0, 'w'}, {"verbose", 0, 0, 'v'}, {"help", 0, 0, '?'}, {"rto-min", 1, 0, 1001},
 		{"rto-max", 1, 0, 1002}, {"rto-initial", 1, 0, 1003}, {"path-max-retrans", 1, 0, 1004},
-		{"pause-at", 1, 0, 1005}, {0, 0, 0, 0}};
+		{"pause-at", 1, 0, 1005}, {"linger", 1, 0, 1006}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1183,6 +1198,7 @@ int main(int argc, char **argv)
 		case 1003: o.rto_initial = atoi(optarg); break;
 		case 1004: o.path_max_retrans = atoi(optarg); break;
 		case 1005: o.pause_at = atol(optarg); break;
+		case 1006: o.linger = atof(optarg); break;
 		default: usage(); return c == '?' ? 0 : 64;
 		}
 	}

@@ -53,7 +53,10 @@ public final class UsrsctpInteropPeer implements Peer {
                 .size(job.size())
                 .ppid(job.ppidBase())
                 .timeout(job.timeout())
-                .verbose();
+                .verbose()
+                // Stays after its result so a retransmitted SHUTDOWN ACK (its SHUTDOWN COMPLETE lost,
+                // as in the 5% loss case) still gets its out-of-the-blue answer; close() ends it.
+                .option("linger", "60");
         topology.peerNamespace().ifPresent(b::namespace);
         if (job.messages() > 0) {
             b.messages(job.messages());
