@@ -91,6 +91,8 @@ public final class StackThread implements AutoCloseable {
     private final ByteBuffer transmitBuffer = ByteBuffer.allocateDirect(65535);
 
     private TimerWheel wheel;
+    private Runnable[] turnEnd = new Runnable[8];
+    private int turnEndCount;
     private EndpointHandle receiving;
     private long pollNow;
     private long idleTurns;
@@ -196,6 +198,28 @@ public final class StackThread implements AutoCloseable {
         executeInternal(command);
     }
 
+    /**
+     * Runs {@code task} on this thread at the end of the current turn: after the turn's commands,
+     * inbound packets, timers and callbacks, before the thread idles. For work that should happen
+     * once per batch rather than once per event, such as waking an application thread that waits
+     * for received messages (one wake-up for every message of a batch instead of one per message).
+     * Tasks run in the order given; a task that throws is reported and the others still run.
+     *
+     * @throws IllegalStateException if not called on this stack thread (use {@link #execute} there)
+     */
+    public void atTurnEnd(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        if (!isStackThread()) {
+            throw new IllegalStateException(
+                    "atTurnEnd is for the stack thread (inside a callback or a command): use execute from "
+                            + Thread.currentThread().getName());
+        }
+        if (turnEndCount == turnEnd.length) {
+            turnEnd = Arrays.copyOf(turnEnd, turnEndCount * 2);
+        }
+        turnEnd[turnEndCount++] = task;
+    }
+
     void executeInternal(Runnable command) {
         commands.offer(command);
         if (parked) {
@@ -298,7 +322,22 @@ public final class StackThread implements AutoCloseable {
             progressClosing();
         }
         work += flush();
+        runTurnEnd();
         return work;
+    }
+
+    private void runTurnEnd() {
+        // A task may add tasks: they run in this same pass.
+        for (int i = 0; i < turnEndCount; i++) {
+            Runnable t = turnEnd[i];
+            turnEnd[i] = null;
+            try {
+                t.run();
+            } catch (Throwable x) {
+                report("end-of-turn task", x);
+            }
+        }
+        turnEndCount = 0;
     }
 
     private int runCommands() {

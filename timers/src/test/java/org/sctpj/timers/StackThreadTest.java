@@ -152,6 +152,58 @@ class StackThreadTest {
     }
 
     @Test
+    void atTurnEndRunsAfterTheTurnsCommandsOncePerCallOnTheStackThread() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        List<String> log = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(1);
+        CountDownLatch hold = new CountDownLatch(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        t.execute(
+                () -> { // holds the thread so that both commands below wait for one turn
+                    holding.countDown();
+                    try {
+                        hold.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+        assertTrue(holding.await(5, TimeUnit.SECONDS));
+        t.execute(() -> {
+            log.add("command 1");
+            t.atTurnEnd(() -> log.add("end A on stack " + t.isStackThread()));
+            t.atTurnEnd(() -> {
+                log.add("end B");
+                t.atTurnEnd(() -> log.add("end C added by B"));
+                t.atTurnEnd(done::countDown);
+            });
+            t.atTurnEnd(() -> {
+                throw new IllegalStateException("a failing task is reported, the others run");
+            });
+            for (int i = 0; i < 20; i++) { // grows the task array past its first size
+                t.atTurnEnd(() -> log.add("end x"));
+            }
+        });
+        t.execute(() -> log.add("command 2")); // same turn: runs before the end-of-turn tasks
+        hold.countDown();
+        assertTrue(done.await(5, TimeUnit.SECONDS));
+        assertEquals("command 1", log.get(0));
+        assertEquals("command 2", log.get(1));
+        assertEquals("end A on stack true", log.get(2));
+        assertEquals("end B", log.get(3));
+        assertEquals(20, log.stream().filter("end x"::equals).count());
+        assertEquals("end C added by B", log.get(log.size() - 1));
+        assertEquals(1, t.errorCount());
+        IllegalStateException off = assertThrows(IllegalStateException.class, () -> t.atTurnEnd(() -> {}));
+        assertTrue(off.getMessage().contains("execute"), off.getMessage());
+        // Nothing runs twice: a later turn adds only its own task.
+        CountDownLatch again = new CountDownLatch(1);
+        int before = log.size();
+        t.execute(() -> t.atTurnEnd(again::countDown));
+        assertTrue(again.await(5, TimeUnit.SECONDS));
+        assertEquals(before, log.size());
+    }
+
+    @Test
     void endpointIsOnlyReachableFromTheStackThread() throws Exception {
         StackThread t = thread(IdleStrategy.park());
         InMemoryNetwork net = new InMemoryNetwork();

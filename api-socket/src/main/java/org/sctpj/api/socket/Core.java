@@ -340,7 +340,9 @@ final class Core implements Callbacks {
                             + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
             return;
         }
-        a.inbox.add(new Inbox.Msg(a, m));
+        if (a.inbox.add(new Inbox.Msg(a, m))) {
+            s.stackThread().atTurnEnd(a.inbox.deferredWake);
+        }
     }
 
     @Override
