@@ -252,6 +252,20 @@ public final class Endpoint {
         assoc(id).abort(Bytes.of(reason), now);
     }
 
+    /**
+     * The application is done with {@code bytes} of the association's delivered messages: with
+     * {@link SctpOptions#deferredReceiveRelease()} they stop counting against the receive window
+     * (a window-update SACK follows when it opened enough, RFC 9260 section 6.2). Does nothing
+     * without that option, and for an association that is gone (the application may read its last
+     * messages after the end).
+     */
+    public void releaseReceived(AssociationId id, long bytes) {
+        Association a = byId.get(id);
+        if (a != null) {
+            a.releaseReceived(bytes);
+        }
+    }
+
     /** Sets the send-space threshold of the association (see {@link SctpEvent.SendSpaceAvailable}). */
     public void setSendThreshold(AssociationId id, long bytes) {
         assoc(id).setSendThreshold(bytes);

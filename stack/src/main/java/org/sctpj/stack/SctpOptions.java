@@ -62,6 +62,11 @@ import java.time.Duration;
  *     the whole window (true)
  * @param congestionControl the congestion controller of each association ({@link
  *     CongestionControl#RFC9260}: independent per-path windows)
+ * @param deferredReceiveRelease delivered messages keep counting against the receive window
+ *     (a_rwnd, RFC 9260 section 6.2) until the application gives their bytes back with {@link
+ *     Endpoint#releaseReceived}, so a reader slower than the network stops the sender instead of
+ *     piling messages up in memory (false: the bytes are released when the message is handed over;
+ *     the socket API turns it on)
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -92,7 +97,8 @@ public record SctpOptions(
         RetransmissionPolicy retransmissionPolicy,
         boolean cmtDelayedAck,
         boolean bufferSplitting,
-        CongestionControl congestionControl) {
+        CongestionControl congestionControl,
+        boolean deferredReceiveRelease) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -147,7 +153,8 @@ public record SctpOptions(
             RetransmissionPolicy.LARGEST_SSTHRESH,
             false,
             true,
-            CongestionControl.RFC9260);
+            CongestionControl.RFC9260,
+            false);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -272,6 +279,7 @@ public record SctpOptions(
         private boolean cmt;
         private RetransmissionPolicy retransmissionPolicy;
         private boolean cmtDelayedAck;
+        private boolean deferredReceiveRelease;
         private boolean bufferSplitting;
         private CongestionControl congestionControl;
 
@@ -305,6 +313,7 @@ public record SctpOptions(
             cmt = o.cmt;
             retransmissionPolicy = o.retransmissionPolicy;
             cmtDelayedAck = o.cmtDelayedAck;
+            deferredReceiveRelease = o.deferredReceiveRelease;
             bufferSplitting = o.bufferSplitting;
             congestionControl = o.congestionControl;
         }
@@ -472,6 +481,12 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#deferredReceiveRelease()}. */
+        public Builder deferredReceiveRelease(boolean v) {
+            deferredReceiveRelease = v;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -530,7 +545,8 @@ public record SctpOptions(
                     retransmissionPolicy,
                     cmtDelayedAck,
                     bufferSplitting,
-                    congestionControl);
+                    congestionControl,
+                    deferredReceiveRelease);
         }
     }
 }

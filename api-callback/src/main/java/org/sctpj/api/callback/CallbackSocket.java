@@ -89,6 +89,8 @@ public final class CallbackSocket implements AutoCloseable {
         volatile int outboundStreams;
         final AtomicLong available = new AtomicLong();
         long accounted; // stack thread only: core free space at the last sync, minus sends applied since
+        /** Bytes released by application threads, not yet given to the core (deferred release). */
+        final AtomicLong toRelease = new AtomicLong();
 
         Assoc(AssociationId id) {
             this.id = id;
@@ -355,6 +357,41 @@ public final class CallbackSocket implements AutoCloseable {
                     + "SctpOptions.sendBufferBytes), was " + bytes);
         }
         sendThreshold = bytes;
+    }
+
+    /**
+     * With {@link SctpOptions#deferredReceiveRelease()}: the application is done with {@code bytes}
+     * of the association's received messages, which stop counting against the receive window the
+     * peer sees. From any thread; releases from other threads are gathered and handed to the stack
+     * thread in one command until it has taken them (so a release per message costs little). Does
+     * nothing without that option or for an association that is gone.
+     *
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    public void releaseReceived(AssociationId association, long bytes) {
+        Objects.requireNonNull(association, "association");
+        if (bytes < 0) {
+            throw new IllegalArgumentException("released bytes must be >= 0, was " + bytes);
+        }
+        if (bytes == 0 || !options.deferredReceiveRelease()) {
+            return;
+        }
+        Assoc a = assocs.get(association);
+        EndpointHandle h = handle;
+        if (a == null || h == null) {
+            return;
+        }
+        if (thread.isStackThread()) {
+            h.endpoint().releaseReceived(association, bytes);
+            return;
+        }
+        if (a.toRelease.getAndAdd(bytes) == 0) {
+            try {
+                h.execute(() -> h.endpoint().releaseReceived(association, a.toRelease.getAndSet(0)));
+            } catch (IllegalStateException e) {
+                // the stack thread is closed: nothing left to release
+            }
+        }
     }
 
     /** The send callback's threshold (0 by default). */

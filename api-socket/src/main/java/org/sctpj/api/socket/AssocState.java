@@ -47,8 +47,10 @@ final class AssocState {
     }
 
     /** The application took a whole message of {@code bytes}. */
+    /** Application thread: a message of {@code bytes} was read; its bytes go back to the window. */
     void consumed(int bytes) {
         queued.addAndGet(-bytes);
+        core.released(this, bytes);
     }
 
     long spaceEpoch() {

@@ -261,6 +261,13 @@ final class Core implements Callbacks {
         }
     }
 
+    /** Any thread: the application read {@code bytes} of the association's messages. */
+    void released(AssocState a, int bytes) {
+        if (!closed && a.id != null) {
+            socket.releaseReceived(a.id, bytes);
+        }
+    }
+
     private void checkSendable(AssocState a) throws IOException {
         if (closed) {
             throw new ClosedChannelException();

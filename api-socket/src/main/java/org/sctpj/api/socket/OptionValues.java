@@ -146,6 +146,9 @@ final class OptionValues {
                 .sendBufferBytes(sndbuf)
                 .maxMessageSize(Math.min(base.maxMessageSize(), sndbuf))
                 .receiveBufferBytes((Integer) values.get(SO_RCVBUF))
+                // Messages count against the window until the application has read them (Inbox
+                // releases them), so a slow reader stops the peer instead of filling memory.
+                .deferredReceiveRelease(true)
                 .rtoInitial(r.initial())
                 .rtoMin(r.min())
                 .rtoMax(r.max())

@@ -106,10 +106,10 @@ public final class SctpStandardSocketOptions {
 
     /**
      * The most bytes of received messages the channel holds per association for the application
-     * (sctpj); before bind. Default 64 MiB. The protocol core releases the receive window when it
-     * hands a message over, not when the application reads it, so this bound is what stops a
-     * sender from filling memory while the application does not read: an association that goes
-     * past it is aborted (see the module README).
+     * (sctpj); before bind. Default 64 MiB. A last-resort bound only: received messages count
+     * against the receive window ({@code SO_RCVBUF}) until the application reads them, so a peer
+     * that respects the window stops when the application does not read, and the queue stays
+     * within about {@code SO_RCVBUF}. An association that still goes past this limit is aborted.
      */
     public static final SctpSocketOption<Integer> SCTP_RECEIVE_QUEUE_LIMIT =
             opt("SCTP_RECEIVE_QUEUE_LIMIT", Integer.class);

@@ -320,6 +320,58 @@ class SocketApiTest {
     }
 
     @Test
+    void aReaderThatDoesNotReadStopsTheSenderThroughTheWindowAndLosesNothing() throws Exception {
+        int rcvbuf = 64 * 1024;
+        SctpServerChannel s = SctpServerChannel.open(serverP);
+        toClose.add(s);
+        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, rcvbuf);
+        // Far below what is sent: before flow control this limit aborted the association.
+        s.setOption(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
+        s.bind(new InetSocketAddress(LO, 0));
+        SctpChannel c = client(s);
+        c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 * 1024);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        int size = 4000;
+        int sent = 0;
+        while (c.send(bytes(size, sent), null, Duration.ofMillis(300)) > 0) {
+            sent++;
+            assertTrue(sent < 1000, "the sender should be stopped by the window");
+        }
+        // The receive queue holds about a window, the send buffer the rest: nothing more moves.
+        assertTrue(sent * size <= rcvbuf + 64 * 1024 + 2 * size, "sent " + sent + " messages");
+        assertTrue(sent * size >= rcvbuf, "sent only " + sent + " messages");
+        assertTrue(a.isOpen() && c.isOpen(), "no abort: the window held the sender");
+        // Now read everything while the sender goes on: every message, in order, intact.
+        int total = sent + 200;
+        int firstUnsent = sent;
+        Thread sender = new Thread(() -> {
+            try {
+                for (int i = firstUnsent; i < total; i++) {
+                    c.send(bytes(size, i), null);
+                }
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        sender.start();
+        ByteBuffer dst = ByteBuffer.allocate(size);
+        for (int i = 0; i < total; i++) {
+            dst.clear();
+            MessageInfo mi = a.receive(dst, null, null, Duration.ofSeconds(10));
+            assertNotNull(mi, "message " + i + " did not arrive");
+            assertEquals(size, mi.bytes());
+            dst.flip();
+            assertEquals(bytes(size, i), dst, "message " + i);
+        }
+        sender.join(10_000);
+        assertFalse(sender.isAlive());
+        assertTrue(a.isOpen() && c.isOpen());
+    }
+
+    @Test
     void closingFromAnotherThreadWakesABlockedReceiveWithAsynchronousClose() throws Exception {
         SctpServerChannel s = server();
         SctpChannel c = client(s);

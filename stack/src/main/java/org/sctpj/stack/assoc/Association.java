@@ -445,6 +445,16 @@ public final class Association {
         return SendStatus.ACCEPTED;
     }
 
+    /**
+     * Gives {@code bytes} of delivered messages back to the receive window (with {@link
+     * SctpOptions#deferredReceiveRelease()}); see {@link DataReceiver#release}.
+     */
+    public void releaseReceived(long bytes) {
+        if (rx != null) {
+            rx.release(bytes);
+        }
+    }
+
     /** Sets the free-space threshold of the send callback (0: after every SACK that frees space). */
     public void setSendThreshold(long bytes) {
         if (bytes < 0 || bytes > o.sendBufferBytes()) {

@@ -116,6 +116,9 @@ public final class DataReceiver {
     private InboundStream[] streams;
 
     private boolean keepReferences;
+    private final boolean deferredRelease;
+    /** Bytes of delivered messages the application has not released (deferred release only). */
+    private long held;
 
     // The ready queue, a ring of parallel arrays: a message is either an array of its own or a
     // reference into the packet buffer being processed.
@@ -161,6 +164,7 @@ public final class DataReceiver {
         this.delayedAckNanos = o.delayedAckTime().toNanos();
         this.tracker = new TsnTracker(peerInitialTsn);
         this.lastAdvertisedRwnd = receiveBuffer;
+        this.deferredRelease = o.deferredReceiveRelease();
         this.streams = new InboundStream[Math.min(inboundStreams, 16)];
     }
 
@@ -530,11 +534,41 @@ public final class DataReceiver {
         readyBuf[i] = null;
         readyHead = (readyHead + 1) & (readyStream.length - 1);
         readyCount--;
+        if (deferredRelease) {
+            held += len; // still counted in buffered until release()
+            return;
+        }
         buffered -= len;
+        windowOpened();
+    }
+
+    /** Requests a window-update SACK when the window opens from zero or grows by a quarter. */
+    private void windowOpened() {
         long rwnd = aRwnd();
         if ((lastAdvertisedRwnd == 0 && rwnd > 0) || rwnd - lastAdvertisedRwnd >= receiveBuffer / 4) {
             immediate = true;
         }
+    }
+
+    /**
+     * With {@link SctpOptions#deferredReceiveRelease()}: the application is done with {@code
+     * bytes} of delivered messages, which no longer count against the receive window; a
+     * window-update SACK is requested as for a poll. At most what is held is released (a larger
+     * value releases everything held); without deferred release this does nothing.
+     */
+    public void release(long bytes) {
+        if (!deferredRelease || bytes <= 0) {
+            return;
+        }
+        long n = Math.min(bytes, held);
+        held -= n;
+        buffered -= n;
+        windowOpened();
+    }
+
+    /** Bytes of delivered messages not yet {@link #release released} (0 without deferred release). */
+    public long heldBytes() {
+        return held;
     }
 
     /**
@@ -569,7 +603,10 @@ public final class DataReceiver {
         return tracker.highestReceived();
     }
 
-    /** Bytes held: fragments, and complete messages the user has not polled. */
+    /**
+     * Bytes held: fragments, complete messages the user has not polled and, with deferred release,
+     * delivered messages not yet released.
+     */
     public long bufferedBytes() {
         return buffered;
     }

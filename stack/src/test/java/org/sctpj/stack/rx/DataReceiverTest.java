@@ -259,6 +259,48 @@ class DataReceiverTest {
     }
 
     @Test
+    void withDeferredReleaseDeliveredBytesCloseTheWindowUntilTheApplicationReleasesThem() {
+        SctpOptions o = options(3000).toBuilder().deferredReceiveRelease(true).build();
+        DataReceiver rx = new DataReceiver(o, T0, 10);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(DataResult.NEW, on(rx, T0 + i, 1, i, B | E, bytes(1000, i)));
+        }
+        rx.onPacketProcessed(true, false, 0);
+        sack(rx, 1400);
+        for (int i = 0; i < 3; i++) {
+            assertArrayEquals(bytes(1000, i), rx.pollMessage().data());
+        }
+        assertEquals(0, rx.aRwnd(), "delivered but not released: still counted");
+        assertEquals(3000, rx.heldBytes());
+        assertFalse(rx.sackNeeded(0), "nothing was released: no window update");
+        assertEquals(DataResult.DROPPED_NO_ROOM, on(rx, T0 + 3, 1, 3, B | E, bytes(1000, 3)), "the peer must wait");
+        rx.onPacketProcessed(true, false, 0);
+        sack(rx, 1400);
+        rx.release(500);
+        assertEquals(500, rx.aRwnd());
+        assertTrue(rx.sackNeeded(0), "the window opened from zero");
+        sack(rx, 1400);
+        rx.release(100);
+        assertFalse(rx.sackNeeded(0), "100 bytes more is less than a quarter of the buffer");
+        rx.release(1_000_000);
+        assertEquals(0, rx.heldBytes(), "at most what is held is released");
+        assertEquals(3000, rx.aRwnd());
+        assertTrue(rx.sackNeeded(0), "the window grew by more than a quarter");
+        assertEquals(DataResult.NEW, on(rx, T0 + 3, 1, 3, B | E, bytes(1000, 3)), "room again");
+    }
+
+    @Test
+    void withoutDeferredReleaseAReleaseChangesNothing() {
+        DataReceiver rx = receiver(3000);
+        on(rx, T0, 1, 0, B | E, bytes(1000, 0));
+        rx.pollMessage();
+        assertEquals(3000, rx.aRwnd());
+        rx.release(1000);
+        assertEquals(3000, rx.aRwnd());
+        assertEquals(0, rx.heldBytes());
+    }
+
+    @Test
     void aHostileSenderCannotGrowMemoryBeyondTheBounds() {
         int rbuf = 20_000;
         DataReceiver rx = receiver(rbuf);
