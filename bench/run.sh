@@ -5,6 +5,10 @@
 #   bench/run.sh --quick    a short one (6 sizes, 1 run, 1 s per run; ~2-3 min)
 #   other options go to the runner: --runs N --duration SEC --sizes 100,1000 --no-latency
 #                                   --no-throughput --out DIR
+#                                   --contenders sctpj-callback,sctpj-socket (only these; names:
+#                                     sctpj-callback sctpj-callback-100k sctpj-socket usrsctp
+#                                     kernel-tcp kernel-udp; without usrsctp its build is skipped)
+#   bench/run.sh --help     this text
 #
 # Builds what it needs: the bench jar (mvn package of bench and the modules it uses, tests
 # skipped) when it is missing or older than the sources, and usrsctp's Release build with our
@@ -13,6 +17,21 @@
 # latest-raw.log (every process's output). Not part of the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+with_usrsctp=1
+prev=
+for a in "$@"; do
+  case "$a" in
+    --help | -h)
+      sed -n '2,/^set -euo/p' bench/run.sh | sed '$d' | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+  esac
+  if [[ "$prev" == --contenders && ",$a," != *,usrsctp,* ]]; then
+    with_usrsctp=0
+  fi
+  prev=$a
+done
 
 need() { # need COMMAND PACKAGE: installs PACKAGE when COMMAND is missing (as root), like ./test.sh
   if ! command -v "$1" >/dev/null 2>&1; then
@@ -29,12 +48,15 @@ need java openjdk-17-jdk-headless
 need mvn maven
 
 jar=bench/target/benchmarks.jar
-if [ ! -f "$jar" ] || [ -n "$(find stack timers llp-udp-encap api-callback bench -name target -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
+if [ ! -f "$jar" ] || [ -n "$(find stack timers llp-udp-encap api-callback api-socket bench -name target -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
   echo "run.sh: building $jar (mvn package, tests skipped)..." >&2
   mvn -B -q -ntp -DskipTests -Dspotless.apply.skip=true -pl bench -am package >&2
 fi
 
-upeer=$(interop/usrsctp/build.sh release | tail -1)
-upeer=${upeer% (up to date)}
+upeer=interop/.cache/upeer-release
+if [[ $with_usrsctp -eq 1 ]]; then
+  upeer=$(interop/usrsctp/build.sh release | tail -1)
+  upeer=${upeer% (up to date)}
+fi
 
 exec java -Djava.awt.headless=true -cp "$jar" org.sctpj.bench.runner.Runner --upeer "$upeer" --jar "$jar" "$@"

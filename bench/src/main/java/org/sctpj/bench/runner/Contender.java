@@ -18,7 +18,8 @@ record Contender(
 
     static final Contender CALLBACK = new Contender(
             "sctpj-callback",
-            "sctpj callback API, send callback after every SACK (threshold 0)",
+            "sctpj callback API, send callback after every SACK (threshold 0); the sink counts in the zero-copy"
+                    + " receive callback",
             "sctpj",
             "sctp-sink",
             "sctp-bulk",
@@ -32,7 +33,9 @@ record Contender(
             List.of("api=callback", "threshold=100000"));
     static final Contender SOCKET = new Contender(
             "sctpj-socket",
-            "sctpj blocking socket-style API (the bench's BlockingSocket adaptor over the callback API)",
+            "sctpj socket API (api-socket: SctpServerChannel.accept + SctpChannel.receive into one reused heap"
+                    + " buffer / SctpChannel.send blocking while the send buffer is full), default options (SO_SNDBUF"
+                    + " 4 MiB)",
             "sctpj",
             "sctp-sink",
             "sctp-bulk",
@@ -63,8 +66,20 @@ record Contender(
 
     static final List<Contender> LATENCY = List.of(
             new Contender(
-                    "sctpj-callback", CALLBACK.description, "sctpj", "sctp-echo", "sctp-ping", List.of("api=callback")),
-            new Contender("sctpj-socket", SOCKET.description, "sctpj", "sctp-echo", "sctp-ping", List.of("api=socket")),
+                    "sctpj-callback",
+                    "sctpj callback API (send from the receive callback), noDelay + I bit (SendInfo.immediate)",
+                    "sctpj",
+                    "sctp-echo",
+                    "sctp-ping",
+                    List.of("api=callback")),
+            new Contender(
+                    "sctpj-socket",
+                    "sctpj socket API (SctpChannel send, then blocking receive), SCTP_NODELAY + I bit"
+                            + " (MessageInfo.sackImmediately)",
+                    "sctpj",
+                    "sctp-echo",
+                    "sctp-ping",
+                    List.of("api=socket")),
             new Contender(
                     "usrsctp",
                     "usrsctp Release, callback API, SCTP_NODELAY + I bit",

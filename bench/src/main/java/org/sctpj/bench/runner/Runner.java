@@ -28,8 +28,12 @@ import java.util.concurrent.TimeUnit;
  * writes the medians, each contender's ratio to usrsctp, the machine details, and a plot.
  *
  * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.runner.Runner [--quick] [--runs N]
- *     [--duration SEC] [--sizes 100,200,...] [--no-latency] [--no-throughput] [--out DIR]
- *     [--upeer PATH] [--jar PATH]</pre>
+ *     [--duration SEC] [--sizes 100,200,...] [--contenders NAME,...] [--no-latency] [--no-throughput]
+ *     [--out DIR] [--upeer PATH] [--jar PATH]</pre>
+ *
+ * {@code --contenders} keeps only the named contenders (names as in {@link Contender}, e.g.
+ * {@code sctpj-callback,sctpj-socket}); ratios to usrsctp and the targets that need a contender
+ * left out are not reported.
  *
  * Normally started by {@code bench/run.sh}, which builds the jar and usrsctp first.
  */
@@ -45,6 +49,8 @@ public final class Runner {
     private List<Integer> sizes = ALL_SIZES;
     private boolean latency = true;
     private boolean throughput = true;
+    private List<Contender> throughputContenders = Contender.THROUGHPUT;
+    private List<Contender> latencyContenders = Contender.LATENCY;
     private int pingMessages = 5000;
     private int pingWarmup = 2000;
     private Path out = Path.of("bench/results");
@@ -75,13 +81,19 @@ public final class Runner {
                         .map(String::trim)
                         .map(Integer::valueOf)
                         .toList();
+                case "--contenders" -> r.select(
+                        Arrays.stream(args[++i].split(",")).map(String::trim).toList());
                 case "--no-latency" -> r.latency = false;
                 case "--no-throughput" -> r.throughput = false;
                 case "--out" -> r.out = Path.of(args[++i]);
                 case "--upeer" -> r.upeer = args[++i];
                 case "--jar" -> r.jar = args[++i];
+                case "--help", "-h" -> {
+                    System.out.println(USAGE);
+                    System.exit(0);
+                }
                 default -> {
-                    System.err.println("unknown option " + args[i] + "; see the Javadoc of Runner or bench/README.md");
+                    System.err.println("unknown option " + args[i] + "\n" + USAGE);
                     System.exit(64);
                 }
             }
@@ -103,18 +115,46 @@ public final class Runner {
         r.run();
     }
 
+    static final String USAGE = "options: [--quick] [--runs N] [--duration SEC] [--sizes 100,1000,...]"
+            + " [--contenders NAME,...] [--no-latency] [--no-throughput] [--out DIR] [--upeer PATH] [--jar PATH]\n"
+            + "contenders: "
+            + String.join(
+                    ",", Contender.THROUGHPUT.stream().map(Contender::name).toList())
+            + " (latency: the same but sctpj-callback-100k); see bench/README.md";
+
+    /** Keeps only the named contenders; exits on an unknown name. */
+    private void select(List<String> names) {
+        for (String n : names) {
+            if (Contender.THROUGHPUT.stream().noneMatch(c -> c.name().equals(n))) {
+                System.err.println("unknown contender " + n + "\n" + USAGE);
+                System.exit(64);
+            }
+        }
+        throughputContenders = Contender.THROUGHPUT.stream()
+                .filter(c -> names.contains(c.name()))
+                .toList();
+        latencyContenders =
+                Contender.LATENCY.stream().filter(c -> names.contains(c.name())).toList();
+    }
+
     private void run() throws Exception {
         Files.createDirectories(out);
         Machine before = Machine.now();
         long t0 = System.nanoTime();
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("latest-raw.log")))) {
             raw = w;
-            log("sctpj side-by-side benchmark: runs=%d duration=%.1fs sizes=%s, %s", runs, duration, sizes, before);
+            log(
+                    "sctpj side-by-side benchmark: runs=%d duration=%.1fs sizes=%s contenders=%s, %s",
+                    runs,
+                    duration,
+                    sizes,
+                    throughputContenders.stream().map(Contender::name).toList(),
+                    before);
             if (throughput) {
-                for (Contender c : Contender.THROUGHPUT) {
+                List<Contender> cs = throughputContenders;
+                for (Contender c : cs) {
                     tput.put(c.name(), new LinkedHashMap<>());
                 }
-                List<Contender> cs = Contender.THROUGHPUT;
                 int total = runs * sizes.size() * cs.size();
                 int done = 0;
                 for (int r = 0; r < runs; r++) {
@@ -132,7 +172,7 @@ public final class Runner {
                 }
             }
             if (latency) {
-                List<Contender> cs = Contender.LATENCY;
+                List<Contender> cs = latencyContenders;
                 for (Contender c : cs) {
                     rtt.put(c.name(), new ArrayList<>());
                 }
@@ -537,13 +577,10 @@ public final class Runner {
                         w.printf(Locale.ROOT, "throughput,%s,%d,%d,%.3f,,,%n", e.getKey(), s, r + 1, v.get(r));
                     }
                     double m = med.get(e.getKey()).get(s);
-                    w.printf(
-                            Locale.ROOT,
-                            "throughput,%s,%d,median,%.3f,%.3f,,%n",
-                            e.getKey(),
-                            s,
-                            m,
-                            m / ref.getOrDefault(s, Double.NaN));
+                    String ratio = ref.isEmpty()
+                            ? "" // usrsctp left out (--contenders)
+                            : String.format(Locale.ROOT, "%.3f", m / ref.getOrDefault(s, Double.NaN));
+                    w.printf(Locale.ROOT, "throughput,%s,%d,median,%.3f,%s,,%n", e.getKey(), s, m, ratio);
                 }
             }
             for (var e : rtt.entrySet()) {
@@ -603,8 +640,11 @@ public final class Runner {
                 minutes));
         if (throughput) {
             Map<String, Map<Integer, Double>> med = medians();
-            Map<Integer, Double> ref = med.get(Contender.USRSCTP.name());
-            b.append("## Throughput (MB/s, median; in brackets: ratio to usrsctp)\n\n| size |");
+            Map<Integer, Double> ref = med.get(Contender.USRSCTP.name()); // null when left out
+            b.append(
+                    ref != null
+                            ? "## Throughput (MB/s, median; in brackets: ratio to usrsctp)\n\n| size |"
+                            : "## Throughput (MB/s, median)\n\n| size |");
             for (String c : med.keySet()) {
                 b.append(' ').append(c).append(" |");
             }
@@ -616,7 +656,7 @@ public final class Runner {
                 for (String c : med.keySet()) {
                     double v = med.get(c).get(s);
                     b.append(' ').append(f1(v));
-                    if (!c.equals(Contender.USRSCTP.name())) {
+                    if (ref != null && !c.equals(Contender.USRSCTP.name())) {
                         b.append(" (").append(f2(v / ref.get(s))).append(')');
                     }
                     b.append(" |");
@@ -625,7 +665,7 @@ public final class Runner {
             }
             b.append("\n![throughput against message size](latest.png)\n\n");
             b.append("Contenders:\n\n");
-            for (Contender c : Contender.THROUGHPUT) {
+            for (Contender c : throughputContenders) {
                 b.append("- `")
                         .append(c.name())
                         .append("`: ")
@@ -634,30 +674,10 @@ public final class Runner {
             }
             b.append('\n');
             b.append("## Targets (throughput)\n\n");
-            int n = 0;
-            int cbWins = 0;
-            int sockOk = 0;
-            int thrOk = 0;
-            for (int s : sizes) {
-                double cb = med.get(Contender.CALLBACK.name()).get(s);
-                double us = ref.get(s);
-                double so = med.get(Contender.SOCKET.name()).get(s);
-                double th = med.get(Contender.CALLBACK_100K.name()).get(s);
-                n++;
-                cbWins += cb >= us ? 1 : 0;
-                sockOk += so >= 0.9 * cb ? 1 : 0;
-                thrOk += th >= cb ? 1 : 0;
-            }
-            b.append(String.format(
-                    Locale.ROOT,
-                    "- callback API >= usrsctp: at %d of %d sizes%n- socket API >= 0.9 x callback API: at %d of %d"
-                            + " sizes%n- 100 KB threshold >= every-SACK callback: at %d of %d sizes%n%n",
-                    cbWins,
-                    n,
-                    sockOk,
-                    n,
-                    thrOk,
-                    n));
+            target(b, med, "callback API >= usrsctp", Contender.CALLBACK, Contender.USRSCTP, 1.0);
+            target(b, med, "socket API >= 0.9 x callback API", Contender.SOCKET, Contender.CALLBACK, 0.9);
+            target(b, med, "100 KB threshold >= every-SACK callback", Contender.CALLBACK_100K, Contender.CALLBACK, 1.0);
+            b.append('\n');
         }
         if (latency) {
             b.append("## Latency: round trip of 30-byte messages (no Nagle delay, I bit for SCTP)\n\n");
@@ -667,6 +687,15 @@ public final class Runner {
                     pingMessages,
                     pingWarmup,
                     runs));
+            b.append("Contenders:\n\n");
+            for (Contender c : latencyContenders) {
+                b.append("- `")
+                        .append(c.name())
+                        .append("`: ")
+                        .append(c.description())
+                        .append('\n');
+            }
+            b.append('\n');
             b.append("| contender | RTT median (us) | RTT p99 (us) | runs: median / p99 |\n|---|---:|---:|---|\n");
             for (var e : rtt.entrySet()) {
                 StringBuilder all = new StringBuilder();
@@ -691,6 +720,38 @@ public final class Runner {
                     .append("\n\n");
         }
         Files.writeString(out.resolve("latest.md"), b.toString());
+    }
+
+    /**
+     * One target line: at how many sizes {@code a} reached {@code factor} times {@code b}, with the
+     * sizes that missed it; nothing when either contender was left out.
+     */
+    private void target(
+            StringBuilder b,
+            Map<String, Map<Integer, Double>> med,
+            String what,
+            Contender a,
+            Contender ref,
+            double factor) {
+        Map<Integer, Double> x = med.get(a.name());
+        Map<Integer, Double> y = med.get(ref.name());
+        if (x == null || y == null) {
+            return;
+        }
+        int ok = 0;
+        List<String> missed = new ArrayList<>();
+        for (int s : sizes) {
+            if (x.get(s) >= factor * y.get(s)) {
+                ok++;
+            } else {
+                missed.add(sizeLabel(s));
+            }
+        }
+        b.append(String.format(Locale.ROOT, "- %s: at %d of %d sizes", what, ok, sizes.size()));
+        if (!missed.isEmpty() && ok > 0) {
+            b.append(" (not at ").append(String.join(", ", missed)).append(')');
+        }
+        b.append('\n');
     }
 
     /** The machine's details, read from /proc and the JVM. */
