@@ -21,6 +21,9 @@ final class AssocState {
     final AssociationId id;
     final int peerPort;
     volatile int phase = CONNECTING;
+    /** Run on every state change (set by the server channel that queued it for accept). */
+    volatile Runnable onStateChange;
+
     volatile Association view;
     volatile InetSocketAddress primary;
     volatile List<InetSocketAddress> remotes = List.of();
@@ -67,11 +70,15 @@ final class AssocState {
         }
     }
 
-    /** Wakes send and connect waiters (the association ended or changed state). */
+    /** Wakes send and connect waiters, and an acceptor waiting for this association to come up. */
     void wakeAll() {
         synchronized (spaceLock) {
             spaceEpoch++;
             spaceLock.notifyAll();
+        }
+        Runnable r = onStateChange;
+        if (r != null) {
+            r.run();
         }
         synchronized (this) {
             notifyAll();

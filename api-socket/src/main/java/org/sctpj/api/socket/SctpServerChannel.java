@@ -36,6 +36,11 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
     private final SctpProvider provider;
     private final OptionValues options;
     private final ArrayDeque<AssocState> pending = new ArrayDeque<>();
+    private final Runnable wakeAcceptors = () -> {
+        synchronized (pending) {
+            pending.notifyAll();
+        }
+    };
     private volatile boolean blocking = true;
     private volatile Core core;
     private int backlog = 128;
@@ -108,6 +113,8 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
             }
             Inbox in = new Inbox(options.get(SctpStandardSocketOptions.SCTP_EVENTS));
             a.inbox = in;
+            // accept takes only associations that are up: wake it again when this one changes.
+            a.onStateChange = wakeAcceptors;
             pending.add(a);
             pending.notifyAll();
             return in;
@@ -156,7 +163,7 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
                         break;
                     }
                     if (nanos < 0) {
-                        pending.wait(head != null ? 10 : 0);
+                        pending.wait();
                     } else {
                         pending.wait(Math.max(1, left / 1_000_000));
                     }

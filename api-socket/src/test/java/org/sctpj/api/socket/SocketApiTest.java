@@ -372,6 +372,32 @@ class SocketApiTest {
     }
 
     @Test
+    void aTimedAcceptWaitingBeforeTheConnectReturnsTheAssociationOnceItIsUp() throws Exception {
+        SctpServerChannel s = server();
+        CompletableFuture<SctpChannel> accepted = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                accepted.complete(s.accept(Duration.ofSeconds(60)));
+            } catch (Throwable e) {
+                accepted.completeExceptionally(e);
+            }
+        });
+        t.start();
+        Thread.sleep(100); // accept is waiting when the INIT arrives
+        SctpChannel c = client(s);
+        c.connect(addr(s));
+        // The association was queued for accept while still being set up; accept must be woken
+        // again when it comes up, not sleep out its 60 s and return null.
+        SctpChannel a = accepted.get(20, TimeUnit.SECONDS);
+        assertNotNull(a);
+        toClose.add(a);
+        c.send(bytes(10, 1), null);
+        ByteBuffer dst = ByteBuffer.allocate(10);
+        assertNotNull(a.receive(dst, null, null, Duration.ofSeconds(10)));
+        assertEquals(bytes(10, 1), dst.flip());
+    }
+
+    @Test
     void closingFromAnotherThreadWakesABlockedReceiveWithAsynchronousClose() throws Exception {
         SctpServerChannel s = server();
         SctpChannel c = client(s);
