@@ -2,8 +2,6 @@ package org.sctpj.stack.rx;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.wire.Serial;
@@ -48,6 +46,9 @@ public final class DataReceiver {
 
     private static final long MAX_POOL_BUDGET = 128 << 10;
 
+    /** A stream's table of waiting messages is let go when it empties after growing past this. */
+    private static final int PENDING_IDLE_CAPACITY = 64;
+
     /** The outcome of {@link #onData}. */
     public enum DataResult {
         /** A new TSN, stored (or, for a contradicting fragment, counted in {@link #protocolViolations()}). */
@@ -82,7 +83,8 @@ public final class DataReceiver {
 
     private static final class InboundStream {
         int nextSsn;
-        Map<Integer, ReceivedMessage> pending;
+        /** Complete messages waiting for an earlier SSN; null until the first one. */
+        PendingMessages pending;
     }
 
     private final SctpOptions options;
@@ -438,13 +440,20 @@ public final class DataReceiver {
 
     /** Moves the messages now in sequence from the stream's out-of-order store to the ready queue. */
     private void releasePending(InboundStream s) {
-        while (s.pending != null && !s.pending.isEmpty()) {
-            ReceivedMessage next = s.pending.remove(s.nextSsn);
+        PendingMessages p = s.pending;
+        if (p == null) {
+            return;
+        }
+        while (!p.isEmpty()) {
+            ReceivedMessage next = p.remove(s.nextSsn);
             if (next == null) {
                 break;
             }
             readyAdd(next);
             s.nextSsn = (s.nextSsn + 1) & 0xffff;
+        }
+        if (p.isEmpty() && p.capacity() > PENDING_IDLE_CAPACITY) {
+            s.pending = null; // a burst of reordering is over: let its table go
         }
     }
 
@@ -466,9 +475,9 @@ public final class DataReceiver {
             return;
         }
         if (s.pending == null) {
-            s.pending = new HashMap<>();
+            s.pending = new PendingMessages();
         }
-        if (s.pending.putIfAbsent(ssn, m) != null) {
+        if (!s.pending.putIfAbsent(ssn, m)) {
             drop(m);
         }
     }

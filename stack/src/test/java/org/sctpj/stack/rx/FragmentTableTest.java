@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The fragment table against a map, and the fragment pool's bounds. */
+/** The fragment table and the per-stream table of waiting messages against maps; the pool's bounds. */
 class FragmentTableTest {
 
     @Test
@@ -69,6 +69,28 @@ class FragmentTableTest {
             assertEquals(0, t.size());
             assertTrue(t.capacity() <= FragmentTable.IDLE_CAPACITY, "capacity " + t.capacity());
         }
+    }
+
+    @Test
+    void pendingMessagesBehaveLikeAMap() {
+        SplittableRandom r = new SplittableRandom(5);
+        PendingMessages p = new PendingMessages();
+        Map<Integer, ReceivedMessage> model = new HashMap<>();
+        for (int op = 0; op < 100_000; op++) {
+            int k = r.nextInt(r.nextBoolean() ? 300 : 65536);
+            if (r.nextInt(3) == 0) {
+                assertSame(model.remove(k), p.remove(k));
+            } else {
+                ReceivedMessage m = new ReceivedMessage(0, k, false, new byte[0]);
+                assertEquals(model.putIfAbsent(k, m) == null, p.putIfAbsent(k, m));
+            }
+            assertEquals(model.size(), p.size());
+            assertTrue(p.capacity() >= 2 * p.size());
+        }
+        for (int k : new ArrayList<>(model.keySet())) {
+            assertSame(model.remove(k), p.remove(k));
+        }
+        assertTrue(p.isEmpty());
     }
 
     @Test
