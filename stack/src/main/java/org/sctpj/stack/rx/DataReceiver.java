@@ -19,7 +19,13 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * <p>With {@link #keepReferences(boolean) keepReferences(true)} a complete, unfragmented message
  * that can be delivered at once is not copied: the ready queue refers to the caller's packet
  * buffer, and the caller must take it with {@link #pollMessage(MessageSink)} before that buffer
- * changes (the association does so before it returns from the packet).
+ * changes (the association does so before it returns from the packet). A reassembled message of
+ * up to {@link #MAX_REUSED_MESSAGE} bytes that can be delivered at once is likewise handed out
+ * from a reassembly buffer the receiver reuses once the message has been taken.
+ *
+ * <p>Fragments are held by TSN in a primitive table, their bytes in recycled arrays from a
+ * bounded pool; an idle receiver keeps at most the pool's budget (16 to 128 KiB), the reassembly
+ * buffer (up to {@link #MAX_REUSED_MESSAGE}) and a small table.
  *
  * <p>Memory is bounded whatever the peer sends: a TSN is accepted only within {@link
  * #TSN_WINDOW} above the cumulative TSN, and only while the bytes held (fragments and undelivered
@@ -74,9 +80,9 @@ public final class DataReceiver {
          * One message, in delivery order.
          *
          * @param array a fresh array holding exactly the message, which the sink may keep; or null
-         * @param buf the packet buffer holding the message at absolute indexes {@code offset ..
-         *     offset + length}, valid only during the call (its position and limit are
-         *     meaningless); or null
+         * @param buf the packet buffer (or the receiver's reassembly buffer) holding the message
+         *     at absolute indexes {@code offset .. offset + length}, valid only during the call
+         *     (its position and limit are meaningless); or null
          */
         void message(int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length);
     }
@@ -160,9 +166,9 @@ public final class DataReceiver {
 
     /**
      * With true, complete unfragmented messages deliverable at once are queued as references to
-     * the buffer given to {@link #onData} instead of copies: poll them with {@link
-     * #pollMessage(MessageSink)} before the buffer changes. False (the default) copies every
-     * message.
+     * the buffer given to {@link #onData} instead of copies, and reassembled ones as references to
+     * a reassembly buffer: poll them with {@link #pollMessage(MessageSink)} before the packet
+     * buffer changes. False (the default) copies every message.
      */
     public void keepReferences(boolean on) {
         keepReferences = on;
