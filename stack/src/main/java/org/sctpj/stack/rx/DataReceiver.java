@@ -2,8 +2,6 @@ package org.sctpj.stack.rx;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.wire.Serial;
@@ -21,7 +19,13 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * <p>With {@link #keepReferences(boolean) keepReferences(true)} a complete, unfragmented message
  * that can be delivered at once is not copied: the ready queue refers to the caller's packet
  * buffer, and the caller must take it with {@link #pollMessage(MessageSink)} before that buffer
- * changes (the association does so before it returns from the packet).
+ * changes (the association does so before it returns from the packet). A reassembled message of
+ * up to {@link #MAX_REUSED_MESSAGE} bytes that can be delivered at once is likewise handed out
+ * from a reassembly buffer the receiver reuses once the message has been taken.
+ *
+ * <p>Fragments are held by TSN in a primitive table, their bytes in recycled arrays from a
+ * bounded pool; an idle receiver keeps at most the pool's budget (16 to 128 KiB), the reassembly
+ * buffer (up to {@link #MAX_REUSED_MESSAGE}) and a small table.
  *
  * <p>Memory is bounded whatever the peer sends: a TSN is accepted only within {@link
  * #TSN_WINDOW} above the cumulative TSN, and only while the bytes held (fragments and undelivered
@@ -36,6 +40,20 @@ public final class DataReceiver {
 
     /** How many duplicate TSNs are kept for the next SACK. */
     public static final int MAX_DUPLICATES = 32;
+
+    /**
+     * The largest reassembled message handed out from the reused reassembly buffer (with {@link
+     * #keepReferences(boolean) keepReferences(true)}); a larger one gets an array of its own.
+     */
+    public static final int MAX_REUSED_MESSAGE = 1 << 16;
+
+    /** The free fragment arrays kept for reuse: the receive buffer, within these bounds. */
+    private static final long MIN_POOL_BUDGET = 16 << 10;
+
+    private static final long MAX_POOL_BUDGET = 128 << 10;
+
+    /** A stream's table of waiting messages is let go when it empties after growing past this. */
+    private static final int PENDING_IDLE_CAPACITY = 64;
 
     /** The outcome of {@link #onData}. */
     public enum DataResult {
@@ -62,48 +80,17 @@ public final class DataReceiver {
          * One message, in delivery order.
          *
          * @param array a fresh array holding exactly the message, which the sink may keep; or null
-         * @param buf the packet buffer holding the message at absolute indexes {@code offset ..
-         *     offset + length}, valid only during the call (its position and limit are
-         *     meaningless); or null
+         * @param buf the packet buffer (or the receiver's reassembly buffer) holding the message
+         *     at absolute indexes {@code offset .. offset + length}, valid only during the call
+         *     (its position and limit are meaningless); or null
          */
         void message(int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length);
     }
 
-    private static final class Fragment {
-        final int streamId;
-        final int ssn;
-        final int ppid;
-        final int flags;
-        final byte[] data;
-
-        Fragment(int streamId, int ssn, int ppid, int flags, byte[] data) {
-            this.streamId = streamId;
-            this.ssn = ssn;
-            this.ppid = ppid;
-            this.flags = flags;
-            this.data = data;
-        }
-
-        boolean begin() {
-            return (flags & DataChunk.FLAG_B) != 0;
-        }
-
-        boolean end() {
-            return (flags & DataChunk.FLAG_E) != 0;
-        }
-
-        boolean unordered() {
-            return (flags & DataChunk.FLAG_U) != 0;
-        }
-
-        boolean sameMessage(Fragment o) {
-            return streamId == o.streamId && unordered() == o.unordered() && (unordered() || ssn == o.ssn);
-        }
-    }
-
     private static final class InboundStream {
         int nextSsn;
-        Map<Integer, ReceivedMessage> pending;
+        /** Complete messages waiting for an earlier SSN; null until the first one. */
+        PendingMessages pending;
     }
 
     private final SctpOptions options;
@@ -111,7 +98,8 @@ public final class DataReceiver {
     private final long delayedAckNanos;
     private final int inboundStreams;
     private final TsnTracker tracker;
-    private final Map<Integer, Fragment> fragments = new HashMap<>();
+    private final FragmentTable fragments = new FragmentTable();
+    private final FragmentPool pool;
     /** Inbound streams by id, created on first use (an array: no boxing on the hot path). */
     private InboundStream[] streams;
 
@@ -129,8 +117,19 @@ public final class DataReceiver {
     private ByteBuffer[] readyBuf = new ByteBuffer[16];
     private int[] readyOffset = new int[16];
     private int[] readyLength = new int[16];
+    /** Whether the entry refers to the reassembly buffer (rather than to a packet). */
+    private boolean[] readyReassembled = new boolean[16];
+
     private int readyHead;
     private int readyCount;
+
+    // The reassembly buffer: reassembled messages deliverable at once are written one after the
+    // other into it and handed out as references, like unfragmented ones are into the packet. It
+    // is reused from its start once no ready entry refers to it any more.
+    private byte[] reassembly;
+    private ByteBuffer reassemblyBuf;
+    private int reassemblyUsed;
+    private int reassemblyRefs;
     private long buffered;
 
     private final int[] dups = new int[MAX_DUPLICATES];
@@ -166,13 +165,14 @@ public final class DataReceiver {
         this.lastAdvertisedRwnd = receiveBuffer;
         this.deferredRelease = o.deferredReceiveRelease();
         this.streams = new InboundStream[Math.min(inboundStreams, 16)];
+        this.pool = new FragmentPool(Math.min(Math.max(receiveBuffer, MIN_POOL_BUDGET), MAX_POOL_BUDGET));
     }
 
     /**
      * With true, complete unfragmented messages deliverable at once are queued as references to
-     * the buffer given to {@link #onData} instead of copies: poll them with {@link
-     * #pollMessage(MessageSink)} before the buffer changes. False (the default) copies every
-     * message.
+     * the buffer given to {@link #onData} instead of copies, and reassembled ones as references to
+     * a reassembly buffer: poll them with {@link #pollMessage(MessageSink)} before the packet
+     * buffer changes. False (the default) copies every message.
      */
     public void keepReferences(boolean on) {
         keepReferences = on;
@@ -223,12 +223,12 @@ public final class DataReceiver {
             buffered += len;
             if (keepReferences) {
                 if (unordered) {
-                    readyAdd(streamId, ppid, true, null, buf, userDataOffset, len);
+                    readyAdd(streamId, ppid, true, null, buf, userDataOffset, len, false);
                     return DataResult.NEW;
                 }
                 InboundStream s = stream(streamId);
                 if ((ssn & 0xffff) == s.nextSsn) {
-                    readyAdd(streamId, ppid, false, null, buf, userDataOffset, len);
+                    readyAdd(streamId, ppid, false, null, buf, userDataOffset, len, false);
                     s.nextSsn = (s.nextSsn + 1) & 0xffff;
                     releasePending(s);
                     return DataResult.NEW;
@@ -239,73 +239,141 @@ public final class DataReceiver {
             complete(new ReceivedMessage(streamId, ppid, unordered, data), ssn);
             return DataResult.NEW;
         }
-        byte[] data = new byte[len];
-        buf.get(userDataOffset, data, 0, len);
-        Fragment f = new Fragment(streamId, ssn & 0xffff, ppid, flags, data);
-        if (!fitsNeighbours(tsn, f)) {
+        if (!fitsNeighbours(tsn, streamId, ssn & 0xffff, flags)) {
             protocolViolations++;
             return DataResult.NEW;
         }
-        fragments.put(tsn, f);
+        byte[] data = pool.take(len);
+        buf.get(userDataOffset, data, 0, len);
+        fragments.put(tsn, streamId, ssn & 0xffff, ppid, flags, data, len);
         buffered += len;
-        reassemble(tsn, f);
+        reassemble(tsn, streamId, ssn & 0xffff, flags);
         return DataResult.NEW;
     }
 
     /**
-     * Whether fragment {@code f} at {@code tsn} can still be part of a complete message given its
-     * already received neighbours (a received neighbour no longer held was delivered or dropped,
-     * so it cannot belong to f's message).
+     * Whether a fragment ({@code flags}) at {@code tsn} can still be part of a complete message
+     * given its already received neighbours (a received neighbour no longer held was delivered or
+     * dropped, so it cannot belong to this fragment's message).
      */
-    private boolean fitsNeighbours(int tsn, Fragment f) {
-        if (!f.begin()) {
-            Fragment prev = fragments.get(tsn - 1);
-            if (prev == null ? tracker.isReceived(tsn - 1) : (prev.end() || !prev.sameMessage(f))) {
+    private boolean fitsNeighbours(int tsn, int streamId, int ssn, int flags) {
+        if ((flags & DataChunk.FLAG_B) == 0) {
+            int prev = fragments.find(tsn - 1);
+            if (prev < 0
+                    ? tracker.isReceived(tsn - 1)
+                    : (fragments.flags(prev) & DataChunk.FLAG_E) != 0 || !sameMessage(prev, streamId, ssn, flags)) {
                 return false;
             }
         }
-        if (!f.end()) {
-            Fragment next = fragments.get(tsn + 1);
-            if (next == null ? tracker.isReceived(tsn + 1) : (next.begin() || !next.sameMessage(f))) {
+        if ((flags & DataChunk.FLAG_E) == 0) {
+            int next = fragments.find(tsn + 1);
+            if (next < 0
+                    ? tracker.isReceived(tsn + 1)
+                    : (fragments.flags(next) & DataChunk.FLAG_B) != 0 || !sameMessage(next, streamId, ssn, flags)) {
                 return false;
             }
         }
         return true;
     }
 
-    private void reassemble(int tsn, Fragment f) {
+    /** Whether the held fragment in {@code slot} may belong to the same message as the new one. */
+    private boolean sameMessage(int slot, int streamId, int ssn, int flags) {
+        boolean unordered = (flags & DataChunk.FLAG_U) != 0;
+        return fragments.streamId(slot) == streamId
+                && ((fragments.flags(slot) & DataChunk.FLAG_U) != 0) == unordered
+                && (unordered || fragments.ssn(slot) == ssn);
+    }
+
+    /**
+     * If the fragment just stored at {@code tsn} completed its message, moves the message out of
+     * the table: into the reassembly buffer when it can be delivered at once by reference, else
+     * into an array of its own; the fragments' arrays go back to the pool.
+     */
+    private void reassemble(int tsn, int streamId, int ssn, int flags) {
         int last = tsn;
-        Fragment cur = f;
-        while (!cur.end()) {
-            Fragment next = fragments.get(last + 1);
-            if (next == null) {
+        for (int f = flags; (f & DataChunk.FLAG_E) == 0; ) {
+            int next = fragments.find(last + 1);
+            if (next < 0) {
                 return;
             }
             last++;
-            cur = next;
+            f = fragments.flags(next);
         }
         int first = tsn;
-        cur = f;
-        while (!cur.begin()) {
-            Fragment prev = fragments.get(first - 1);
-            if (prev == null) {
+        int firstSlot = -1;
+        for (int f = flags; (f & DataChunk.FLAG_B) == 0; ) {
+            int prev = fragments.find(first - 1);
+            if (prev < 0) {
                 return;
             }
             first--;
-            cur = prev;
+            firstSlot = prev;
+            f = fragments.flags(prev);
         }
+        int ppid = fragments.ppid(firstSlot < 0 ? fragments.find(tsn) : firstSlot);
         long total = 0;
         for (int t = first; t != last + 1; t++) {
-            total += fragments.get(t).data.length;
+            total += fragments.length(fragments.find(t));
         }
-        byte[] data = new byte[(int) total];
-        int at = 0;
+        int length = (int) total;
+        boolean unordered = (flags & DataChunk.FLAG_U) != 0;
+        InboundStream s = unordered ? null : stream(streamId);
+        if (keepReferences && length <= MAX_REUSED_MESSAGE && (unordered || ssn == s.nextSsn)) {
+            int at = reserveReassembly(length);
+            moveFragments(first, last, reassembly, at);
+            readyAdd(streamId, ppid, unordered, null, reassemblyBuf, at, length, true);
+            reassemblyRefs++;
+            if (!unordered) {
+                s.nextSsn = (s.nextSsn + 1) & 0xffff;
+                releasePending(s);
+            }
+            return;
+        }
+        byte[] data = new byte[length];
+        moveFragments(first, last, data, 0);
+        complete(new ReceivedMessage(streamId, ppid, unordered, data), ssn);
+    }
+
+    /** Copies the fragments {@code first..last} into {@code dst} from {@code at} and lets them go. */
+    private void moveFragments(int first, int last, byte[] dst, int at) {
         for (int t = first; t != last + 1; t++) {
-            Fragment x = fragments.remove(t);
-            System.arraycopy(x.data, 0, data, at, x.data.length);
-            at += x.data.length;
+            int slot = fragments.find(t);
+            byte[] d = fragments.data(slot);
+            int n = fragments.length(slot);
+            System.arraycopy(d, 0, dst, at, n);
+            at += n;
+            fragments.remove(slot);
+            pool.give(d);
         }
-        complete(new ReceivedMessage(f.streamId, cur.ppid, f.unordered(), data), f.ssn);
+    }
+
+    /**
+     * Room for {@code length} bytes in the reassembly buffer; returns where. When the buffer is
+     * too small, a bigger one replaces it (entries still referring to the old one keep it).
+     */
+    private int reserveReassembly(int length) {
+        if (reassemblyRefs == 0) {
+            reassemblyUsed = 0;
+        }
+        if (reassembly == null || reassembly.length - reassemblyUsed < length) {
+            int size = Math.max(4096, Integer.highestOneBit(Math.max(length, 1) - 1) << 1);
+            if (reassembly != null) {
+                size = Math.max(size, reassembly.length);
+            }
+            reassembly = new byte[Math.min(size, MAX_REUSED_MESSAGE)];
+            reassemblyBuf = ByteBuffer.wrap(reassembly);
+            reassemblyUsed = 0;
+        }
+        int at = reassemblyUsed;
+        reassemblyUsed += length;
+        return at;
+    }
+
+    /** A ready entry that referred to the reassembly buffer was taken. */
+    private void reassemblyReleased() {
+        if (--reassemblyRefs == 0) {
+            reassemblyUsed = 0;
+        }
     }
 
     private InboundStream stream(int id) {
@@ -321,7 +389,14 @@ public final class DataReceiver {
     }
 
     private void readyAdd(
-            int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+            int streamId,
+            int ppid,
+            boolean unordered,
+            byte[] array,
+            ByteBuffer buf,
+            int offset,
+            int length,
+            boolean reassembled) {
         if (readyCount == readyStream.length) {
             growReady();
         }
@@ -333,11 +408,12 @@ public final class DataReceiver {
         readyBuf[i] = buf;
         readyOffset[i] = offset;
         readyLength[i] = length;
+        readyReassembled[i] = reassembled;
         readyCount++;
     }
 
     private void readyAdd(ReceivedMessage m) {
-        readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length);
+        readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length, false);
     }
 
     private void growReady() {
@@ -349,6 +425,7 @@ public final class DataReceiver {
         ByteBuffer[] bufs = new ByteBuffer[n * 2];
         int[] off = new int[n * 2];
         int[] len = new int[n * 2];
+        boolean[] re = new boolean[n * 2];
         for (int k = 0; k < readyCount; k++) {
             int i = (readyHead + k) & (n - 1);
             sid[k] = readyStream[i];
@@ -358,6 +435,7 @@ public final class DataReceiver {
             bufs[k] = readyBuf[i];
             off[k] = readyOffset[i];
             len[k] = readyLength[i];
+            re[k] = readyReassembled[i];
         }
         readyStream = sid;
         readyPpid = ppid;
@@ -366,18 +444,26 @@ public final class DataReceiver {
         readyBuf = bufs;
         readyOffset = off;
         readyLength = len;
+        readyReassembled = re;
         readyHead = 0;
     }
 
     /** Moves the messages now in sequence from the stream's out-of-order store to the ready queue. */
     private void releasePending(InboundStream s) {
-        while (s.pending != null && !s.pending.isEmpty()) {
-            ReceivedMessage next = s.pending.remove(s.nextSsn);
+        PendingMessages p = s.pending;
+        if (p == null) {
+            return;
+        }
+        while (!p.isEmpty()) {
+            ReceivedMessage next = p.remove(s.nextSsn);
             if (next == null) {
                 break;
             }
             readyAdd(next);
             s.nextSsn = (s.nextSsn + 1) & 0xffff;
+        }
+        if (p.isEmpty() && p.capacity() > PENDING_IDLE_CAPACITY) {
+            s.pending = null; // a burst of reordering is over: let its table go
         }
     }
 
@@ -399,9 +485,9 @@ public final class DataReceiver {
             return;
         }
         if (s.pending == null) {
-            s.pending = new HashMap<>();
+            s.pending = new PendingMessages();
         }
-        if (s.pending.putIfAbsent(ssn, m) != null) {
+        if (!s.pending.putIfAbsent(ssn, m)) {
             drop(m);
         }
     }
@@ -502,7 +588,11 @@ public final class DataReceiver {
             readyBuf[i].get(readyOffset[i], data);
         }
         ReceivedMessage m = new ReceivedMessage(readyStream[i], readyPpid[i], readyUnordered[i], data);
+        boolean reassembled = readyReassembled[i];
         takeReady(i);
+        if (reassembled) {
+            reassemblyReleased();
+        }
         return m;
     }
 
@@ -523,8 +613,17 @@ public final class DataReceiver {
         boolean unordered = readyUnordered[i];
         int off = readyOffset[i];
         int len = readyLength[i];
+        boolean reassembled = readyReassembled[i];
         takeReady(i);
-        sink.message(sid, ppid, unordered, array, buf, off, len);
+        if (!reassembled) {
+            sink.message(sid, ppid, unordered, array, buf, off, len);
+            return true;
+        }
+        try {
+            sink.message(sid, ppid, unordered, array, buf, off, len);
+        } finally {
+            reassemblyReleased(); // only now may the buffer be written again
+        }
         return true;
     }
 
@@ -584,6 +683,10 @@ public final class DataReceiver {
                 readyArray[i] = copy;
                 readyBuf[i] = null;
                 readyOffset[i] = 0;
+                if (readyReassembled[i]) {
+                    readyReassembled[i] = false;
+                    reassemblyReleased();
+                }
             }
         }
     }
@@ -642,6 +745,21 @@ public final class DataReceiver {
     /** Fragments waiting for the rest of their message. */
     public int pendingFragments() {
         return fragments.size();
+    }
+
+    /**
+     * Bytes the receiver keeps for reuse beyond what it holds for the peer: the free fragment
+     * arrays, the reassembly buffer and the fragment table's slots (about 25 bytes each). After a
+     * burst it returns to at most the pool's budget plus {@link #MAX_REUSED_MESSAGE} plus a table
+     * of {@link FragmentTable#IDLE_CAPACITY} slots.
+     */
+    long retainedBytes() {
+        return pool.pooledBytes() + (reassembly == null ? 0 : reassembly.length) + 25L * fragments.capacity();
+    }
+
+    /** The most the fragment pool keeps. */
+    long poolBudget() {
+        return pool.budget();
     }
 
     @Override

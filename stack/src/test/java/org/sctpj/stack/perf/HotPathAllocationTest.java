@@ -19,6 +19,8 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
+import org.sctpj.stack.rx.DataReceiver;
+import org.sctpj.stack.rx.SackWriter;
 
 /**
  * Measures the bytes allocated per message of steady-state bulk transfer between two endpoints
@@ -208,6 +210,41 @@ class HotPathAllocationTest {
         assertTrue(pair.deliveredBytes == 2L * n * size);
     }
 
+    /**
+     * The receiver alone on the fragmented path: three fragments per 4000-byte message (as the
+     * 4000-byte bulk case cuts them), in order, taken through a sink as the association does.
+     */
+    @Test
+    void receiverAloneFragmented() {
+        DataReceiver rx = new DataReceiver(SctpOptions.LAN, 1, 4);
+        rx.keepReferences(true);
+        ByteBuffer packet = ByteBuffer.allocate(1500);
+        long[] bytes = {0};
+        DataReceiver.MessageSink sink = (sid, ppid, unordered, array, buf, offset, length) -> bytes[0] += length;
+        SackWriter sacks = (cum, rwnd, starts, ends, gaps, dups, dupCount) -> {};
+        int n = 300_000;
+        int[] tsn = {1};
+        int[] ssn = {0};
+        Runnable loop = () -> {
+            for (int i = 0; i < n; i++) {
+                rx.onData(tsn[0]++, 0, ssn[0], 51, 0x02, packet, 16, 1452, 0);
+                rx.onData(tsn[0]++, 0, ssn[0], 51, 0x00, packet, 16, 1452, 0);
+                rx.onData(tsn[0]++, 0, ssn[0], 51, 0x01, packet, 16, 1096, 0);
+                ssn[0]++;
+                rx.onPacketProcessed(true, false, 0);
+                while (rx.pollMessage(sink)) {
+                    // counted
+                }
+                if (rx.sackNeeded(0)) {
+                    rx.writeSack(sacks, 1400);
+                }
+            }
+        };
+        run("receiver-alone-fragmented", 4000, n, loop, loop);
+        assertEquals(2L * n * 4000, bytes[0]);
+        assertEquals(0, rx.bufferedBytes());
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {100, 1000, 4000})
     void allocationFreeApiBulk(int size) {
@@ -223,7 +260,7 @@ class HotPathAllocationTest {
             }
         };
         run("allocation-free-api", size, n, loop, loop);
-        // Messages over one packet are reassembled from copies: only up to one packet is in place.
+        // Messages over one packet are reassembled into the receiver's reused reassembly buffer.
         for (int i = 0; i < 100; i++) {
             pair.now += 1_000_000;
             pair.round();

@@ -1,0 +1,95 @@
+package org.sctpj.stack.rx;
+
+/**
+ * One stream's complete ordered messages that wait for an earlier SSN, by SSN: an open-addressing
+ * table with linear probing (no boxed key, no node per message), at most half full, created
+ * small and grown on demand. A slot is free when its message is null.
+ */
+final class PendingMessages {
+
+    private static final int MIN_CAPACITY = 8;
+
+    private int[] ssn = new int[MIN_CAPACITY];
+    private ReceivedMessage[] messages = new ReceivedMessage[MIN_CAPACITY];
+    private int shift = 32 - 3;
+    private int count;
+
+    boolean isEmpty() {
+        return count == 0;
+    }
+
+    int size() {
+        return count;
+    }
+
+    int capacity() {
+        return messages.length;
+    }
+
+    private int home(int key) {
+        return (key * 0x9E3779B9) >>> shift;
+    }
+
+    /** Stores {@code m} at {@code key} unless a message is there already; returns whether stored. */
+    boolean putIfAbsent(int key, ReceivedMessage m) {
+        int mask = messages.length - 1;
+        int i = home(key);
+        while (messages[i] != null) {
+            if (ssn[i] == key) {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+        if ((count + 1) * 2 > messages.length) {
+            grow();
+            return putIfAbsent(key, m);
+        }
+        ssn[i] = key;
+        messages[i] = m;
+        count++;
+        return true;
+    }
+
+    private void grow() {
+        int[] oKeys = ssn;
+        ReceivedMessage[] oMessages = messages;
+        int n = oMessages.length * 2;
+        ssn = new int[n];
+        messages = new ReceivedMessage[n];
+        shift = Integer.numberOfLeadingZeros(n) + 1;
+        count = 0;
+        for (int i = 0; i < oMessages.length; i++) {
+            if (oMessages[i] != null) {
+                putIfAbsent(oKeys[i], oMessages[i]);
+            }
+        }
+    }
+
+    /** Removes and returns the message at {@code key}, or null. */
+    ReceivedMessage remove(int key) {
+        if (count == 0) {
+            return null;
+        }
+        int mask = messages.length - 1;
+        int i = home(key);
+        while (messages[i] != null && ssn[i] != key) {
+            i = (i + 1) & mask;
+        }
+        ReceivedMessage m = messages[i];
+        if (m == null) {
+            return null;
+        }
+        messages[i] = null;
+        count--;
+        int hole = i;
+        for (int j = (i + 1) & mask; messages[j] != null; j = (j + 1) & mask) {
+            if (((j - home(ssn[j])) & mask) >= ((j - hole) & mask)) {
+                ssn[hole] = ssn[j];
+                messages[hole] = messages[j];
+                messages[j] = null;
+                hole = j;
+            }
+        }
+        return m;
+    }
+}
