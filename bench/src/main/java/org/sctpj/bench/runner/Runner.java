@@ -28,8 +28,13 @@ import java.util.concurrent.TimeUnit;
  * writes the medians, each contender's ratio to usrsctp, the machine details, and a plot.
  *
  * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.runner.Runner [--quick] [--runs N]
- *     [--duration SEC] [--sizes 100,200,...] [--contenders NAME,...] [--no-latency] [--no-throughput]
- *     [--out DIR] [--upeer PATH] [--jar PATH]</pre>
+ *     [--duration SEC] [--warmup SEC] [--sizes 100,200,...] [--contenders NAME,...] [--no-latency]
+ *     [--no-throughput] [--out DIR] [--upeer PATH] [--jar PATH]</pre>
+ *
+ * {@code --warmup} is how long the receiver of a JVM contender (sctpj, kernel) waits after the
+ * first message before it measures (default 1.5 s of a 3 s run; {@code --quick}: 0.5 s of 1 s):
+ * the C2 compiler works for the first seconds of a process and takes one of the two cores, which
+ * the runs showed (about 2.6 s of compiler CPU in the 2 s after a 1.5 s start on the receiver).
  *
  * {@code --contenders} keeps only the named contenders (names as in {@link Contender}, e.g.
  * {@code sctpj-callback,sctpj-socket}); ratios to usrsctp and the targets that need a contender
@@ -44,8 +49,8 @@ public final class Runner {
     static final List<Integer> QUICK_SIZES = List.of(100, 500, 1000, 1400, 4096, 65536);
 
     private int runs = 3;
-    private double duration = 2.0;
-    private double warmup = 0.5;
+    private double duration = 3.0;
+    private double warmup = 1.5;
     private List<Integer> sizes = ALL_SIZES;
     private boolean latency = true;
     private boolean throughput = true;
@@ -77,6 +82,7 @@ public final class Runner {
                 case "--quick" -> quick = true;
                 case "--runs" -> r.runs = Integer.parseInt(args[++i]);
                 case "--duration" -> r.duration = Double.parseDouble(args[++i]);
+                case "--warmup" -> r.warmup = Double.parseDouble(args[++i]);
                 case "--sizes" -> r.sizes = Arrays.stream(args[++i].split(","))
                         .map(String::trim)
                         .map(Integer::valueOf)
@@ -106,6 +112,9 @@ public final class Runner {
             if (!Arrays.asList(args).contains("--duration")) {
                 r.duration = 1.0;
             }
+            if (!Arrays.asList(args).contains("--warmup")) {
+                r.warmup = 0.5;
+            }
             if (!Arrays.asList(args).contains("--sizes")) {
                 r.sizes = QUICK_SIZES;
             }
@@ -115,7 +124,7 @@ public final class Runner {
         r.run();
     }
 
-    static final String USAGE = "options: [--quick] [--runs N] [--duration SEC] [--sizes 100,1000,...]"
+    static final String USAGE = "options: [--quick] [--runs N] [--duration SEC] [--warmup SEC] [--sizes 100,1000,...]"
             + " [--contenders NAME,...] [--no-latency] [--no-throughput] [--out DIR] [--upeer PATH] [--jar PATH]\n"
             + "contenders: "
             + String.join(
