@@ -93,6 +93,8 @@ public final class StackThread implements AutoCloseable {
     private TimerWheel wheel;
     private Runnable[] turnEnd = new Runnable[8];
     private int turnEndCount;
+    private Runnable[] idleTasks = new Runnable[8];
+    private int idleTaskCount;
     private EndpointHandle receiving;
     private long pollNow;
     private long idleTurns;
@@ -220,6 +222,28 @@ public final class StackThread implements AutoCloseable {
         turnEnd[turnEndCount++] = task;
     }
 
+    /**
+     * Runs {@code task} on this thread when it next finds a turn without work, just before it
+     * idles: for work that can wait until the thread has caught up with its input, such as waking
+     * an application thread once for a whole burst of messages. A thread that never runs out of
+     * work never runs the task: pair it with a bound (see {@link #atTurnEnd}). Tasks run in the
+     * order given; a task that throws is reported and the others still run.
+     *
+     * @throws IllegalStateException if not called on this stack thread (use {@link #execute} there)
+     */
+    public void whenIdle(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        if (!isStackThread()) {
+            throw new IllegalStateException(
+                    "whenIdle is for the stack thread (inside a callback or a command): use execute from "
+                            + Thread.currentThread().getName());
+        }
+        if (idleTaskCount == idleTasks.length) {
+            idleTasks = Arrays.copyOf(idleTasks, idleTaskCount * 2);
+        }
+        idleTasks[idleTaskCount++] = task;
+    }
+
     void executeInternal(Runnable command) {
         commands.offer(command);
         if (parked) {
@@ -292,10 +316,13 @@ public final class StackThread implements AutoCloseable {
                 }
                 turns++;
                 if (state == CLOSING && handles.isEmpty() && commands.isEmpty()) {
+                    runIdleTasks();
                     break;
                 }
                 if (work > 0) {
                     idleTurns = 0;
+                } else if (idleTaskCount > 0) {
+                    runIdleTasks(); // then one more turn: a task may have handed work over
                 } else {
                     idleTurns++;
                     try {
@@ -324,6 +351,19 @@ public final class StackThread implements AutoCloseable {
         work += flush();
         runTurnEnd();
         return work;
+    }
+
+    private void runIdleTasks() {
+        for (int i = 0; i < idleTaskCount; i++) {
+            Runnable t = idleTasks[i];
+            idleTasks[i] = null;
+            try {
+                t.run();
+            } catch (Throwable x) {
+                report("idle task", x);
+            }
+        }
+        idleTaskCount = 0;
     }
 
     private void runTurnEnd() {

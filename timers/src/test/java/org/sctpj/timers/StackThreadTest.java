@@ -204,6 +204,23 @@ class StackThreadTest {
     }
 
     @Test
+    void whenIdleRunsOnceTheThreadFindsNoWorkAfterTheTurnEndTasks() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        List<String> log = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(1);
+        t.execute(() -> {
+            t.whenIdle(() -> log.add("idle on stack " + t.isStackThread()));
+            t.whenIdle(done::countDown);
+            t.atTurnEnd(() -> log.add("turn end"));
+            log.add("command");
+        });
+        assertTrue(done.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("command", "turn end", "idle on stack true"), log);
+        IllegalStateException off = assertThrows(IllegalStateException.class, () -> t.whenIdle(() -> {}));
+        assertTrue(off.getMessage().contains("execute"), off.getMessage());
+    }
+
+    @Test
     void endpointIsOnlyReachableFromTheStackThread() throws Exception {
         StackThread t = thread(IdleStrategy.park());
         InMemoryNetwork net = new InMemoryNetwork();

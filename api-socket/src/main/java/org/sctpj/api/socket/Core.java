@@ -49,6 +49,13 @@ final class Core implements Callbacks {
     final int localPort;
     final List<InetAddress> localAddresses;
     final int receiveQueueLimit;
+    /**
+     * A reader waiting for messages is woken when the stack thread has caught up with its input,
+     * or sooner once this many bytes arrived (at most an eighth of the window, so the window
+     * never closes on messages nobody was told about).
+     */
+    private final long wakeBatchBytes;
+
     private final ConcurrentHashMap<AssociationId, AssocState> assocs = new ConcurrentHashMap<>();
     /** Stack thread: where a peer-initiated association goes; null refuses (aborts) it. */
     private volatile Function<AssocState, Inbox> acceptor;
@@ -65,6 +72,7 @@ final class Core implements Callbacks {
         this.localPort = port;
         this.localAddresses = List.copyOf(addresses);
         this.receiveQueueLimit = options.get(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
+        this.wakeBatchBytes = Math.min(64 * 1024, Math.max(1, sctpOptions.receiveBufferBytes() / 8));
     }
 
     /**
@@ -347,8 +355,11 @@ final class Core implements Callbacks {
                             + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
             return;
         }
-        if (a.inbox.add(new Inbox.Msg(a, m))) {
-            s.stackThread().atTurnEnd(a.inbox.deferredWake);
+        Inbox in = a.inbox;
+        switch (in.add(new Inbox.Msg(a, m), m.data().length, wakeBatchBytes)) {
+            case Inbox.WAKE_AT_IDLE -> s.stackThread().whenIdle(in.wakeAtIdle);
+            case Inbox.WAKE_AT_TURN_END -> s.stackThread().atTurnEnd(in.wakeAtTurnEnd);
+            default -> {}
         }
     }
 

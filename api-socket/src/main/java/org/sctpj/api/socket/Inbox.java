@@ -49,10 +49,22 @@ final class Inbox {
 
     private final ArrayDeque<Object> items = new ArrayDeque<>();
     private int waiters;
-    private boolean wakePending;
+    private boolean turnEndWakePending;
+    private boolean idleWakePending;
+    private long unwokenBytes;
     private boolean closed;
-    /** Wakes the waiters for the messages added since the last wake (see {@link #add}). */
-    final Runnable deferredWake = this::wakeForMessages;
+
+    /** {@link #add}: no wake-up is needed. */
+    static final int WAKE_NONE = 0;
+    /** {@link #add}: run {@link #wakeAtIdle} when the stack thread has caught up with its input. */
+    static final int WAKE_AT_IDLE = 1;
+    /** {@link #add}: run {@link #wakeAtTurnEnd} at the end of the stack thread's turn. */
+    static final int WAKE_AT_TURN_END = 2;
+
+    /** Wakes the waiters; for {@link org.sctpj.timers.StackThread#whenIdle}. */
+    final Runnable wakeAtIdle = () -> wake(false);
+    /** Wakes the waiters; for {@link org.sctpj.timers.StackThread#atTurnEnd}. */
+    final Runnable wakeAtTurnEnd = () -> wake(true);
 
     volatile Set<SctpStandardSocketOptions.Event> events;
 
@@ -61,22 +73,37 @@ final class Inbox {
     }
 
     /**
-     * Stack thread: a message arrived. Does not wake a waiting reader itself: returns true when the
-     * caller must run {@link #deferredWake} once the stack thread's turn ends (one wake-up for the
-     * messages of a whole batch of packets instead of one per message, which measured about one
-     * context switch per message on the receiving side).
+     * Stack thread: a message of {@code bytes} arrived. Does not wake a waiting reader itself; says
+     * when the caller should: once the stack thread has caught up with its input ({@link
+     * #WAKE_AT_IDLE}), or at the end of this turn when {@code batchBytes} arrived since the reader
+     * began to wait ({@link #WAKE_AT_TURN_END}), so that a reader keeps up with a stack thread
+     * that never runs out of packets. Waking per message measured about one context switch per
+     * message; a wake per burst lets the reader take many messages per wake-up.
      */
-    synchronized boolean add(Msg m) {
+    synchronized int add(Msg m, int bytes, long batchBytes) {
         items.add(m);
-        if (waiters > 0 && !wakePending) {
-            wakePending = true;
-            return true;
+        if (waiters == 0) {
+            return WAKE_NONE;
         }
-        return false;
+        unwokenBytes += bytes;
+        if (unwokenBytes >= batchBytes && !turnEndWakePending) {
+            turnEndWakePending = true;
+            return WAKE_AT_TURN_END;
+        }
+        if (!idleWakePending) {
+            idleWakePending = true;
+            return WAKE_AT_IDLE;
+        }
+        return WAKE_NONE;
     }
 
-    private synchronized void wakeForMessages() {
-        wakePending = false;
+    private synchronized void wake(boolean turnEnd) {
+        if (turnEnd) {
+            turnEndWakePending = false;
+        } else {
+            idleWakePending = false;
+        }
+        unwokenBytes = 0;
         notifyAll();
     }
 
