@@ -15,7 +15,6 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
-import org.sctpj.stack.Transmit;
 import org.sctpj.stack.wire.Wire;
 
 /**
@@ -81,6 +80,7 @@ public final class IdleMemory {
         long h0 = heap();
         long now = 0;
         List<AssociationId> ids = new ArrayList<>();
+        ByteBuffer out = ByteBuffer.allocate(65535);
         int up = 0;
         // In batches of 100: the server queues at most 256 packets of its own (INIT ACKs) at a time.
         for (int from = 0; from < n; from += 100) {
@@ -91,11 +91,14 @@ public final class IdleMemory {
             for (int round = 0; round < 50 && up < target; round++) {
                 now += 1_000_000;
                 for (Endpoint e : byPort.values()) {
-                    Optional<Transmit> t;
-                    while ((t = e.pollTransmit(now)).isPresent()) {
-                        ByteBuffer b = ByteBuffer.wrap(t.get().packet());
-                        Endpoint to = byPort.get(Wire.u16(b, 2));
-                        to.handleInput(b, LOCAL, LOCAL, now);
+                    // As the stack thread does: every packet built into one caller-owned buffer.
+                    while (true) {
+                        out.clear();
+                        if (e.pollTransmit(out, now) == null) {
+                            break;
+                        }
+                        Endpoint to = byPort.get(Wire.u16(out, out.position() + 2));
+                        to.handleInput(out, LOCAL, LOCAL, now);
                     }
                 }
                 for (Endpoint e : byPort.values()) {

@@ -18,7 +18,12 @@ import org.sctpj.stack.wire.chunk.SackChunk;
  */
 public final class PacketBuilder {
 
-    private final ByteBuffer own;
+    private final int capacity;
+    /** The own buffer, made on first use: a builder that only ever targets a caller's buffer (the
+     * stack thread's case) costs no packet-sized buffer per association. */
+    private ByteBuffer own;
+
+    private boolean targetingOwn = true;
     private ByteBuffer buf;
     /** The target buffer's position when {@link #target} was called. */
     private int targetStart;
@@ -40,8 +45,7 @@ public final class PacketBuilder {
         if (capacity < SctpPacket.HEADER_LENGTH + Chunk.HEADER_LENGTH) {
             throw new IllegalArgumentException("capacity must be at least 16 bytes, was " + capacity);
         }
-        own = ByteBuffer.allocate(capacity);
-        buf = own;
+        this.capacity = capacity;
         limit = capacity;
     }
 
@@ -61,12 +65,13 @@ public final class PacketBuilder {
                     + " bytes left: give at least the path MTU (65535 bytes fits any packet)");
         }
         buf = out;
+        targetingOwn = false;
         targetStart = out.position();
     }
 
     /** Builds the next packets in the builder's own heap buffer again (the default). */
     public void targetOwn() {
-        buf = own;
+        targetingOwn = true;
     }
 
     /**
@@ -82,7 +87,11 @@ public final class PacketBuilder {
         if (maxBytes < SctpPacket.HEADER_LENGTH + Chunk.HEADER_LENGTH) {
             throw new IllegalArgumentException("maxBytes must be at least 16, was " + maxBytes);
         }
-        if (buf == own) {
+        if (targetingOwn) {
+            if (own == null) {
+                own = ByteBuffer.allocate(capacity);
+            }
+            buf = own;
             buf.clear();
             base = 0;
         } else {
@@ -196,7 +205,7 @@ public final class PacketBuilder {
     /** Fills the CRC32c checksum and returns a copy of exactly the packet's bytes. */
     public byte[] finish() {
         int n = finishInPlace();
-        if (buf == own) {
+        if (targetingOwn) {
             return Arrays.copyOf(own.array(), n);
         }
         byte[] copy = new byte[n];
