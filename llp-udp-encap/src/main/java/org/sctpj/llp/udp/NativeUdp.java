@@ -293,7 +293,7 @@ final class NativeUdp {
         }
     }
 
-    private static boolean trySetInt(LibC c, int fd, int level, int option, int value) {
+    static boolean trySetInt(LibC c, int fd, int level, int option, int value) {
         ByteBuffer v = allocate(4);
         v.putInt(0, value);
         int r = c.setsockopt(fd, level, option, pointer(v), 4);

@@ -637,6 +637,15 @@ public final class UdpEncapsulation implements LowerLayer {
         return b;
     }
 
+    /** For tests: sets an int socket option on every native socket; false if the kernel refused. */
+    boolean setSocketOptionForTest(int level, int option, int value) throws IOException {
+        boolean ok = true;
+        for (Sock s : socks) {
+            ok &= NativeUdp.trySetInt(UdpNative.libc(), s.fd, level, option, value);
+        }
+        return ok;
+    }
+
     /** For tests: turns GSO off on every socket, as after a failed GSO send. */
     void disableGsoForTest() {
         for (Sock s : socks) {
