@@ -54,9 +54,13 @@ import org.sctpj.stack.llp.LowerLayer;
  * (the copy the JDK would otherwise make into a temporary one). Neither direction allocates per
  * packet while the peer's address and port stay the same.
  *
- * <p>The JDK offers no {@code recvmmsg}/{@code sendmmsg}: batching is a loop of single system calls
- * with no wake-up in between; {@link #receive} takes as many datagrams as are queued, up to the
- * batch bound, in one call.
+ * <p>The JDK offers no {@code recvmmsg}/{@code sendmmsg}: on that path batching is a loop of single
+ * system calls with no wake-up in between; {@link #receive} takes as many datagrams as are queued,
+ * up to the batch bound, in one call. On Linux, {@link UdpConfig#nativeIo()} ({@link NativeIo#AUTO}
+ * by default) replaces the channels with native sockets: {@link #send} holds packets until {@link
+ * #flush()} (or {@link #await}, or a full batch) and sends them with UDP GSO and {@code sendmmsg};
+ * {@link #receive} uses {@code recvmmsg} and splits UDP GRO-coalesced datagrams; {@link #await} is
+ * {@code ppoll} with an eventfd for {@link #wakeup()}. {@link #isNative()} says which path runs.
  *
  * <p>The destination address of a received datagram is not available through {@link
  * DatagramChannel}: the sink gets the socket's bound address, or the wildcard address of the
