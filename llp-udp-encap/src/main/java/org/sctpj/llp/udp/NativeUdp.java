@@ -503,7 +503,7 @@ final class NativeUdp {
                 at += r;
                 continue;
             }
-            int errno = errno();
+            int errno = r == 0 ? EAGAIN : errno(); // sendmmsg sent none without an error: treat as full
             if (errno == EINTR && interrupted++ < 3) {
                 continue;
             }
