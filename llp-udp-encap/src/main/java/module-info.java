@@ -1,9 +1,11 @@
 /**
  * SCTP over UDP (RFC 6951): the {@link org.sctpj.stack.llp.LowerLayer} over {@code
- * DatagramChannel}, IPv4 and IPv6.
+ * DatagramChannel}, IPv4 and IPv6, or on Linux through native UDP sockets (GSO, GRO, {@code
+ * sendmmsg}, {@code recvmmsg}) reached with JNR-FFI.
  */
 module org.sctpj.llp.udp {
     requires transitive org.sctpj.stack;
+    requires org.jnrproject.ffi;
 
     exports org.sctpj.llp.udp;
 }

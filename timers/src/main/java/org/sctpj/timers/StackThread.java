@@ -31,9 +31,10 @@ import org.sctpj.stack.llp.LowerLayer;
  *   <li>Expire due timers through the {@link TimerWheel} (one timer per endpoint, at its {@link
  *       Endpoint#nextTimeout()}): {@link Endpoint#handleTimeout}.
  *   <li>For each endpoint touched above: send every {@link Endpoint#pollTransmit} packet through
- *       the lower layer, and hand every {@link Endpoint#pollEvent} event to the listener (after
- *       each event, what the callback made the endpoint transmit is sent at once); then re-read
- *       its next deadline into the wheel.
+ *       the lower layer, then {@link LowerLayer#flush} it, and hand every {@link
+ *       Endpoint#pollEvent} event to the listener (after each event, what the callback made the
+ *       endpoint transmit is sent and flushed at once); then re-read its next deadline into the
+ *       wheel. What one inbound packet provokes is sent and flushed before the next is read.
  *   <li>If the turn did no work, call the {@link IdleStrategy} with the time until the next
  *       deadline (capped by {@link StackConfig#maxParkNanos()}).
  * </ol>
@@ -491,7 +492,11 @@ public final class StackThread implements AutoCloseable {
         return work;
     }
 
-    /** Sends every packet the endpoint has now; returns how many. */
+    /**
+     * Sends every packet the endpoint has now, then flushes the lower layer ({@link
+     * LowerLayer#flush}) if anything was sent, so that a batching layer sends the burst before the
+     * next inbound packet is read; returns how many.
+     */
     private int transmitAll(EndpointHandle h, long now) {
         Endpoint ep = h.endpoint;
         ByteBuffer b = transmitBuffer;
@@ -500,6 +505,9 @@ public final class StackThread implements AutoCloseable {
             b.clear();
             InetAddress dest = ep.pollTransmit(b, now);
             if (dest == null) {
+                if (n > 0) {
+                    flushLayer(h);
+                }
                 return n;
             }
             n++;
@@ -515,6 +523,18 @@ public final class StackThread implements AutoCloseable {
             h.layer.send(packet, source, destination);
         } catch (IOException | RuntimeException e) {
             report("lower layer send to " + destination, e);
+        }
+    }
+
+    /** Lets a batching lower layer send what {@link #transmitAll} gave it. */
+    private void flushLayer(EndpointHandle h) {
+        if (h.closed) {
+            return;
+        }
+        try {
+            h.layer.flush();
+        } catch (IOException | RuntimeException e) {
+            report("lower layer flush", e);
         }
     }
 

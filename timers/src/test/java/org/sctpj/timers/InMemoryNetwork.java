@@ -27,6 +27,21 @@ final class InMemoryNetwork {
     private final Map<Key, Layer> bound = new ConcurrentHashMap<>();
     final AtomicLong delivered = new AtomicLong();
     final AtomicLong dropped = new AtomicLong();
+    final AtomicLong flushes = new AtomicLong();
+    private final boolean holdUntilFlush;
+
+    /** Layers that send each packet at once. */
+    InMemoryNetwork() {
+        this(false);
+    }
+
+    /**
+     * @param holdUntilFlush whether layers hold what {@code send} gets until {@code flush} (as a
+     *     batching layer may), to check that the driver flushes
+     */
+    InMemoryNetwork(boolean holdUntilFlush) {
+        this.holdUntilFlush = holdUntilFlush;
+    }
 
     /** A layer receiving for SCTP port {@code port} on each of {@code addresses}. */
     Layer open(int port, List<InetAddress> addresses) throws BindException {
@@ -48,6 +63,7 @@ final class InMemoryNetwork {
         final List<InetAddress> addresses;
         private final ConcurrentLinkedQueue<Packet> inbox = new ConcurrentLinkedQueue<>();
         private final Semaphore signal = new Semaphore(0);
+        private final java.util.ArrayList<Packet> held = new java.util.ArrayList<>();
         private volatile boolean closed;
 
         Layer(int port, List<InetAddress> addresses) {
@@ -60,6 +76,25 @@ final class InMemoryNetwork {
             if (closed) {
                 throw new ClosedChannelException();
             }
+            if (holdUntilFlush) {
+                byte[] copy = new byte[sctp.remaining()];
+                sctp.get(copy);
+                held.add(new Packet(copy, source, destination));
+                return;
+            }
+            deliver(sctp, source, destination);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            flushes.incrementAndGet();
+            for (Packet pk : held) {
+                deliver(ByteBuffer.wrap(pk.bytes()), pk.from(), pk.to());
+            }
+            held.clear();
+        }
+
+        private void deliver(ByteBuffer sctp, InetAddress source, InetAddress destination) {
             int p = sctp.position();
             if (sctp.remaining() < 4) {
                 dropped.incrementAndGet(); // no destination port to route by

@@ -233,7 +233,10 @@ class StackThreadTest {
     }
 
     private void exchange(StackThread ta, StackThread tz) throws Exception {
-        InMemoryNetwork net = new InMemoryNetwork();
+        exchange(ta, tz, new InMemoryNetwork());
+    }
+
+    private void exchange(StackThread ta, StackThread tz, InMemoryNetwork net) throws Exception {
         Events ea = new Events();
         Events ez = new Events();
         Endpoint z = endpoint(5002, 2);
@@ -266,6 +269,15 @@ class StackThreadTest {
     void twoEndpointsOnOneParkingThreadConnectExchangeAndShutDown() throws Exception {
         StackThread t = thread(IdleStrategy.park());
         exchange(t, t);
+    }
+
+    @Test
+    void aLayerThatSendsOnlyOnFlushIsFlushedAfterEveryBurst() throws Exception {
+        // Nothing but LowerLayer.flush makes these layers send: without the stack thread's flush
+        // after each burst the handshake would never complete.
+        InMemoryNetwork net = new InMemoryNetwork(true);
+        exchange(thread(IdleStrategy.park()), thread(IdleStrategy.park()), net);
+        assertTrue(net.flushes.get() > 0);
     }
 
     @Test

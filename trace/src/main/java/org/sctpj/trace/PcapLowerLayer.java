@@ -122,8 +122,17 @@ public final class PcapLowerLayer implements LowerLayer {
     }
 
     /** Flushes the capture file so that it can be read while the layer runs. */
-    public void flush() throws IOException {
+    public void flushCapture() throws IOException {
         writer.flush();
+    }
+
+    /**
+     * Forwards {@link LowerLayer#flush} to the inner layer (held packets go out); the capture file
+     * is not flushed here, as this runs after every burst: see {@link #flushCapture()}.
+     */
+    @Override
+    public void flush() throws IOException {
+        inner.flush();
     }
 
     @Override

@@ -40,6 +40,7 @@ class PcapLowerLayerTest {
         final ArrayDeque<Queued> inbound = new ArrayDeque<>();
         final List<Long> awaited = new ArrayList<>();
         int wakeups;
+        int flushes;
         boolean closed;
         int overhead;
 
@@ -69,6 +70,11 @@ class PcapLowerLayerTest {
         @Override
         public void await(long timeoutNanos) {
             awaited.add(timeoutNanos);
+        }
+
+        @Override
+        public void flush() {
+            flushes++;
         }
 
         @Override
@@ -281,6 +287,8 @@ class PcapLowerLayerTest {
         assertEquals(List.of(123L), inner.awaited);
         assertEquals(2, inner.wakeups);
         llp.flush();
+        assertEquals(1, inner.flushes);
+        llp.flushCapture();
         llp.close();
         assertTrue(inner.closed);
         // The writer was not ours to close: it still takes packets.

@@ -99,6 +99,7 @@ final class EndpointDriver implements AutoCloseable {
                 llp.send(ByteBuffer.wrap(x.packet()), x.source(), x.destination());
                 any = true;
             }
+            llp.flush();
             Optional<SctpEvent> e;
             while ((e = endpoint.pollEvent()).isPresent()) {
                 onEvent.accept(e.get());

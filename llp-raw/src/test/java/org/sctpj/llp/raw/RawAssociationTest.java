@@ -66,6 +66,11 @@ class RawAssociationTest {
             }
 
             @Override
+            public void flush() throws java.io.IOException {
+                inner.flush();
+            }
+
+            @Override
             public int receive(PacketSink sink, int max) throws java.io.IOException {
                 return inner.receive(
                         (b, from, to) -> {

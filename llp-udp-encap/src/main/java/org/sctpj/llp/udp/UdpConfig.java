@@ -37,6 +37,10 @@ import java.util.Map;
  * @param receiveQueueDepth in {@link ReceiveMode#RECEIVE_THREAD} mode, the datagrams each receive
  *     thread may queue for the stack thread (a power of two; each holds a buffer of {@code
  *     maxDatagramBytes})
+ * @param nativeIo whether to use the native Linux path (GSO, GRO, {@code sendmmsg}, {@code
+ *     recvmmsg}): {@link NativeIo#AUTO} by default, or the system property {@value
+ *     #NATIVE_IO_PROPERTY}, else the environment variable {@value #NATIVE_IO_ENV} ({@code
+ *     auto}, {@code on} or {@code off}) when the code sets none
  */
 public record UdpConfig(
         int localPort,
@@ -48,13 +52,23 @@ public record UdpConfig(
         int receiveBatch,
         int maxLearnedPorts,
         ReceiveMode receiveMode,
-        int receiveQueueDepth) {
+        int receiveQueueDepth,
+        NativeIo nativeIo) {
 
     /** The UDP port IANA assigned to SCTP over UDP (RFC 6951 section 5.1). */
     public static final int DEFAULT_PORT = 9899;
 
     /** The environment variable that overrides {@link #DEFAULT_PORT} as the local UDP port. */
     public static final String PORT_ENV = "SCTPJ_UDP_PORT";
+
+    /** The system property that sets {@link #nativeIo()} when the code does not. */
+    public static final String NATIVE_IO_PROPERTY = "sctpj.udp.nativeIo";
+
+    /**
+     * The environment variable that sets {@link #nativeIo()} when neither the code nor {@value
+     * #NATIVE_IO_PROPERTY} does.
+     */
+    public static final String NATIVE_IO_ENV = "SCTPJ_UDP_NATIVE_IO";
 
     /** Validates ranges and copies the address list. */
     public UdpConfig {
@@ -73,6 +87,9 @@ public record UdpConfig(
         }
         if (receiveMode == null) {
             throw new IllegalArgumentException("receiveMode must not be null");
+        }
+        if (nativeIo == null) {
+            throw new IllegalArgumentException("nativeIo must not be null: use NativeIo.AUTO");
         }
         atLeast("receiveBufferBytes", receiveBufferBytes, 1024);
         atLeast("sendBufferBytes", sendBufferBytes, 1024);
@@ -137,6 +154,22 @@ public record UdpConfig(
                 + "\" is not a UDP port; set it to 0..65535 or unset it (default " + DEFAULT_PORT + ")");
     }
 
+    /**
+     * The native I/O mode when the code gives none: the system property {@value
+     * #NATIVE_IO_PROPERTY} if set, else {@value #NATIVE_IO_ENV} from {@code env}, else {@link
+     * NativeIo#AUTO}.
+     *
+     * @throws IllegalArgumentException if the one that is set is not {@code auto}, {@code on} or
+     *     {@code off}
+     */
+    public static NativeIo defaultNativeIo(Map<String, String> env) {
+        String p = System.getProperty(NATIVE_IO_PROPERTY);
+        if (p != null && !p.isBlank()) {
+            return NativeIo.parse(p, "system property " + NATIVE_IO_PROPERTY, NativeIo.AUTO);
+        }
+        return NativeIo.parse(env.get(NATIVE_IO_ENV), "environment variable " + NATIVE_IO_ENV, NativeIo.AUTO);
+    }
+
     /** Mutable builder of {@link UdpConfig}; {@link #build()} validates. */
     public static final class Builder {
         private Integer localPort;
@@ -149,6 +182,7 @@ public record UdpConfig(
         private int maxLearnedPorts = 4096;
         private ReceiveMode receiveMode = ReceiveMode.SELECTOR;
         private int receiveQueueDepth = 64;
+        private NativeIo nativeIo;
 
         private Builder() {}
 
@@ -163,6 +197,7 @@ public record UdpConfig(
             maxLearnedPorts = c.maxLearnedPorts;
             receiveMode = c.receiveMode;
             receiveQueueDepth = c.receiveQueueDepth;
+            nativeIo = c.nativeIo;
         }
 
         /** Sets the local UDP port (0: ephemeral); overrides {@value UdpConfig#PORT_ENV}. */
@@ -233,6 +268,15 @@ public record UdpConfig(
         }
 
         /**
+         * Sets {@link UdpConfig#nativeIo()}; overrides {@value UdpConfig#NATIVE_IO_PROPERTY} and
+         * {@value UdpConfig#NATIVE_IO_ENV}.
+         */
+        public Builder nativeIo(NativeIo mode) {
+            nativeIo = mode;
+            return this;
+        }
+
+        /**
          * The configuration; throws {@link IllegalArgumentException} naming the bad value (including
          * a malformed {@value UdpConfig#PORT_ENV} when no port was given in code).
          */
@@ -248,7 +292,8 @@ public record UdpConfig(
                     receiveBatch,
                     maxLearnedPorts,
                     receiveMode,
-                    receiveQueueDepth);
+                    receiveQueueDepth,
+                    nativeIo != null ? nativeIo : defaultNativeIo(System.getenv()));
         }
     }
 }

@@ -54,9 +54,13 @@ import org.sctpj.stack.llp.LowerLayer;
  * (the copy the JDK would otherwise make into a temporary one). Neither direction allocates per
  * packet while the peer's address and port stay the same.
  *
- * <p>The JDK offers no {@code recvmmsg}/{@code sendmmsg}: batching is a loop of single system calls
- * with no wake-up in between; {@link #receive} takes as many datagrams as are queued, up to the
- * batch bound, in one call.
+ * <p>The JDK offers no {@code recvmmsg}/{@code sendmmsg}: on that path batching is a loop of single
+ * system calls with no wake-up in between; {@link #receive} takes as many datagrams as are queued,
+ * up to the batch bound, in one call. On Linux, {@link UdpConfig#nativeIo()} ({@link NativeIo#AUTO}
+ * by default) replaces the channels with native sockets: {@link #send} holds packets until {@link
+ * #flush()} (or {@link #await}, or a full batch) and sends them with UDP GSO and {@code sendmmsg};
+ * {@link #receive} uses {@code recvmmsg} and splits UDP GRO-coalesced datagrams; {@link #await} is
+ * {@code ppoll} with an eventfd for {@link #wakeup()}. {@link #isNative()} says which path runs.
  *
  * <p>The destination address of a received datagram is not available through {@link
  * DatagramChannel}: the sink gets the socket's bound address, or the wildcard address of the
@@ -70,13 +74,19 @@ public final class UdpEncapsulation implements LowerLayer {
     private static final InetAddress ANY4 = any(new byte[4]);
     private static final InetAddress ANY6 = any(new byte[16]);
 
-    /** One bound socket. */
-    private static final class Sock {
+    /** One bound socket: a {@link DatagramChannel}, or a native file descriptor ({@link NativeUdp}). */
+    static final class Sock {
         final DatagramChannel channel;
         final InetSocketAddress local;
         final boolean ipv4;
         final boolean ipv6;
         ReceiveThread reader;
+        /** Native path: the socket's descriptor, its family, and whether GSO and GRO are on. */
+        int fd = -1;
+
+        boolean family6;
+        boolean gso;
+        boolean gro;
 
         Sock(DatagramChannel channel, InetSocketAddress local, boolean ipv4, boolean ipv6) {
             this.channel = channel;
@@ -96,6 +106,7 @@ public final class UdpEncapsulation implements LowerLayer {
     private final Selector selector;
     private final ByteBuffer receiveBuffer;
     private final ByteBuffer sendBuffer;
+    private final NativeUdp nat;
     private final RemotePorts ports;
     private final Delivery delivery = this::deliver;
     private PacketSink sink;
@@ -106,17 +117,20 @@ public final class UdpEncapsulation implements LowerLayer {
     private long droppedZeroPort;
     private long sent;
     private long sendDropped;
+    private long receiveCalls;
 
     private volatile Thread stackThread;
     private volatile boolean sleeping;
     private volatile boolean wakeupPending;
 
-    private UdpEncapsulation(UdpConfig config, List<Sock> socks, Selector selector) {
+    private UdpEncapsulation(UdpConfig config, List<Sock> socks, Selector selector, boolean nativeIo)
+            throws IOException {
         this.config = config;
         this.socks = socks.toArray(new Sock[0]);
         this.selector = selector;
         this.receiveBuffer = selector != null ? ByteBuffer.allocateDirect(config.maxDatagramBytes()) : null;
-        this.sendBuffer = ByteBuffer.allocateDirect(65535);
+        this.sendBuffer = nativeIo ? null : ByteBuffer.allocateDirect(65535);
+        this.nat = nativeIo ? new NativeUdp(config, this.socks) : null;
         this.ports = new RemotePorts(config.defaultRemotePort(), config.maxLearnedPorts());
     }
 
@@ -128,6 +142,9 @@ public final class UdpEncapsulation implements LowerLayer {
      * @throws IOException for other socket errors
      */
     public static UdpEncapsulation open(UdpConfig config) throws IOException {
+        if (useNative(config)) {
+            return openNative(config);
+        }
         List<Sock> socks = new ArrayList<>();
         Selector selector = null;
         boolean threads = config.receiveMode() == ReceiveMode.RECEIVE_THREAD;
@@ -153,7 +170,7 @@ public final class UdpEncapsulation implements LowerLayer {
                     s.channel.register(selector, SelectionKey.OP_READ);
                 }
             }
-            UdpEncapsulation u = new UdpEncapsulation(config, socks, selector);
+            UdpEncapsulation u = new UdpEncapsulation(config, socks, selector, false);
             if (threads) {
                 for (Sock s : socks) {
                     s.reader = new ReceiveThread(
@@ -179,6 +196,53 @@ public final class UdpEncapsulation implements LowerLayer {
             if (selector != null) {
                 selector.close();
             }
+            throw e;
+        }
+    }
+
+    /**
+     * Whether {@link UdpConfig#nativeIo()} asks for the native path and it can be used.
+     *
+     * @throws IOException if it is {@link NativeIo#ON} and the native path cannot be used
+     */
+    private static boolean useNative(UdpConfig config) throws IOException {
+        NativeIo mode = config.nativeIo();
+        if (mode == NativeIo.OFF) {
+            return false;
+        }
+        String why = config.receiveMode() != ReceiveMode.SELECTOR
+                ? "it needs ReceiveMode.SELECTOR (the stack thread reads the sockets), not " + config.receiveMode()
+                : UdpNative.unavailableReason();
+        if (why == null) {
+            return true;
+        }
+        if (mode == NativeIo.ON) {
+            throw new IOException("UdpConfig.nativeIo is ON but the native UDP path (GSO/GRO, sendmmsg/recvmmsg)"
+                    + " cannot be used: " + why + ". Use NativeIo.AUTO to fall back to DatagramChannel, or OFF.");
+        }
+        return false;
+    }
+
+    private static UdpEncapsulation openNative(UdpConfig config) throws IOException {
+        List<Sock> socks = new ArrayList<>();
+        try {
+            int port = config.localPort();
+            List<InetAddress> addrs = config.bindAddresses();
+            if (addrs.isEmpty()) {
+                socks.add(NativeUdp.bind(config, null, port));
+            } else {
+                for (InetAddress a : addrs) {
+                    checkLocal(a);
+                }
+                for (InetAddress a : addrs) {
+                    Sock s = NativeUdp.bind(config, a, port);
+                    socks.add(s);
+                    port = s.local.getPort(); // an ephemeral port is shared by all sockets
+                }
+            }
+            return new UdpEncapsulation(config, socks, null, true);
+        } catch (IOException | RuntimeException e) {
+            NativeUdp.closeAll(socks);
             throw e;
         }
     }
@@ -251,6 +315,10 @@ public final class UdpEncapsulation implements LowerLayer {
         int p = sctp.position();
         int sctpPort = sctp.remaining() >= 4 ? ((sctp.get(p + 2) & 0xff) << 8) | (sctp.get(p + 3) & 0xff) : -1;
         InetSocketAddress target = ports.target(destination, sctpPort);
+        if (nat != null) {
+            nat.send(s, sctp, target);
+            return;
+        }
         ByteBuffer b = sctp;
         if (!b.isDirect()) {
             ByteBuffer d = sendBuffer;
@@ -263,6 +331,15 @@ public final class UdpEncapsulation implements LowerLayer {
             sendDropped++;
         } else {
             sent++;
+        }
+    }
+
+    /** On the native path, sends what {@link #send} held (see {@link NativeUdp}); else nothing to do. */
+    @Override
+    public void flush() throws IOException {
+        ensureOpen();
+        if (nat != null) {
+            nat.flush();
         }
     }
 
@@ -296,6 +373,9 @@ public final class UdpEncapsulation implements LowerLayer {
         }
         this.sink = sink;
         try {
+            if (nat != null) {
+                return nat.receive(delivery, limit);
+            }
             int n = 0;
             int count = socks.length;
             for (int k = 0; k < count && n < limit; k++) {
@@ -316,6 +396,7 @@ public final class UdpEncapsulation implements LowerLayer {
         int n = 0;
         while (n < max) {
             b.clear();
+            receiveCalls++;
             InetSocketAddress from = (InetSocketAddress) s.channel.receive(b);
             if (from == null) {
                 break;
@@ -343,6 +424,10 @@ public final class UdpEncapsulation implements LowerLayer {
     @Override
     public void await(long timeoutNanos) throws IOException {
         ensureOpen();
+        if (nat != null) {
+            nat.await(timeoutNanos);
+            return;
+        }
         if (selector != null) {
             if (timeoutNanos <= 0) {
                 selector.selectNow();
@@ -392,6 +477,10 @@ public final class UdpEncapsulation implements LowerLayer {
 
     @Override
     public void wakeup() {
+        if (nat != null) {
+            nat.wakeup();
+            return;
+        }
         if (selector != null) {
             selector.wakeup();
             return;
@@ -414,6 +503,10 @@ public final class UdpEncapsulation implements LowerLayer {
             return;
         }
         closed = true;
+        if (nat != null) {
+            nat.close();
+            return;
+        }
         IOException first = null;
         for (Sock s : socks) {
             try {
@@ -495,7 +588,73 @@ public final class UdpEncapsulation implements LowerLayer {
                 waits += s.reader.queueFullWaits;
             }
         }
-        return new UdpStats(received, zero, sent, sendDropped, waits, ports.learnedCount());
+        if (nat != null) {
+            return new UdpStats(
+                    received,
+                    nat.droppedZeroPort,
+                    nat.sent,
+                    nat.sendDropped,
+                    0,
+                    ports.learnedCount(),
+                    nat.sendCalls,
+                    nat.receiveCalls,
+                    nat.gsoSends,
+                    nat.groDatagrams,
+                    nat.gsoFallbacks,
+                    nat.truncated);
+        }
+        return new UdpStats(
+                received,
+                zero,
+                sent,
+                sendDropped,
+                waits,
+                ports.learnedCount(),
+                sent + sendDropped,
+                receiveCalls,
+                0,
+                0,
+                0,
+                0);
+    }
+
+    /** Whether this instance runs on the native path ({@link UdpConfig#nativeIo()}). */
+    public boolean isNative() {
+        return nat != null;
+    }
+
+    /** The sockets' state, for tests: whether GSO (UDP_SEGMENT) is used on each. */
+    boolean[] gsoBySocket() {
+        boolean[] b = new boolean[socks.length];
+        for (int i = 0; i < socks.length; i++) {
+            b[i] = socks[i].gso;
+        }
+        return b;
+    }
+
+    /** For tests: whether GRO is on for each socket. */
+    boolean[] groBySocket() {
+        boolean[] b = new boolean[socks.length];
+        for (int i = 0; i < socks.length; i++) {
+            b[i] = socks[i].gro;
+        }
+        return b;
+    }
+
+    /** For tests: sets an int socket option on every native socket; false if the kernel refused. */
+    boolean setSocketOptionForTest(int level, int option, int value) throws IOException {
+        boolean ok = true;
+        for (Sock s : socks) {
+            ok &= NativeUdp.trySetInt(UdpNative.libc(), s.fd, level, option, value);
+        }
+        return ok;
+    }
+
+    /** For tests: turns GSO off on every socket, as after a failed GSO send. */
+    void disableGsoForTest() {
+        for (Sock s : socks) {
+            s.gso = false;
+        }
     }
 
     /** The receive mode in use. */

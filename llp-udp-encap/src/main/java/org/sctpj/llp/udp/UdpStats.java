@@ -11,6 +11,16 @@ package org.sctpj.llp.udp;
  * @param queueFullWaits in {@link ReceiveMode#RECEIVE_THREAD} mode, times a receive thread found the
  *     queue to the stack thread full and had to wait (the socket buffer absorbs the backlog)
  * @param learnedPorts remote addresses whose UDP port is currently learned
+ * @param sendSystemCalls system calls made to send ({@code sendto}, or on the native path {@code
+ *     sendmsg}/{@code sendmmsg}, each carrying one or many datagrams)
+ * @param receiveSystemCalls system calls made to receive ({@code recvfrom} including the one that
+ *     finds the socket empty, or on the native path {@code recvmmsg}); 0 in {@link
+ *     ReceiveMode#RECEIVE_THREAD} mode, where the receive threads make them
+ * @param gsoSends native path: sends that carried several datagrams with UDP GSO
+ * @param groDatagrams native path: received datagrams that the kernel had coalesced (UDP GRO) and
+ *     that were split back into packets
+ * @param gsoFallbacks native path: sockets that stopped using GSO after a GSO send failed
+ * @param truncated native path: datagrams dropped because they did not fit the receive slot
  */
 public record UdpStats(
         long received,
@@ -18,4 +28,10 @@ public record UdpStats(
         long sent,
         long sendDropped,
         long queueFullWaits,
-        int learnedPorts) {}
+        int learnedPorts,
+        long sendSystemCalls,
+        long receiveSystemCalls,
+        long gsoSends,
+        long groDatagrams,
+        long gsoFallbacks,
+        long truncated) {}

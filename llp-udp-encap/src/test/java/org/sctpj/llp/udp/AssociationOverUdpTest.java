@@ -32,9 +32,11 @@ class AssociationOverUdpTest {
 
     static List<Arguments> cases() {
         return List.of(
-                Arguments.of("127.0.0.1", ReceiveMode.SELECTOR),
-                Arguments.of("127.0.0.1", ReceiveMode.RECEIVE_THREAD),
-                Arguments.of("::1", ReceiveMode.SELECTOR));
+                Arguments.of("127.0.0.1", UdpEncapsulationTest.Io.SELECTOR),
+                Arguments.of("127.0.0.1", UdpEncapsulationTest.Io.RECEIVE_THREAD),
+                Arguments.of("127.0.0.1", UdpEncapsulationTest.Io.NATIVE),
+                Arguments.of("::1", UdpEncapsulationTest.Io.SELECTOR),
+                Arguments.of("::1", UdpEncapsulationTest.Io.NATIVE));
     }
 
     /** Message i: its index, then (i % 997) bytes of a pattern derived from i. */
@@ -103,10 +105,9 @@ class AssociationOverUdpTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
-    void handshakeTenThousandMessagesAndShutdown(String ip, ReceiveMode mode) throws Exception {
+    void handshakeTenThousandMessagesAndShutdown(String ip, UdpEncapsulationTest.Io mode) throws Exception {
         InetAddress addr = InetAddress.getByName(ip);
-        UdpConfig cfg =
-                UdpConfig.builder().localPort(0).bind(addr).receiveMode(mode).build();
+        UdpConfig cfg = mode.apply(UdpConfig.builder().localPort(0).bind(addr)).build();
         UdpEncapsulation llpA = UdpEncapsulation.open(cfg);
         UdpEncapsulation llpZ = UdpEncapsulation.open(cfg);
         llpA.setRemotePort(addr, llpZ.localPort()); // Z's port is learned from A's INIT

@@ -108,6 +108,7 @@ final class MiniDriver implements AutoCloseable {
                 Transmit x = t.get();
                 llp.send(ByteBuffer.wrap(x.packet()), x.source(), x.destination());
             }
+            llp.flush();
             Optional<SctpEvent> e;
             while ((e = endpoint.pollEvent()).isPresent()) {
                 app.onEvent(this, e.get());

@@ -39,12 +39,40 @@ class UdpEncapsulationTest {
 
     record Got(byte[] data, InetAddress from, InetAddress to) {}
 
-    static UdpEncapsulation open(InetAddress bind, ReceiveMode mode) throws IOException {
-        UdpConfig.Builder b = UdpConfig.builder().localPort(0).receiveMode(mode);
+    /** The three ways the layer can run: two over DatagramChannel, and the native path. */
+    enum Io {
+        SELECTOR(ReceiveMode.SELECTOR, NativeIo.OFF),
+        RECEIVE_THREAD(ReceiveMode.RECEIVE_THREAD, NativeIo.OFF),
+        NATIVE(ReceiveMode.SELECTOR, NativeIo.ON);
+
+        final ReceiveMode receiveMode;
+        final NativeIo nativeIo;
+
+        Io(ReceiveMode receiveMode, NativeIo nativeIo) {
+            this.receiveMode = receiveMode;
+            this.nativeIo = nativeIo;
+        }
+
+        UdpConfig.Builder apply(UdpConfig.Builder b) {
+            return b.receiveMode(receiveMode).nativeIo(nativeIo);
+        }
+    }
+
+    static UdpEncapsulation open(InetAddress bind, Io mode) throws IOException {
+        UdpConfig.Builder b = mode.apply(UdpConfig.builder().localPort(0));
         if (bind != null) {
             b.bind(bind);
         }
-        return UdpEncapsulation.open(b.build());
+        UdpEncapsulation u = UdpEncapsulation.open(b.build());
+        assertEquals(mode == Io.NATIVE, u.isNative());
+        return u;
+    }
+
+    /** Sends one packet and flushes, as the stack thread does after a burst. */
+    static void send(UdpEncapsulation u, ByteBuffer packet, InetAddress source, InetAddress destination)
+            throws IOException {
+        u.send(packet, source, destination);
+        u.flush();
     }
 
     /** Waits up to 5 s for at least one packet and returns all that came in that call. */
@@ -70,12 +98,12 @@ class UdpEncapsulationTest {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.US_ASCII));
     }
 
-    void bothWays(InetAddress ip, ReceiveMode mode) throws IOException {
+    void bothWays(InetAddress ip, Io mode) throws IOException {
         try (UdpEncapsulation a = open(ip, mode);
                 UdpEncapsulation b = open(ip, mode)) {
             assertEquals(9899, a.remotePort(ip), "before anything: the default remote port");
             a.setRemotePort(ip, b.localPort());
-            a.send(bytes("hello from a"), ip, ip);
+            send(a, bytes("hello from a"), ip, ip);
             List<Got> atB = take(b, 10);
             assertEquals(1, atB.size());
             assertArrayEquals(
@@ -85,7 +113,7 @@ class UdpEncapsulationTest {
             assertEquals(ip, atB.get(0).to());
             // b learned a's port from the datagram (RFC 6951 section 5.4): no configuration needed.
             assertEquals(a.localPort(), b.remotePort(ip));
-            b.send(bytes("reply from b"), ip, ip);
+            send(b, bytes("reply from b"), ip, ip);
             List<Got> atA = take(a, 10);
             assertEquals(1, atA.size());
             assertArrayEquals(
@@ -99,71 +127,77 @@ class UdpEncapsulationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ReceiveMode.class)
-    void ipv4PacketsBothWaysAndPortLearning(ReceiveMode mode) throws IOException {
+    @EnumSource(Io.class)
+    void ipv4PacketsBothWaysAndPortLearning(Io mode) throws IOException {
         bothWays(V4, mode);
     }
 
     @ParameterizedTest
-    @EnumSource(ReceiveMode.class)
-    void ipv6PacketsBothWaysAndPortLearning(ReceiveMode mode) throws IOException {
+    @EnumSource(Io.class)
+    void ipv6PacketsBothWaysAndPortLearning(Io mode) throws IOException {
         bothWays(V6, mode);
     }
 
     @ParameterizedTest
-    @EnumSource(ReceiveMode.class)
-    void dualStackWildcardSocketServesBothFamilies(ReceiveMode mode) throws IOException {
+    @EnumSource(Io.class)
+    void dualStackWildcardSocketServesBothFamilies(Io mode) throws IOException {
         try (UdpEncapsulation w = open(null, mode);
                 UdpEncapsulation c4 = open(V4, mode);
                 UdpEncapsulation c6 = open(V6, mode)) {
             c4.setRemotePort(V4, w.localPort());
             c6.setRemotePort(V6, w.localPort());
-            c4.send(bytes("four"), V4, V4);
+            send(c4, bytes("four"), V4, V4);
             Got g4 = take(w, 10).get(0);
             assertEquals(V4, g4.from());
             assertTrue(g4.to().isAnyLocalAddress() && g4.to() instanceof Inet4Address, "to: " + g4.to());
-            c6.send(bytes("six"), V6, V6);
+            send(c6, bytes("six"), V6, V6);
             Got g6 = take(w, 10).get(0);
             assertEquals(V6, g6.from());
             assertTrue(g6.to().isAnyLocalAddress() && !(g6.to() instanceof Inet4Address), "to: " + g6.to());
             // replies to both families through the one socket, to the learned ports
-            w.send(bytes("back4"), g4.to(), V4);
-            w.send(bytes("back6"), g6.to(), V6);
+            send(w, bytes("back4"), g4.to(), V4);
+            send(w, bytes("back6"), g6.to(), V6);
             assertEquals("back4", new String(take(c4, 10).get(0).data(), StandardCharsets.US_ASCII));
             assertEquals("back6", new String(take(c6, 10).get(0).data(), StandardCharsets.US_ASCII));
         }
     }
 
-    @Test
-    void ipv4AndIpv6SocketsOnOnePort() throws IOException {
-        UdpConfig c = UdpConfig.builder().localPort(0).bind(V4, V6).build();
+    @ParameterizedTest
+    @EnumSource(
+            value = Io.class,
+            names = {"SELECTOR", "NATIVE"})
+    void ipv4AndIpv6SocketsOnOnePort(Io io) throws IOException {
+        UdpConfig c = io.apply(UdpConfig.builder().localPort(0).bind(V4, V6)).build();
         try (UdpEncapsulation u = UdpEncapsulation.open(c);
-                UdpEncapsulation p6 = open(V6, ReceiveMode.SELECTOR)) {
+                UdpEncapsulation p6 = open(V6, io)) {
             List<InetSocketAddress> locals = u.localAddresses();
             assertEquals(2, locals.size());
             assertEquals(locals.get(0).getPort(), locals.get(1).getPort(), "one port for every socket");
             p6.setRemotePort(V6, u.localPort());
-            p6.send(bytes("x"), V6, V6);
+            send(p6, bytes("x"), V6, V6);
             Got g = take(u, 10).get(0);
             assertEquals(V6, g.to(), "the IPv6 socket's own address");
         }
     }
 
-    @Test
-    void setRemotePortUntilAPacketSaysOtherwise() throws IOException {
-        try (UdpEncapsulation a = open(V4, ReceiveMode.SELECTOR);
-                UdpEncapsulation b = open(V4, ReceiveMode.SELECTOR);
-                UdpEncapsulation c = open(V4, ReceiveMode.SELECTOR)) {
+    @ParameterizedTest
+    @EnumSource(
+            value = Io.class,
+            names = {"SELECTOR", "NATIVE"})
+    void setRemotePortUntilAPacketSaysOtherwise(Io io) throws IOException {
+        try (UdpEncapsulation a = open(V4, io);
+                UdpEncapsulation b = open(V4, io);
+                UdpEncapsulation c = open(V4, io)) {
             a.setRemotePort(V4, b.localPort());
             assertEquals(b.localPort(), a.remotePort(V4));
-            a.send(bytes("to b"), V4, V4);
+            send(a, bytes("to b"), V4, V4);
             assertEquals("to b", new String(take(b, 10).get(0).data(), StandardCharsets.US_ASCII));
             // c now sends from the same address: its port is the last seen, so replies go to c
             c.setRemotePort(V4, a.localPort());
-            c.send(bytes("from c"), V4, V4);
+            send(c, bytes("from c"), V4, V4);
             take(a, 10);
             assertEquals(c.localPort(), a.remotePort(V4));
-            a.send(bytes("to c"), V4, V4);
+            send(a, bytes("to c"), V4, V4);
             assertEquals("to c", new String(take(c, 10).get(0).data(), StandardCharsets.US_ASCII));
             // setting again wins over what was learned
             a.setRemotePort(V4, b.localPort());
@@ -200,13 +234,13 @@ class UdpEncapsulationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ReceiveMode.class)
-    void receiveTakesAtMostMax(ReceiveMode mode) throws Exception {
+    @EnumSource(Io.class)
+    void receiveTakesAtMostMax(Io mode) throws Exception {
         try (UdpEncapsulation a = open(V4, mode);
                 UdpEncapsulation b = open(V4, mode)) {
             a.setRemotePort(V4, b.localPort());
             for (int i = 0; i < 10; i++) {
-                a.send(bytes("p" + i), V4, V4);
+                send(a, bytes("p" + i), V4, V4);
             }
             List<String> got = new ArrayList<>();
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -225,8 +259,8 @@ class UdpEncapsulationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ReceiveMode.class)
-    void wakeupUnblocksAwait(ReceiveMode mode) throws Exception {
+    @EnumSource(Io.class)
+    void wakeupUnblocksAwait(Io mode) throws Exception {
         try (UdpEncapsulation u = open(V4, mode)) {
             CompletableFuture<Long> took = CompletableFuture.supplyAsync(() -> {
                 long t0 = System.nanoTime();
@@ -250,8 +284,8 @@ class UdpEncapsulationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ReceiveMode.class)
-    void awaitReturnsWhenADatagramArrives(ReceiveMode mode) throws Exception {
+    @EnumSource(Io.class)
+    void awaitReturnsWhenADatagramArrives(Io mode) throws Exception {
         try (UdpEncapsulation a = open(V4, mode);
                 UdpEncapsulation b = open(V4, mode)) {
             a.setRemotePort(V4, b.localPort());
@@ -265,67 +299,84 @@ class UdpEncapsulationTest {
                 return System.nanoTime() - t0;
             });
             Thread.sleep(200);
-            a.send(bytes("wake"), V4, V4);
+            send(a, bytes("wake"), V4, V4);
             assertTrue(took.get(10, TimeUnit.SECONDS) < TimeUnit.SECONDS.toNanos(10));
         }
     }
 
-    @Test
-    void portInUseSaysWhichPortAndTheVariable() throws IOException {
-        try (UdpEncapsulation a = open(V4, ReceiveMode.SELECTOR)) {
-            UdpConfig clash =
-                    UdpConfig.builder().localPort(a.localPort()).bind(V4).build();
+    @ParameterizedTest
+    @EnumSource(
+            value = Io.class,
+            names = {"SELECTOR", "NATIVE"})
+    void portInUseSaysWhichPortAndTheVariable(Io io) throws IOException {
+        try (UdpEncapsulation a = open(V4, io)) {
+            UdpConfig clash = io.apply(
+                            UdpConfig.builder().localPort(a.localPort()).bind(V4))
+                    .build();
             BindException e = assertThrows(BindException.class, () -> UdpEncapsulation.open(clash));
             assertTrue(e.getMessage().contains("UDP port " + a.localPort()), e.getMessage());
             assertTrue(e.getMessage().contains(UdpConfig.PORT_ENV), e.getMessage());
         }
     }
 
-    @Test
-    void addressNotOnThisHost() {
-        UdpConfig c = UdpConfig.builder().localPort(0).bind(addr("192.0.2.1")).build();
+    @ParameterizedTest
+    @EnumSource(
+            value = Io.class,
+            names = {"SELECTOR", "NATIVE"})
+    void addressNotOnThisHost(Io io) {
+        UdpConfig c = io.apply(UdpConfig.builder().localPort(0).bind(addr("192.0.2.1")))
+                .build();
         BindException e = assertThrows(BindException.class, () -> UdpEncapsulation.open(c));
         assertTrue(e.getMessage().contains("192.0.2.1 is not an address of this host"), e.getMessage());
     }
 
-    @Test
-    void noSocketOfTheDestinationsFamily() throws IOException {
-        try (UdpEncapsulation a = open(V4, ReceiveMode.SELECTOR)) {
-            IOException e = assertThrows(IOException.class, () -> a.send(bytes("x"), V6, V6));
+    @ParameterizedTest
+    @EnumSource(
+            value = Io.class,
+            names = {"SELECTOR", "NATIVE"})
+    void noSocketOfTheDestinationsFamily(Io io) throws IOException {
+        try (UdpEncapsulation a = open(V4, io)) {
+            IOException e = assertThrows(IOException.class, () -> send(a, bytes("x"), V6, V6));
             assertTrue(e.getMessage().contains("no IPv6 socket"), e.getMessage());
         }
     }
 
-    @Test
-    void heapBufferToSendIsLeftUntouched() throws IOException {
-        try (UdpEncapsulation a = open(V4, ReceiveMode.SELECTOR);
-                UdpEncapsulation b = open(V4, ReceiveMode.SELECTOR)) {
+    @ParameterizedTest
+    @EnumSource(
+            value = Io.class,
+            names = {"SELECTOR", "NATIVE"})
+    void heapBufferToSendIsLeftUntouched(Io io) throws IOException {
+        try (UdpEncapsulation a = open(V4, io);
+                UdpEncapsulation b = open(V4, io)) {
             a.setRemotePort(V4, b.localPort());
             ByteBuffer p = bytes("0123456789").position(2).limit(8);
-            a.send(p, V4, V4);
+            send(a, p, V4, V4);
             assertEquals(2, p.position());
             assertEquals("234567", new String(take(b, 10).get(0).data(), StandardCharsets.US_ASCII));
             ByteBuffer d =
                     ByteBuffer.allocateDirect(4).put(new byte[] {1, 2, 3, 4}).flip();
-            a.send(d, V4, V4);
+            send(a, d, V4, V4);
             assertArrayEquals(new byte[] {1, 2, 3, 4}, take(b, 10).get(0).data());
         }
     }
 
     @ParameterizedTest
-    @EnumSource(ReceiveMode.class)
-    void closedMeansClosed(ReceiveMode mode) throws IOException {
+    @EnumSource(Io.class)
+    void closedMeansClosed(Io mode) throws IOException {
         UdpEncapsulation a = open(V4, mode);
         a.close();
         a.close(); // idempotent
-        assertThrows(ClosedChannelException.class, () -> a.send(bytes("x"), V4, V4));
+        assertThrows(ClosedChannelException.class, () -> send(a, bytes("x"), V4, V4));
         assertThrows(ClosedChannelException.class, () -> a.receive((b, f, t) -> {}, 1));
         assertThrows(ClosedChannelException.class, () -> a.await(0));
     }
 
-    @Test
-    void datagramsFromAPlainUdpSocketArePassedOnWithTheirSource() throws IOException {
-        try (UdpEncapsulation u = open(V4, ReceiveMode.SELECTOR);
+    @ParameterizedTest
+    @EnumSource(
+            value = Io.class,
+            names = {"SELECTOR", "NATIVE"})
+    void datagramsFromAPlainUdpSocketArePassedOnWithTheirSource(Io io) throws IOException {
+        try (UdpEncapsulation u = open(V4, io);
                 DatagramChannel plain = DatagramChannel.open()) {
             plain.bind(new InetSocketAddress(V4, 0));
             plain.send(bytes("raw"), new InetSocketAddress(V4, u.localPort()));

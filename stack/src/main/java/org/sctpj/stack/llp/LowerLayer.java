@@ -35,6 +35,18 @@ public interface LowerLayer extends AutoCloseable {
     void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException;
 
     /**
+     * Sends the packets held since the last flush. Packets given to {@link #send} may be held
+     * until this call, so that an implementation can hand a whole burst to the kernel in few
+     * system calls (UDP GSO, {@code sendmmsg}); the stack thread calls it after each burst it
+     * sent. Implementations that batch must send everything held here, and also before blocking
+     * in {@link #await}. Like {@link #send}, it never blocks: what the socket cannot take now is
+     * dropped. The default does nothing (for layers that send at once); decorators forward it.
+     *
+     * @throws IOException on a permanent error (closed socket, no route)
+     */
+    default void flush() throws IOException {}
+
+    /**
      * Hands at most {@code max} packets that have arrived to {@code sink}, without blocking.
      *
      * @return the number of packets handed over

@@ -95,6 +95,11 @@ final class Tap implements LowerLayer {
     }
 
     @Override
+    public void flush() throws IOException {
+        inner.flush();
+    }
+
+    @Override
     public int receive(PacketSink sink, int max) throws IOException {
         return inner.receive(
                 (sctp, from, to) -> {

@@ -170,6 +170,11 @@ public final class UdpEchoCheck {
                     sendErrors++; // as IP would: the packet is lost, SCTP retransmits or fails the path
                 }
             }
+            try {
+                llp.flush();
+            } catch (IOException unreachable) {
+                sendErrors++;
+            }
             Optional<SctpEvent> e;
             while ((e = endpoint.pollEvent()).isPresent()) {
                 onEvent(e.get(), now);

@@ -113,6 +113,7 @@ final class UdpEncapDriver implements AutoCloseable {
                         t.get().destination());
                 more = true;
             }
+            udp.flush();
             for (Optional<SctpEvent> e = endpoint.pollEvent(); e.isPresent(); e = endpoint.pollEvent()) {
                 onEvent.accept(e.get());
                 more = true;
