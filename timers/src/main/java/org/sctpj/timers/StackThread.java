@@ -34,7 +34,8 @@ import org.sctpj.stack.llp.LowerLayer;
  *       the lower layer, then {@link LowerLayer#flush} it, and hand every {@link
  *       Endpoint#pollEvent} event to the listener (after each event, what the callback made the
  *       endpoint transmit is sent and flushed at once); then re-read its next deadline into the
- *       wheel. What one inbound packet provokes is sent and flushed before the next is read.
+ *       wheel. What one inbound packet provokes is handed to the lower layer before the next is
+ *       read; the layer is flushed once after each received batch.
  *   <li>If the turn did no work, call the {@link IdleStrategy} with the time until the next
  *       deadline (capped by {@link StackConfig#maxParkNanos()}).
  * </ol>
@@ -97,6 +98,14 @@ public final class StackThread implements AutoCloseable {
     private Runnable[] idleTasks = new Runnable[8];
     private int idleTaskCount;
     private EndpointHandle receiving;
+    /**
+     * Set while a received batch is handled when what its packets provoked was given to the lower
+     * layer: the layer is flushed once after the batch, so a batching layer sends the SACKs and
+     * DATA of several received packets in one system call (each packet's SACK is still made after
+     * that packet, RFC 9260 section 6.2).
+     */
+    private boolean flushAfterReceive;
+
     private long pollNow;
     private long idleTurns;
     private int closingCount;
@@ -417,6 +426,11 @@ public final class StackThread implements AutoCloseable {
                 }
             } catch (IOException | RuntimeException e) {
                 report("lower layer receive", e);
+            } finally {
+                if (flushAfterReceive) {
+                    flushAfterReceive = false;
+                    flushLayer(h);
+                }
             }
         }
         receiving = null;
@@ -427,9 +441,10 @@ public final class StackThread implements AutoCloseable {
         EndpointHandle h = receiving;
         try {
             h.endpoint.handleInput(packet, from, to, pollNow);
-            // Send what this packet provoked before reading the next one: a receiver that handled a
-            // whole batch first would answer it with one SACK instead of one per second packet
-            // (RFC 9260 section 6.2), and the sender's Max.Burst would then starve the transfer.
+            // Hand what this packet provoked to the lower layer before handling the next one: a
+            // receiver that handled a whole batch first would answer it with one SACK instead of one
+            // per second packet (RFC 9260 section 6.2), and the sender's Max.Burst would then starve
+            // the transfer. A batching layer sends it all at the flush after the batch.
             transmitAll(h, pollNow);
         } catch (RuntimeException e) {
             report("endpoint input (a core bug: input must never throw)", e);
@@ -506,7 +521,11 @@ public final class StackThread implements AutoCloseable {
             InetAddress dest = ep.pollTransmit(b, now);
             if (dest == null) {
                 if (n > 0) {
-                    flushLayer(h);
+                    if (receiving == h) {
+                        flushAfterReceive = true; // one flush for the whole received batch
+                    } else {
+                        flushLayer(h);
+                    }
                 }
                 return n;
             }
