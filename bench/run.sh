@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark of sctpj against usrsctp and the kernel (bench/README.md).
 #
-#   bench/run.sh            the whole sweep (sizes 100..1400 step 100, 4 KiB, 64 KiB; 3 runs; ~15 min)
+#   bench/run.sh            the whole sweep (sizes 100..1400 step 100, 4 KiB, 64 KiB; 3 runs; ~17 min)
 #   bench/run.sh --quick    a short one (6 sizes, 1 run, 1 s per run; ~2-3 min)
 #   other options go to the runner: --runs N --duration SEC --sizes 100,1000 --no-latency
 #                                   --no-throughput --out DIR

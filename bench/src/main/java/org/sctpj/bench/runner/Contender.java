@@ -56,7 +56,7 @@ record Contender(
             List.of());
     static final Contender UDP = new Contender(
             "kernel-udp",
-            "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams (ceiling)",
+            "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams, one system call each (the ceiling of one call per packet, not of batched I/O)",
             "kernel",
             "udp-sink",
             "udp-blast",
