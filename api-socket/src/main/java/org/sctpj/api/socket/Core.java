@@ -342,13 +342,32 @@ final class Core implements Callbacks {
 
     @Override
     public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-        AssocState a = state(m.association());
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data());
+    }
+
+    /** The zero-copy callback: one copy, straight into the queued message (no event object). */
+    @Override
+    public void onMessage(
+            CallbackSocket s,
+            AssociationId association,
+            int streamId,
+            int ppid,
+            boolean unordered,
+            java.nio.ByteBuffer data) {
+        byte[] copy = new byte[data.remaining()];
+        data.get(data.position(), copy);
+        queue(s, association, streamId, ppid, unordered, copy);
+    }
+
+    private void queue(
+            CallbackSocket s, AssociationId association, int streamId, int ppid, boolean unordered, byte[] data) {
+        AssocState a = state(association);
         if (a == null || a.inbox == null) {
             return;
         }
-        long q = a.queued.addAndGet(m.data().length);
+        long q = a.queued.addAndGet(data.length);
         if (q > receiveQueueLimit) {
-            a.queued.addAndGet(-m.data().length);
+            a.queued.addAndGet(-data.length);
             s.abort(
                     a.id,
                     "receiver overrun: the application holds more than " + receiveQueueLimit
@@ -356,7 +375,7 @@ final class Core implements Callbacks {
             return;
         }
         Inbox in = a.inbox;
-        switch (in.add(new Inbox.Msg(a, m), m.data().length, wakeBatchBytes)) {
+        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data), data.length, wakeBatchBytes)) {
             case Inbox.WAKE_AT_IDLE -> s.stackThread().whenIdle(in.wakeAtIdle);
             case Inbox.WAKE_AT_TURN_END -> s.stackThread().atTurnEnd(in.wakeAtTurnEnd);
             default -> {}

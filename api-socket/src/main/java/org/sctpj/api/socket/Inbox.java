@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import org.sctpj.stack.SctpEvent;
 
 /**
  * The queue a channel receives from: messages and notifications, filled on the stack thread and
@@ -16,12 +15,18 @@ final class Inbox {
     /** One received message; {@code offset} advances when it is read in parts. */
     static final class Msg {
         final AssocState assoc;
-        final SctpEvent.MessageReceived message;
+        final int streamId;
+        final int ppid;
+        final boolean unordered;
+        final byte[] data;
         int offset;
 
-        Msg(AssocState assoc, SctpEvent.MessageReceived message) {
+        Msg(AssocState assoc, int streamId, int ppid, boolean unordered, byte[] data) {
             this.assoc = assoc;
-            this.message = message;
+            this.streamId = streamId;
+            this.ppid = ppid;
+            this.unordered = unordered;
+            this.data = data;
         }
     }
 
@@ -169,18 +174,12 @@ final class Inbox {
                     return new Note(n);
                 }
                 if (head instanceof Msg m) {
-                    byte[] data = m.message.data();
+                    byte[] data = m.data;
                     int n = Math.min(dst.remaining(), data.length - m.offset);
                     dst.put(data, m.offset, n);
                     m.offset += n;
                     boolean complete = m.offset == data.length;
-                    info = MessageInfo.incoming(
-                            m.assoc.view,
-                            m.assoc.primary,
-                            m.message.streamId(),
-                            m.message.ppid(),
-                            m.message.unordered(),
-                            n);
+                    info = MessageInfo.incoming(m.assoc.view, m.assoc.primary, m.streamId, m.ppid, m.unordered, n);
                     info.complete(complete);
                     if (!complete) {
                         return new Read(info);
@@ -211,7 +210,7 @@ final class Inbox {
                 }
             }
         }
-        done.assoc.consumed(done.message.data().length);
+        done.assoc.consumed(done.data.length);
         return new Read(info);
     }
 }

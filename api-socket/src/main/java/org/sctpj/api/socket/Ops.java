@@ -38,7 +38,7 @@ final class Ops {
     /**
      * The receive loop of every channel: notifications go to {@code handler} (RETURN ends with
      * null), the first message is copied to {@code dst}. {@code end}: no more messages will come
-     * (the result is then {@code endInfo}, or null when endInfo is null).
+     * (the result is then what {@code endInfo} gives, or null when endInfo is null; made only then).
      */
     static <T> Received receive(
             Inbox inbox,
@@ -47,7 +47,7 @@ final class Ops {
             NotificationHandler<T> handler,
             long timeoutNanos,
             BooleanSupplier end,
-            MessageInfo endInfo,
+            java.util.function.Supplier<MessageInfo> endInfo,
             ThreadLocal<Boolean> inHandler)
             throws InterruptedException {
         if (dst.isReadOnly()) {
@@ -79,7 +79,7 @@ final class Ops {
                     }
                 }
             } else if (t instanceof Inbox.End) {
-                return new Received(endInfo, false);
+                return new Received(endInfo == null ? null : endInfo.get(), false);
             } else if (t instanceof Inbox.Closed) {
                 return new Received(null, true);
             } else {

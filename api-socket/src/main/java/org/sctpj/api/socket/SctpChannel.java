@@ -370,7 +370,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
                     handler,
                     nanos,
                     () -> a.phase == AssocState.ENDED || a.phase == AssocState.PEER_SHUTDOWN,
-                    MessageInfo.endOfStream(a.view, a.primary),
+                    () -> MessageInfo.endOfStream(a.view, a.primary),
                     inHandler);
             done = !r.closed();
             return r.info();
