@@ -242,6 +242,16 @@ public final class Endpoint {
         return assoc(id).send(info, data, now);
     }
 
+    /**
+     * As {@link #send(AssociationId, SendInfo, ByteBuffer, long)}, for a message in {@code
+     * array[0..length)} that the core keeps, without a copy, once it returns {@link
+     * SendStatus#ACCEPTED}: the caller must not touch the array afterwards. For an API that
+     * already copied the message to hand it over from another thread.
+     */
+    public SendStatus sendOwned(AssociationId id, SendInfo info, byte[] array, int length, long now) {
+        return assoc(id).sendOwned(info, array, length, now);
+    }
+
     /** Starts a graceful shutdown of the association (RFC 9260 section 9.2). */
     public void shutdown(AssociationId id, long now) {
         assoc(id).shutdown(now);

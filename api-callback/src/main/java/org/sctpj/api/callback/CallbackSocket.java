@@ -323,7 +323,8 @@ public final class CallbackSocket implements AutoCloseable {
             return;
         }
         try {
-            SendStatus s = h.endpoint().send(a.id, info, ByteBuffer.wrap(copy), thread.now());
+            // The copy made on the sending thread is handed to the core as it is (no second copy).
+            SendStatus s = h.endpoint().sendOwned(a.id, info, copy, copy.length, thread.now());
             if (s == SendStatus.ACCEPTED) {
                 a.accounted -= copy.length;
                 return;

@@ -426,6 +426,20 @@ public final class Association {
      *     oversized message
      */
     public SendStatus send(SendInfo info, ByteBuffer data, long now) {
+        checkSendable(info);
+        return accepted(tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data));
+    }
+
+    /**
+     * As {@link #send}, for a message in {@code array[0..length)} that the association keeps
+     * without a copy once accepted (see {@link DataSender#sendOwned}).
+     */
+    public SendStatus sendOwned(SendInfo info, byte[] array, int length, long now) {
+        checkSendable(info);
+        return accepted(tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length));
+    }
+
+    private void checkSendable(SendInfo info) {
         switch (state) {
             case ESTABLISHED -> {}
             case COOKIE_WAIT, COOKIE_ECHOED -> throw new IllegalStateException(
@@ -437,7 +451,9 @@ public final class Association {
             throw new IllegalArgumentException("stream " + info.streamId() + " does not exist on " + id
                     + ": the peer granted " + outboundStreams + " outbound streams (0.." + (outboundStreams - 1) + ")");
         }
-        DataSender.SendStatus s = tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data);
+    }
+
+    private SendStatus accepted(DataSender.SendStatus s) {
         if (s == DataSender.SendStatus.WOULD_BLOCK) {
             return SendStatus.WOULD_BLOCK;
         }

@@ -151,11 +151,43 @@ public final class DataSender {
      *     empty message or one over {@link SctpOptions#maxMessageSize()}
      */
     public SendStatus send(int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data) {
+        int len = data.remaining();
+        check(streamId, len);
+        if (len > freeBytes()) {
+            return SendStatus.WOULD_BLOCK;
+        }
+        byte[] copy = pool.array(len);
+        data.get(copy, 0, len);
+        enqueue(streamId, ppid, unordered, immediate, copy, len);
+        return SendStatus.ACCEPTED;
+    }
+
+    /**
+     * Queues one message held in {@code array[0..length)} and keeps the array itself, without a
+     * copy, if the message fits the free send buffer; the caller must not touch the array once
+     * this returned {@link SendStatus#ACCEPTED}. For a caller that made the copy already (an API
+     * handing messages over from another thread).
+     *
+     * @throws IllegalArgumentException as {@link #send}, or if {@code length} exceeds the array
+     */
+    public SendStatus sendOwned(
+            int streamId, int ppid, boolean unordered, boolean immediate, byte[] array, int length) {
+        if (length > array.length) {
+            throw new IllegalArgumentException("length " + length + " exceeds the array's " + array.length + " bytes");
+        }
+        check(streamId, length);
+        if (length > freeBytes()) {
+            return SendStatus.WOULD_BLOCK;
+        }
+        enqueue(streamId, ppid, unordered, immediate, array, length);
+        return SendStatus.ACCEPTED;
+    }
+
+    private void check(int streamId, int len) {
         if (streamId < 0 || streamId >= outboundStreams) {
             throw new IllegalArgumentException("stream " + streamId + " is not open: use a stream below "
                     + outboundStreams + " (the negotiated outbound streams)");
         }
-        int len = data.remaining();
         if (len == 0) {
             throw new IllegalArgumentException("a message must carry at least one byte (RFC 9260 has no empty DATA)");
         }
@@ -163,22 +195,19 @@ public final class DataSender {
             throw new IllegalArgumentException("message of " + len + " bytes exceeds maxMessageSize "
                     + options.maxMessageSize() + ": split it or raise the option");
         }
-        if (len > freeBytes()) {
-            return SendStatus.WOULD_BLOCK;
-        }
-        byte[] copy = pool.array(len);
-        data.get(copy, 0, len);
+    }
+
+    private void enqueue(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int len) {
         OutboundStream s = stream(streamId);
         if (s.queue.isEmpty()) {
             roundRobin.addLast(s);
         }
-        s.queue.addLast(pool.message().init(streamId, ppid, unordered, immediate, copy, len));
+        s.queue.addLast(pool.message().init(streamId, ppid, unordered, immediate, data, len));
         queuedBytes += len;
         queuedMessages++;
         if (immediate) {
             immediateQueued++;
         }
-        return SendStatus.ACCEPTED;
     }
 
     private OutboundStream stream(int id) {

@@ -1,5 +1,6 @@
 package org.sctpj.stack.tx;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +16,27 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.wire.chunk.DataChunk;
 
 class DataSenderTest {
+
+    @Test
+    void anOwnedArraySendsItsFirstLengthBytesAndIsRefusedLikeACopyWhenItDoesNotFit() {
+        SenderFixture f = SenderFixture.noDelay();
+        byte[] owned = new byte[2048]; // larger than the message: only the first 1000 bytes count
+        for (int i = 0; i < owned.length; i++) {
+            owned[i] = (byte) (i * 7);
+        }
+        assertEquals(DataSender.SendStatus.ACCEPTED, f.tx.sendOwned(1, 42, false, false, owned, 1000));
+        assertEquals(1000, f.tx.bufferedBytes());
+        List<DataChunk> c = f.packet(0);
+        assertEquals(1, c.size());
+        assertArrayEquals(
+                java.util.Arrays.copyOf(owned, 1000), c.get(0).userData().toArray());
+        assertThrows(IllegalArgumentException.class, () -> f.tx.sendOwned(1, 42, false, false, new byte[10], 11));
+        assertThrows(IllegalArgumentException.class, () -> f.tx.sendOwned(1, 42, false, false, new byte[10], 0));
+        long free = f.tx.freeBytes();
+        byte[] big = new byte[(int) free + 1];
+        assertEquals(DataSender.SendStatus.WOULD_BLOCK, f.tx.sendOwned(1, 42, false, false, big, big.length));
+        assertEquals(free, f.tx.freeBytes(), "a refused message takes nothing");
+    }
 
     @Test
     void messageOfExactlyOnePacketPayloadGoesInOneChunkAndOneByteMoreFragments() {
