@@ -55,6 +55,8 @@ final class Core implements Callbacks {
      * never closes on messages nobody was told about).
      */
     private final long wakeBatchBytes;
+    /** Arrays for received messages, recycled once read (up to the receive buffer's size). */
+    final RecvPool recvPool;
 
     private final ConcurrentHashMap<AssociationId, AssocState> assocs = new ConcurrentHashMap<>();
     /** Stack thread: where a peer-initiated association goes; null refuses (aborts) it. */
@@ -73,6 +75,7 @@ final class Core implements Callbacks {
         this.localAddresses = List.copyOf(addresses);
         this.receiveQueueLimit = options.get(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
         this.wakeBatchBytes = Math.min(64 * 1024, Math.max(1, sctpOptions.receiveBufferBytes() / 8));
+        this.recvPool = new RecvPool(Math.max(1 << 20, sctpOptions.receiveBufferBytes()));
     }
 
     /**
@@ -342,7 +345,7 @@ final class Core implements Callbacks {
 
     @Override
     public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data());
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length);
     }
 
     /** The zero-copy callback: one copy, straight into the queued message (no event object). */
@@ -354,20 +357,27 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             java.nio.ByteBuffer data) {
-        byte[] copy = new byte[data.remaining()];
-        data.get(data.position(), copy);
-        queue(s, association, streamId, ppid, unordered, copy);
+        int n = data.remaining();
+        byte[] copy = recvPool.take(n);
+        data.get(data.position(), copy, 0, n);
+        queue(s, association, streamId, ppid, unordered, copy, n);
     }
 
     private void queue(
-            CallbackSocket s, AssociationId association, int streamId, int ppid, boolean unordered, byte[] data) {
+            CallbackSocket s,
+            AssociationId association,
+            int streamId,
+            int ppid,
+            boolean unordered,
+            byte[] data,
+            int length) {
         AssocState a = state(association);
         if (a == null || a.inbox == null) {
             return;
         }
-        long q = a.queued.addAndGet(data.length);
+        long q = a.queued.addAndGet(length);
         if (q > receiveQueueLimit) {
-            a.queued.addAndGet(-data.length);
+            a.queued.addAndGet(-length);
             s.abort(
                     a.id,
                     "receiver overrun: the application holds more than " + receiveQueueLimit
@@ -375,7 +385,7 @@ final class Core implements Callbacks {
             return;
         }
         Inbox in = a.inbox;
-        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data), data.length, wakeBatchBytes)) {
+        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data, length), length, wakeBatchBytes)) {
             case Inbox.WAKE_AT_IDLE -> s.stackThread().whenIdle(in.wakeAtIdle);
             case Inbox.WAKE_AT_TURN_END -> s.stackThread().atTurnEnd(in.wakeAtTurnEnd);
             default -> {}

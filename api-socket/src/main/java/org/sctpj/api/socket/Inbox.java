@@ -18,15 +18,19 @@ final class Inbox {
         final int streamId;
         final int ppid;
         final boolean unordered;
+        /** The message is {@code data[0..length)}; the array may be longer (it is pooled). */
         final byte[] data;
+
+        final int length;
         int offset;
 
-        Msg(AssocState assoc, int streamId, int ppid, boolean unordered, byte[] data) {
+        Msg(AssocState assoc, int streamId, int ppid, boolean unordered, byte[] data, int length) {
             this.assoc = assoc;
             this.streamId = streamId;
             this.ppid = ppid;
             this.unordered = unordered;
             this.data = data;
+            this.length = length;
         }
     }
 
@@ -175,10 +179,10 @@ final class Inbox {
                 }
                 if (head instanceof Msg m) {
                     byte[] data = m.data;
-                    int n = Math.min(dst.remaining(), data.length - m.offset);
+                    int n = Math.min(dst.remaining(), m.length - m.offset);
                     dst.put(data, m.offset, n);
                     m.offset += n;
-                    boolean complete = m.offset == data.length;
+                    boolean complete = m.offset == m.length;
                     info = MessageInfo.incoming(m.assoc.view, m.assoc.primary, m.streamId, m.ppid, m.unordered, n);
                     info.complete(complete);
                     if (!complete) {
@@ -210,7 +214,8 @@ final class Inbox {
                 }
             }
         }
-        done.assoc.consumed(done.data.length);
+        done.assoc.consumed(done.length);
+        done.assoc.core.recvPool.give(done.data);
         return new Read(info);
     }
 }
