@@ -97,6 +97,11 @@ public final class StackThread implements AutoCloseable {
     private int turnEndCount;
     private Runnable[] idleTasks = new Runnable[8];
     private int idleTaskCount;
+    /** When the oldest pending idle task was given (this thread's clock). */
+    private long idleTasksSince;
+    /** The longest an idle task waits while the thread stays busy. */
+    private static final long IDLE_TASK_MAX_WAIT_NANOS = 50_000;
+
     private EndpointHandle receiving;
     /**
      * Set while a received batch is handled when what its packets provoked was given to the lower
@@ -234,10 +239,11 @@ public final class StackThread implements AutoCloseable {
 
     /**
      * Runs {@code task} on this thread when it next finds a turn without work, just before it
-     * idles: for work that can wait until the thread has caught up with its input, such as waking
-     * an application thread once for a whole burst of messages. A thread that never runs out of
-     * work never runs the task: pair it with a bound (see {@link #atTurnEnd}). Tasks run in the
-     * order given; a task that throws is reported and the others still run.
+     * idles, or at the end of a turn once the oldest pending task has waited 50 us (a thread that
+     * stays busy, for example with another association's bulk transfer, still runs it soon): for
+     * work that can wait until the thread has caught up with its input, such as waking an
+     * application thread once for a whole burst of messages. Tasks run in the order given; a task
+     * that throws is reported and the others still run.
      *
      * @throws IllegalStateException if not called on this stack thread (use {@link #execute} there)
      */
@@ -250,6 +256,9 @@ public final class StackThread implements AutoCloseable {
         }
         if (idleTaskCount == idleTasks.length) {
             idleTasks = Arrays.copyOf(idleTasks, idleTaskCount * 2);
+        }
+        if (idleTaskCount == 0) {
+            idleTasksSince = now();
         }
         idleTasks[idleTaskCount++] = task;
     }
@@ -331,6 +340,9 @@ public final class StackThread implements AutoCloseable {
                 }
                 if (work > 0) {
                     idleTurns = 0;
+                    if (idleTaskCount > 0 && pollNow - idleTasksSince >= IDLE_TASK_MAX_WAIT_NANOS) {
+                        runIdleTasks(); // a thread that stays busy must not hold them for ever
+                    }
                 } else if (idleTaskCount > 0) {
                     runIdleTasks(); // then one more turn: a task may have handed work over
                 } else {

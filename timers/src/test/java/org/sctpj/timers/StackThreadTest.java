@@ -221,6 +221,24 @@ class StackThreadTest {
     }
 
     @Test
+    void whenIdleStillRunsSoonOnAThreadThatStaysBusy() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        long busyUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        CompletableFuture<Boolean> ranWhileBusy = new CompletableFuture<>();
+        Runnable[] busy = new Runnable[1];
+        busy[0] = () -> { // a command every turn: the thread never finds a turn without work
+            if (System.nanoTime() < busyUntil && !ranWhileBusy.isDone()) {
+                t.execute(busy[0]);
+            }
+        };
+        t.execute(() -> {
+            t.whenIdle(() -> ranWhileBusy.complete(System.nanoTime() < busyUntil));
+            t.execute(busy[0]);
+        });
+        assertTrue(ranWhileBusy.get(10, TimeUnit.SECONDS), "the idle task waited for the busy phase to end");
+    }
+
+    @Test
     void endpointIsOnlyReachableFromTheStackThread() throws Exception {
         StackThread t = thread(IdleStrategy.park());
         InMemoryNetwork net = new InMemoryNetwork();
