@@ -100,7 +100,7 @@ public final class StackThread implements AutoCloseable {
     /** When the oldest pending idle task was given (this thread's clock). */
     private long idleTasksSince;
     /** The longest an idle task waits while the thread stays busy. */
-    private static final long IDLE_TASK_MAX_WAIT_NANOS = 50_000;
+    private static final long IDLE_TASK_MAX_WAIT_NANOS = 1_000_000;
 
     private EndpointHandle receiving;
     /**
@@ -239,7 +239,7 @@ public final class StackThread implements AutoCloseable {
 
     /**
      * Runs {@code task} on this thread when it next finds a turn without work, just before it
-     * idles, or at the end of a turn once the oldest pending task has waited 50 us (a thread that
+     * idles, or at the end of a turn once the oldest pending task has waited 1 ms (a thread that
      * stays busy, for example with another association's bulk transfer, still runs it soon): for
      * work that can wait until the thread has caught up with its input, such as waking an
      * application thread once for a whole burst of messages. Tasks run in the order given; a task

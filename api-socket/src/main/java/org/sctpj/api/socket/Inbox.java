@@ -83,7 +83,7 @@ final class Inbox {
 
     /**
      * Stack thread: a message of {@code bytes} arrived. Does not wake a waiting reader itself; says
-     * when the caller should: once the stack thread has caught up with its input, or within 50 us
+     * when the caller should: once the stack thread has caught up with its input, or within 1 ms
      * while it stays busy ({@link #WAKE_AT_IDLE}), or at the end of this turn when {@code batchBytes} arrived since the reader
      * began to wait ({@link #WAKE_AT_TURN_END}), so that a reader keeps up with a stack thread
      * that never runs out of packets. Waking per message measured about one context switch per
