@@ -1303,7 +1303,10 @@ public final class Association {
         for (int k = 0; k < paths.size(); k++) {
             m = Math.min(m, paths.get(k).t3Deadline());
         }
-        if (o.heartbeatEnabled() && state != State.COOKIE_WAIT && state != State.COOKIE_ECHOED) {
+        if (o.heartbeatEnabled()
+                && state != State.COOKIE_WAIT
+                && state != State.COOKIE_ECHOED
+                && state != State.SHUTDOWN_ACK_SENT) {
             m = Math.min(m, heartbeats.next());
         }
         if (rx != null) {
@@ -1386,6 +1389,12 @@ public final class Association {
     }
 
     private void heartbeatTimers(long now) {
+        if (state == State.SHUTDOWN_ACK_SENT) {
+            // The peer may already have closed after its SHUTDOWN COMPLETE (which may be lost): any
+            // chunk but SHUTDOWN ACK is then out of the blue to it and draws an ABORT (RFC 9260
+            // section 8.4, rule 8), ending a shutdown that T2-shutdown would complete (rule 5).
+            return;
+        }
         for (int i = 0; i < paths.size() && state != State.CLOSED; i++) {
             Path p = paths.get(i);
             if (heartbeats.timeout(i) <= now) {

@@ -71,6 +71,55 @@ class TeardownAndPathsTest {
                 && p.z.endpoint().associations().isEmpty());
     }
 
+    /** Whether the SCTP packet in {@code b} (from its position) holds a chunk of {@code type}. */
+    static boolean hasChunk(ByteBuffer b, int type) {
+        int at = b.position() + 12;
+        while (at + 4 <= b.limit()) {
+            if ((b.get(at) & 0xff) == type) {
+                return true;
+            }
+            int len = b.getShort(at + 2) & 0xffff;
+            if (len < 4) {
+                return false;
+            }
+            at += (len + 3) & ~3;
+        }
+        return false;
+    }
+
+    @Test
+    void afterSendingShutdownAckNoHeartbeatReachesAPeerThatMayHaveClosed() {
+        // Heartbeats as often as possible; the peer's first SHUTDOWN COMPLETE is lost, so we
+        // retransmit SHUTDOWN ACK to a peer that has closed: a HEARTBEAT sent meanwhile would be out
+        // of the blue to it and draw an ABORT (RFC 9260 section 8.4), ending in COMMUNICATION_LOST.
+        SctpOptions o = SctpOptions.DEFAULTS.toBuilder()
+                .heartbeatInterval(Duration.ofMillis(1))
+                .build();
+        for (long seed = 20; seed < 28; seed++) {
+            CorePair p = up(seed, 1, o);
+            AssociationId idz = CorePair.upId(p.z);
+            int[] completes = {0};
+            boolean[] shutdownAckSeen = {false};
+            int[] heartbeatsAfter = {0};
+            p.a.dropInbound(b -> hasChunk(b, 14) && completes[0]++ == 0);
+            p.z.dropInbound(b -> {
+                if (hasChunk(b, 8)) {
+                    shutdownAckSeen[0] = true;
+                } else if (shutdownAckSeen[0] && hasChunk(b, 4)) {
+                    heartbeatsAfter[0]++;
+                }
+                return false;
+            });
+            p.sim.at(p.sim.now(), () -> p.z.endpoint().shutdown(idz, p.sim.now()));
+            p.sim.run(p.sim.now() + 30 * S);
+            assertTrue(shutdownAckSeen[0], "seed " + seed + ": no SHUTDOWN ACK");
+            assertEquals(0, heartbeatsAfter[0], "seed " + seed + ": HEARTBEATs after our SHUTDOWN ACK");
+            assertTrue(
+                    CorePair.saw(p.a, AssociationChangeType.SHUTDOWN_COMPLETE), "seed " + seed + ": " + p.a.events());
+            assertTrue(CorePair.saw(p.z, AssociationChangeType.SHUTDOWN_COMPLETE), "seed " + seed);
+        }
+    }
+
     @Test
     void abortCarriesTheUserReasonAndReturnsUnsentData() {
         CorePair p = up(3, 1, SctpOptions.DEFAULTS);
