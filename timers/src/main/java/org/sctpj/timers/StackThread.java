@@ -93,10 +93,8 @@ public final class StackThread implements AutoCloseable {
     private final ByteBuffer transmitBuffer = ByteBuffer.allocateDirect(65535);
 
     private TimerWheel wheel;
-    private Runnable[] turnEnd = new Runnable[8];
-    private int turnEndCount;
-    private Runnable[] idleTasks = new Runnable[8];
-    private int idleTaskCount;
+    private final Tasks turnEnd = new Tasks("end-of-turn task");
+    private final Tasks idleTasks = new Tasks("idle task");
     /** When the oldest pending idle task was given (this thread's clock). */
     private long idleTasksSince;
     /** The longest an idle task waits while the thread stays busy. */
@@ -226,15 +224,8 @@ public final class StackThread implements AutoCloseable {
      */
     public void atTurnEnd(Runnable task) {
         Objects.requireNonNull(task, "task");
-        if (!isStackThread()) {
-            throw new IllegalStateException(
-                    "atTurnEnd is for the stack thread (inside a callback or a command): use execute from "
-                            + Thread.currentThread().getName());
-        }
-        if (turnEndCount == turnEnd.length) {
-            turnEnd = Arrays.copyOf(turnEnd, turnEndCount * 2);
-        }
-        turnEnd[turnEndCount++] = task;
+        checkStackThread("atTurnEnd");
+        turnEnd.add(task);
     }
 
     /**
@@ -249,18 +240,19 @@ public final class StackThread implements AutoCloseable {
      */
     public void whenIdle(Runnable task) {
         Objects.requireNonNull(task, "task");
-        if (!isStackThread()) {
-            throw new IllegalStateException(
-                    "whenIdle is for the stack thread (inside a callback or a command): use execute from "
-                            + Thread.currentThread().getName());
-        }
-        if (idleTaskCount == idleTasks.length) {
-            idleTasks = Arrays.copyOf(idleTasks, idleTaskCount * 2);
-        }
-        if (idleTaskCount == 0) {
+        checkStackThread("whenIdle");
+        if (idleTasks.isEmpty()) {
             idleTasksSince = now();
         }
-        idleTasks[idleTaskCount++] = task;
+        idleTasks.add(task);
+    }
+
+    private void checkStackThread(String method) {
+        if (!isStackThread()) {
+            throw new IllegalStateException(method
+                    + " is for the stack thread (inside a callback or a command): use execute from "
+                    + Thread.currentThread().getName());
+        }
     }
 
     void executeInternal(Runnable command) {
@@ -335,16 +327,16 @@ public final class StackThread implements AutoCloseable {
                 }
                 turns++;
                 if (state == CLOSING && handles.isEmpty() && commands.isEmpty()) {
-                    runIdleTasks();
+                    idleTasks.runAll();
                     break;
                 }
                 if (work > 0) {
                     idleTurns = 0;
-                    if (idleTaskCount > 0 && pollNow - idleTasksSince >= IDLE_TASK_MAX_WAIT_NANOS) {
-                        runIdleTasks(); // a thread that stays busy must not hold them for ever
+                    if (!idleTasks.isEmpty() && pollNow - idleTasksSince >= IDLE_TASK_MAX_WAIT_NANOS) {
+                        idleTasks.runAll(); // a thread that stays busy must not hold them for ever
                     }
-                } else if (idleTaskCount > 0) {
-                    runIdleTasks(); // then one more turn: a task may have handed work over
+                } else if (!idleTasks.isEmpty()) {
+                    idleTasks.runAll(); // then one more turn: a task may have handed work over
                 } else {
                     idleTurns++;
                     try {
@@ -371,35 +363,44 @@ public final class StackThread implements AutoCloseable {
             progressClosing();
         }
         work += flush();
-        runTurnEnd();
+        turnEnd.runAll();
         return work;
     }
 
-    private void runIdleTasks() {
-        for (int i = 0; i < idleTaskCount; i++) {
-            Runnable t = idleTasks[i];
-            idleTasks[i] = null;
-            try {
-                t.run();
-            } catch (Throwable x) {
-                report("idle task", x);
-            }
-        }
-        idleTaskCount = 0;
-    }
+    /** Tasks for later on this thread, run in order; one that throws is reported, the rest run. */
+    private final class Tasks {
+        private final String label;
+        private Runnable[] tasks = new Runnable[8];
+        private int count;
 
-    private void runTurnEnd() {
-        // A task may add tasks: they run in this same pass.
-        for (int i = 0; i < turnEndCount; i++) {
-            Runnable t = turnEnd[i];
-            turnEnd[i] = null;
-            try {
-                t.run();
-            } catch (Throwable x) {
-                report("end-of-turn task", x);
-            }
+        Tasks(String label) {
+            this.label = label;
         }
-        turnEndCount = 0;
+
+        void add(Runnable task) {
+            if (count == tasks.length) {
+                tasks = Arrays.copyOf(tasks, count * 2);
+            }
+            tasks[count++] = task;
+        }
+
+        boolean isEmpty() {
+            return count == 0;
+        }
+
+        /** Runs every task, those added meanwhile too, and empties the list. */
+        void runAll() {
+            for (int i = 0; i < count; i++) {
+                Runnable t = tasks[i];
+                tasks[i] = null;
+                try {
+                    t.run();
+                } catch (Throwable x) {
+                    report(label, x);
+                }
+            }
+            count = 0;
+        }
     }
 
     private int runCommands() {
