@@ -124,6 +124,26 @@ public final class Runner {
         r.run();
     }
 
+    /** The command line of a usrsctp client (our upeer) on UDP port {@code cu} to the server on {@code su}. */
+    private List<String> upeerClient(Contender c, int cu, int su, String... rest) {
+        List<String> cmd = new ArrayList<>(List.of(
+                upeer,
+                "--mode",
+                c.clientMode(),
+                "--udp",
+                "" + cu,
+                "--port",
+                "5002",
+                "--peer",
+                "127.0.0.1",
+                "--peer-port",
+                "5001",
+                "--remote-udp",
+                "" + su));
+        cmd.addAll(List.of(rest));
+        return cmd;
+    }
+
     static final String USAGE = "options: [--quick] [--runs N] [--duration SEC] [--warmup SEC] [--sizes 100,1000,...]"
             + " [--contenders NAME,...] [--no-latency] [--no-throughput] [--out DIR] [--upeer PATH] [--jar PATH]\n"
             + "contenders: "
@@ -350,26 +370,8 @@ public final class Runner {
                 }
                 client = new Proc(
                         c.name() + "/client",
-                        List.of(
-                                upeer,
-                                "--mode",
-                                c.clientMode(),
-                                "--udp",
-                                "" + cu,
-                                "--port",
-                                "5002",
-                                "--peer",
-                                "127.0.0.1",
-                                "--peer-port",
-                                "5001",
-                                "--remote-udp",
-                                "" + su,
-                                "--size",
-                                sz,
-                                "--duration",
-                                "" + duration,
-                                "--timeout",
-                                "" + (int) limit));
+                        upeerClient(
+                                c, cu, su, "--size", sz, "--duration", "" + duration, "--timeout", "" + (int) limit));
             }
             case "sctpj" -> {
                 List<String> sa = new ArrayList<>(common);
@@ -438,20 +440,10 @@ public final class Runner {
                 }
                 client = new Proc(
                         c.name() + "/ping",
-                        List.of(
-                                upeer,
-                                "--mode",
-                                c.clientMode(),
-                                "--udp",
-                                "" + cu,
-                                "--port",
-                                "5002",
-                                "--peer",
-                                "127.0.0.1",
-                                "--peer-port",
-                                "5001",
-                                "--remote-udp",
-                                "" + su,
+                        upeerClient(
+                                c,
+                                cu,
+                                su,
                                 "--size",
                                 "30",
                                 "--messages",
