@@ -20,6 +20,7 @@ import org.sctpj.stack.assoc.AssociationHost;
 import org.sctpj.stack.assoc.CookieSecrets;
 import org.sctpj.stack.assoc.Handshake;
 import org.sctpj.stack.assoc.InboundPacket;
+import org.sctpj.stack.assoc.InitHandling;
 import org.sctpj.stack.assoc.StateCookie;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.Crc32c;
@@ -87,6 +88,14 @@ public final class Endpoint {
     private final CookieSecrets secrets;
     private final Host host = new Host();
     private final Map<PeerKey, Association> byPeer = new HashMap<>();
+    /**
+     * The associations by our own Verification Tag, for COOKIE ECHOs (RFC 9260 section 5.2.4),
+     * which belong to an association by their tags whatever address they come from. Kept as
+     * associations are created, restart (new tag) and close. When two associations drew the same
+     * tag (random 32 bits), the first keeps it here.
+     */
+    private final Map<Integer, Association> byTag = new HashMap<>();
+
     private final Map<AssociationId, Association> byId = new LinkedHashMap<>();
     /** The live associations in creation order, for round-robin polling without allocation. */
     private final List<Association> live = new ArrayList<>();
@@ -226,6 +235,7 @@ public final class Endpoint {
         AssociationId id = new AssociationId(nextId++);
         Association a = Association.connect(host, id, opts, peerPort, peers, now);
         byId.put(id, a);
+        byTag.putIfAbsent(a.localTag(), a);
         live.add(a);
         return id;
     }
@@ -343,6 +353,10 @@ public final class Endpoint {
             stats.wrongPort++;
             return;
         }
+        if (pkt.type(0) == ChunkType.COOKIE_ECHO) {
+            cookieEcho(pkt, now); // routed by the cookie, not by the source address
+            return;
+        }
         Association a;
         if (lastAssoc != null && pkt.sourcePort() == lastFromPort && from.equals(lastFrom)) {
             a = lastAssoc;
@@ -363,8 +377,11 @@ public final class Endpoint {
 
     /** RFC 9260 section 8.4, and section 5.1 for INIT and COOKIE ECHO without an association. */
     private void outOfTheBlue(InboundPacket pkt, long now) {
-        stats.outOfTheBlue++;
         int first = pkt.type(0);
+        if (first == ChunkType.INIT && initForAnAssociation(pkt, now)) {
+            return;
+        }
+        stats.outOfTheBlue++;
         int vtag = pkt.verificationTag();
         if (pkt.contains(ChunkType.ABORT)) {
             return; // 8.4 (2)
@@ -391,14 +408,13 @@ public final class Endpoint {
                                 pkt.sourcePort(),
                                 pkt.from(),
                                 pkt.to(),
-                                Handshake.randomTag(random),
+                                unusedTag(),
                                 random.nextInt(),
                                 0,
                                 0,
                                 now)
                         .ifPresent(ans -> reply(pkt, ans.verificationTag(), ans.chunk()));
             }
-            case ChunkType.COOKIE_ECHO -> cookieEcho(pkt, now);
             case ChunkType.SHUTDOWN_ACK ->
             // 8.4 (5): SHUTDOWN COMPLETE with the T bit, reflecting the packet's tag.
             reply(pkt, vtag, new ShutdownCompleteChunk(true));
@@ -414,9 +430,41 @@ public final class Endpoint {
         }
     }
 
+    /**
+     * Every COOKIE ECHO (RFC 9260 sections 5.1.5 and 5.2.4). The cookie is opened first: it says
+     * whose it is. An authentic cookie binds
+     *
+     * <ul>
+     *   <li>both Verification Tags, which the packet must carry (ours) and which tie it to an
+     *       existing association: a COOKIE ECHO whose tags are an association's belongs to it (case
+     *       D) from whichever of the cookie's addresses it comes, and is answered by that
+     *       association, never by a new one; with tie-tags, to the association they name (case A);
+     *   <li>both ports, which the packet must carry;
+     *   <li>the local address the INIT arrived on, which the association answers from;
+     *   <li>the peer addresses: the INIT's source first, then those the INIT listed. A COOKIE ECHO
+     *       from any other address is discarded and counted ({@link
+     *       EndpointStats#cookiesFromUnlistedAddress}): a copied cookie can neither be used from
+     *       elsewhere nor make an association towards an address the peer never claimed. The
+     *       INIT's source, where the INIT ACK with the cookie went, is the new association's only
+     *       confirmed address and its primary; the COOKIE ECHO's source does not choose it;
+     *   <li>its lifetime: an expired cookie is answered with a Stale Cookie error tagged with the
+     *       cookie's peer tag (the tag of the peer that sent it), unless both its tags are those of
+     *       an existing association (5.2.4 step 3: then it is a retransmission, case D).
+     * </ul>
+     *
+     * A cookie that concerns no association creates one (5.1.5), once: replaying it afterwards
+     * finds that association by its tags.
+     */
     private void cookieEcho(InboundPacket pkt, long now) {
-        if (!listening) {
-            reply(pkt, pkt.verificationTag(), AbortChunk.of(true));
+        int vtag = pkt.verificationTag();
+        boolean known = byTag.get(vtag) != null || byPeer.get(new PeerKey(pkt.from(), pkt.sourcePort())) != null;
+        if (!known) {
+            stats.outOfTheBlue++;
+        }
+        if (!listening && !known) {
+            if (!pkt.contains(ChunkType.ABORT)) {
+                reply(pkt, vtag, AbortChunk.of(true)); // 8.4 (8): nobody listens
+            }
             return;
         }
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(0), pkt.length(0));
@@ -425,27 +473,109 @@ public final class Endpoint {
             return;
         }
         StateCookie.Opened opened = StateCookie.open(echo.cookie(), secrets, now);
-        if (opened instanceof StateCookie.Stale stale) {
-            // RFC 9260 section 5.1.5 step 3: Stale Cookie error, tagged for the peer.
-            stats.staleCookies++;
-            reply(pkt, stale.cookie().peerTag(), new ErrorChunk(List.of(new StaleCookieCause((int)
-                    Math.min(stale.stalenessMicros(), 0xffffffffL)))));
+        StateCookie c;
+        long staleness = -1;
+        if (opened instanceof StateCookie.Valid valid) {
+            c = valid.cookie();
+        } else if (opened instanceof StateCookie.Stale stale) {
+            c = stale.cookie();
+            staleness = stale.stalenessMicros();
+        } else {
+            stats.badCookies++;
+            return; // forged or altered: silently discarded (5.1.5 step 2)
+        }
+        if (vtag != c.localTag() || c.peerPort() != pkt.sourcePort() || c.localPort() != localPort) {
+            stats.badCookies++;
             return;
         }
-        if (!(opened instanceof StateCookie.Valid valid)) {
-            stats.badCookies++;
-            return; // forged or altered: silently discarded (5.1.5 step 1)
+        if (!c.peerAddresses().contains(pkt.from())) {
+            stats.cookiesFromUnlistedAddress++;
+            return;
         }
-        StateCookie c = valid.cookie();
-        if (pkt.verificationTag() != c.localTag() || c.peerPort() != pkt.sourcePort() || c.localPort() != localPort) {
-            stats.badCookies++;
+        Association a = cookieOwner(c);
+        if (a != null && (staleness < 0 || (a.localTag() == c.localTag() && a.peerTag() == c.peerTag()))) {
+            a.handleCookieEcho(pkt, c, now);
+            return;
+        }
+        if (staleness >= 0) {
+            // 5.1.5 step 3 / 5.2.4 step 3: Stale Cookie error, tagged for the peer that sent it.
+            stats.staleCookies++;
+            reply(pkt, c.peerTag(), new ErrorChunk(List.of(new StaleCookieCause((int)
+                    Math.min(staleness, 0xffffffffL)))));
+            return;
+        }
+        if (!listening) {
+            reply(pkt, vtag, AbortChunk.of(true));
             return;
         }
         AssociationId id = new AssociationId(nextId++);
-        Association a = Association.fromCookie(host, id, options, c, pkt.from(), pkt.to(), now);
+        a = Association.fromCookie(host, id, options, c, pkt.from(), pkt.to(), now);
         byId.put(id, a);
+        byTag.putIfAbsent(a.localTag(), a);
         live.add(a);
         a.handlePacket(pkt, 1, now); // chunks bundled after the COOKIE ECHO
+    }
+
+    /**
+     * The association an authentic cookie concerns (RFC 9260 section 5.2.4): the one whose tag is
+     * the cookie's (cases B and D), else the one its local tie-tag names (case A), else one that
+     * has any of its peer addresses (case C, or a conflicting cookie: never a second association
+     * over the same addresses); null when none.
+     */
+    private Association cookieOwner(StateCookie c) {
+        Association a = byTag.get(c.localTag());
+        if (a != null && a.peerPort() == c.peerPort()) {
+            return a;
+        }
+        if (c.localTieTag() != 0) {
+            a = byTag.get(c.localTieTag());
+            if (a != null && a.peerPort() == c.peerPort()) {
+                return a;
+            }
+        }
+        return ownerOfAny(c.peerAddresses(), c.peerPort());
+    }
+
+    /** The association with any of {@code addresses} (at most the first 16 are looked at) and {@code port}. */
+    private Association ownerOfAny(List<InetAddress> addresses, int port) {
+        int n = Math.min(addresses.size(), StateCookie.MAX_ADDRESSES);
+        for (int i = 0; i < n; i++) {
+            Association a = byPeer.get(new PeerKey(addresses.get(i), port));
+            if (a != null) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * An INIT from an address of no association that lists an address of one (RFC 9260 section
+     * 5.2.2): it is for that association, which refuses the new source address. Returns whether
+     * the INIT went to an association.
+     */
+    private boolean initForAnAssociation(InboundPacket pkt, long now) {
+        if (byPeer.isEmpty() || pkt.verificationTag() != 0 || pkt.chunkCount() != 1) {
+            return false;
+        }
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(0), pkt.length(0));
+        if (!p.isOk() || !(p.value() instanceof InitChunk init)) {
+            return false;
+        }
+        Association owner = ownerOfAny(InitHandling.read(init.parameters()).addresses, pkt.sourcePort());
+        if (owner == null) {
+            return false;
+        }
+        owner.handlePacket(pkt, now);
+        return true;
+    }
+
+    /** A random non-zero tag that no association of ours uses. */
+    private int unusedTag() {
+        int t;
+        do {
+            t = Handshake.randomTag(random);
+        } while (byTag.containsKey(t));
+        return t;
     }
 
     private void reply(InboundPacket pkt, int vtag, Chunk chunk) {
@@ -622,6 +752,7 @@ public final class Endpoint {
         long outOfTheBlue;
         long staleCookies;
         long badCookies;
+        long cookiesFromUnlistedAddress;
         long outputDropped;
         long sent;
 
@@ -634,6 +765,7 @@ public final class Endpoint {
                     outOfTheBlue,
                     staleCookies,
                     badCookies,
+                    cookiesFromUnlistedAddress,
                     outputDropped,
                     sent);
         }
@@ -723,9 +855,16 @@ public final class Endpoint {
         }
 
         @Override
+        public void localTagChanged(Association a, int previousTag) {
+            byTag.remove(previousTag, a);
+            byTag.putIfAbsent(a.localTag(), a);
+        }
+
+        @Override
         public void closed(Association a) {
             lastAssoc = null;
             byPeer.values().removeIf(x -> x == a);
+            byTag.remove(a.localTag(), a);
             byId.remove(a.id());
             live.remove(a);
             draining.add(a);

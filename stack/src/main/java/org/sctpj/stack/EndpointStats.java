@@ -11,6 +11,9 @@ package org.sctpj.stack;
  *     COOKIE ECHO included
  * @param staleCookies COOKIE ECHOs refused as expired (answered with a Stale Cookie error)
  * @param badCookies COOKIE ECHOs refused as forged, altered or mismatched (silently)
+ * @param cookiesFromUnlistedAddress COOKIE ECHOs with an authentic cookie from an address that the
+ *     INIT the cookie answered did not carry (neither its source nor listed): silently discarded,
+ *     a cookie is good only from the addresses the peer claimed
  * @param outputDropped endpoint replies dropped because too many were pending
  * @param sent packets handed out by {@link Endpoint#pollTransmit}
  */
@@ -22,5 +25,6 @@ public record EndpointStats(
         long outOfTheBlue,
         long staleCookies,
         long badCookies,
+        long cookiesFromUnlistedAddress,
         long outputDropped,
         long sent) {}

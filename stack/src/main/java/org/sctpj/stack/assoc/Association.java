@@ -38,6 +38,7 @@ import org.sctpj.stack.wire.cause.CookieReceivedWhileShuttingDownCause;
 import org.sctpj.stack.wire.cause.ErrorCause;
 import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
 import org.sctpj.stack.wire.cause.NoUserDataCause;
+import org.sctpj.stack.wire.cause.RestartWithNewAddressesCause;
 import org.sctpj.stack.wire.cause.StaleCookieCause;
 import org.sctpj.stack.wire.cause.UnrecognizedChunkTypeCause;
 import org.sctpj.stack.wire.cause.UserInitiatedAbortCause;
@@ -57,6 +58,7 @@ import org.sctpj.stack.wire.chunk.SackChunkView;
 import org.sctpj.stack.wire.chunk.ShutdownAckChunk;
 import org.sctpj.stack.wire.chunk.ShutdownChunk;
 import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
+import org.sctpj.stack.wire.param.AddressParameter;
 import org.sctpj.stack.wire.param.HeartbeatInfoParameter;
 import org.sctpj.stack.wire.param.Parameter;
 
@@ -126,6 +128,15 @@ public final class Association {
     private final Map<InetAddress, InetAddress> replySources = new HashMap<>();
     /** Peer addresses whose handshake address is also the closest local one (always used). */
     private final java.util.Set<InetAddress> pinnedByPrefix = new java.util.HashSet<>();
+    /**
+     * The peer addresses the peer announced for this association (the addresses of its INIT or
+     * INIT ACK and their source, those the user connected to), whether or not they became paths:
+     * an INIT or a restart that brings an address outside this set and the paths is refused (RFC
+     * 9260 sections 5.2.1, 5.2.2 and 5.2.4). At most {@link #MAX_ANNOUNCED}.
+     */
+    private final Set<InetAddress> announced = new LinkedHashSet<>();
+    /** Bound on {@link #announced}: a peer that lists more cannot restart with the excess ones. */
+    static final int MAX_ANNOUNCED = 4 * StateCookie.MAX_ADDRESSES;
     /** Set once an address policy gave this association a plan. */
     private boolean policyActive;
     /**
@@ -201,6 +212,7 @@ public final class Association {
         for (InetAddress p : plan.map(AddressPolicy.Plan::peers).orElse(List.copyOf(new LinkedHashSet<>(peers)))) {
             a.addPath(p, PathStatus.ACTIVE, now);
         }
+        a.announce(peers);
         plan.ifPresent(a::applyPlan);
         a.state = State.COOKIE_WAIT;
         a.sendInit(now);
@@ -209,8 +221,15 @@ public final class Association {
 
     /**
      * Builds the association a valid COOKIE ECHO describes (RFC 9260 section 5.1 D): ESTABLISHED,
-     * COOKIE ACK queued, COMMUNICATION_UP emitted. {@code from} is the COOKIE ECHO's source, {@code
-     * to} the local address it arrived on (the wildcard address when unknown).
+     * COOKIE ACK queued, COMMUNICATION_UP emitted. {@code from} is the COOKIE ECHO's source, one of
+     * the cookie's peer addresses (the endpoint checked it); {@code to} the local address it
+     * arrived on (the wildcard address when unknown).
+     *
+     * <p>The primary path is the INIT's source (the cookie's first peer address), the only address
+     * confirmed by the handshake: the INIT ACK went there and the cookie it carried came back
+     * (RFC 9260 section 5.4). The COOKIE ECHO's source, when another of the listed addresses, is
+     * unconfirmed like the rest, so that a copied cookie replayed from elsewhere cannot choose the
+     * association's primary; the COOKIE ACK to it carries a HEARTBEAT that confirms it.
      */
     public static Association fromCookie(
             AssociationHost host,
@@ -221,26 +240,89 @@ public final class Association {
             InetAddress to,
             long now) {
         Association a = new Association(host, id, o, c.peerPort());
-        a.answerFrom(from, to);
+        InetAddress initSource =
+                c.peerAddresses().isEmpty() ? from : c.peerAddresses().get(0);
+        a.answerFrom(initSource, c.localAddress());
+        if (!from.equals(initSource)) {
+            a.answerFrom(from, to);
+        }
         a.localOutbound = c.localOutbound();
         a.localMaxInbound = c.localMaxInbound();
         a.adoptCookie(c, now);
         Set<InetAddress> addrs = new LinkedHashSet<>();
-        addrs.add(from);
+        addrs.add(initSource);
         addrs.addAll(c.peerAddresses());
-        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(addrs), Optional.of(from));
-        a.addPath(from, PathStatus.ACTIVE, now);
+        a.announce(addrs);
+        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(addrs), Optional.of(initSource));
+        a.addPath(initSource, PathStatus.ACTIVE, now);
         for (InetAddress p : plan.map(AddressPolicy.Plan::peers).orElse(List.copyOf(addrs))) {
-            // The COOKIE ECHO's source is confirmed by the handshake; listed addresses need a
-            // heartbeat first (RFC 9260 section 5.4).
-            a.addPath(p, p.equals(from) ? PathStatus.ACTIVE : PathStatus.UNCONFIRMED, now);
+            // Listed addresses need a heartbeat first (RFC 9260 section 5.4).
+            a.addPath(p, p.equals(initSource) ? PathStatus.ACTIVE : PathStatus.UNCONFIRMED, now);
         }
         a.primary = 0;
         a.state = State.ESTABLISHED;
         plan.ifPresent(a::applyPlan);
-        a.queue(new CookieAckChunk(), from, a.peerTag);
+        a.queueCookieAck(from, now);
         a.emitUp(AssociationChangeType.COMMUNICATION_UP, now);
         return a;
+    }
+
+    /** Adds to {@link #announced}, up to its bound. */
+    private void announce(java.util.Collection<InetAddress> addrs) {
+        for (InetAddress x : addrs) {
+            if (announced.size() >= MAX_ANNOUNCED) {
+                return;
+            }
+            announced.add(x);
+        }
+    }
+
+    /**
+     * The addresses of {@code offered} that are not part of this association (neither announced
+     * by the peer nor a path), at most {@link StateCookie#MAX_ADDRESSES} of them.
+     */
+    private List<InetAddress> newAddresses(List<InetAddress> offered) {
+        List<InetAddress> out = new ArrayList<>();
+        for (InetAddress x : offered) {
+            if (!announced.contains(x) && pathOf(x) == null && !out.contains(x)) {
+                out.add(x);
+                if (out.size() == StateCookie.MAX_ADDRESSES) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Refuses an INIT or a restart that brings {@code added} (RFC 9260 sections 5.2.1, 5.2.2 and
+     * 5.2.4 A): an ABORT with a Restart of an Association with New Addresses cause listing them,
+     * tagged with the restarting peer's new tag, to {@code dest}. The association is unchanged.
+     */
+    private void refuseNewAddresses(List<InetAddress> added, InetAddress dest, int newPeerTag) {
+        List<Parameter> params = new ArrayList<>(added.size());
+        for (InetAddress x : added) {
+            params.add(AddressParameter.of(x));
+        }
+        queue(AbortChunk.of(false, RestartWithNewAddressesCause.of(params)), dest, newPeerTag);
+    }
+
+    /**
+     * The COOKIE ACK for a COOKIE ECHO from {@code from}: to it when it is a confirmed path; when
+     * it is unconfirmed, bundled with a HEARTBEAT that confirms it (RFC 9260 section 5.4 allows a
+     * COOKIE ACK to an unconfirmed address only so); to the primary when it is no path of ours.
+     */
+    private void queueCookieAck(InetAddress from, long now) {
+        Path p = pathOf(from);
+        if (p == null) {
+            queue(new CookieAckChunk(), primaryAddress(), peerTag);
+            return;
+        }
+        queue(new CookieAckChunk(), from, peerTag);
+        if (p.status() == PathStatus.UNCONFIRMED) {
+            Bytes info = heartbeats.send(p.index(), from, now, p.rto().rto(), host.random());
+            queue(new HeartbeatChunk(List.of(new HeartbeatInfoParameter(info))), from, peerTag);
+        }
     }
 
     /** Takes tags, TSNs and stream counts from a cookie and builds the data path. */
@@ -580,7 +662,10 @@ public final class Association {
                 case ChunkType.SACK -> onSack(pkt, i, now);
                 case ChunkType.INIT -> onInit(pkt, i, now);
                 case ChunkType.INIT_ACK -> onInitAck(pkt, i, now);
-                case ChunkType.COOKIE_ECHO -> onCookieEcho(pkt, i, now);
+                case ChunkType.COOKIE_ECHO -> {
+                    // Only first in a packet (RFC 9260 section 6.10), where the endpoint hands it to
+                    // handleCookieEcho: one further down is ignored.
+                }
                 case ChunkType.COOKIE_ACK -> onCookieAck(now);
                 case ChunkType.HEARTBEAT -> onHeartbeat(pkt, i);
                 case ChunkType.HEARTBEAT_ACK -> onHeartbeatAck(pkt, i, now);
@@ -624,7 +709,7 @@ public final class Association {
                 return t ? vtag == peerTag && peerTag != 0 : vtag == localTag;
             }
             case ChunkType.COOKIE_ECHO:
-                return true; // checked against the cookie (section 5.2.4)
+                return false; // the endpoint hands a COOKIE ECHO to handleCookieEcho (section 5.2.4)
             case ChunkType.INIT_ACK:
                 return vtag == localTag && pkt.chunkCount() == 1;
             default:
@@ -745,6 +830,19 @@ public final class Association {
             tieLocal = localTag;
             tiePeer = peerTag;
         }
+        if (state != State.COOKIE_WAIT && init.initiateTag() != 0) {
+            // RFC 9260 sections 5.2.1 (COOKIE-ECHOED) and 5.2.2: an INIT that adds addresses to the
+            // association must not restart it (someone else could take it over): ABORT, tagged
+            // with the INIT's Initiate Tag, listing the new addresses; the association is unchanged.
+            List<InetAddress> offered = new ArrayList<>();
+            offered.add(pkt.from());
+            offered.addAll(InitHandling.read(init.parameters()).addresses);
+            List<InetAddress> added = newAddresses(offered);
+            if (!added.isEmpty()) {
+                refuseNewAddresses(added, pkt.from(), init.initiateTag());
+                return;
+            }
+        }
         Handshake.answerInit(host, o, init, peerPort, pkt.from(), pkt.to(), tag, tsn, tieLocal, tiePeer, now)
                 .ifPresent(a -> queue(a.chunk(), pkt.from(), a.verificationTag()));
     }
@@ -788,6 +886,7 @@ public final class Association {
         known.add(pkt.from());
         known.addAll(peerAddresses());
         known.addAll(pp.addresses);
+        announce(known);
         Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(known), Optional.of(pkt.from()));
         for (InetAddress a : pp.addresses) {
             if (plan.isEmpty() || plan.get().peers().contains(a)) {
@@ -802,31 +901,29 @@ public final class Association {
         sendCookieEcho(now);
     }
 
-    private void onCookieEcho(InboundPacket pkt, int i, long now) {
-        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
-        if (!p.isOk() || !(p.value() instanceof CookieEchoChunk echo)) {
+    /**
+     * A COOKIE ECHO (first chunk of {@code pkt}) whose authentic cookie {@code c} the endpoint
+     * found to concern this association (RFC 9260 section 5.2.4): by our tag (cases B and D), by
+     * our tie-tag (case A), or by one of its peer addresses. The endpoint has checked the MAC, the
+     * ports, that the packet carries the cookie's tag and that it comes from one of the cookie's
+     * peer addresses; a stale cookie comes here only when both its tags are this association's
+     * (step 3: then it is valid, case D). When the cookie is accepted, the chunks bundled after it
+     * are processed; otherwise the whole packet is discarded.
+     */
+    public void handleCookieEcho(InboundPacket pkt, StateCookie c, long now) {
+        if (state == State.CLOSED) {
             return;
         }
-        StateCookie.Opened opened = StateCookie.open(echo.cookie(), host.cookieSecrets(), now);
-        if (opened instanceof StateCookie.Stale stale) {
-            queue(
-                    new ErrorChunk(List.of(new StaleCookieCause((int) Math.min(stale.stalenessMicros(), 0xffffffffL)))),
-                    pkt.from(),
-                    pkt.verificationTag());
-            return;
+        if (onCookieEcho(c, pkt.from(), now) && pkt.verificationTag() == localTag) {
+            handlePacket(pkt, 1, now);
         }
-        if (!(opened instanceof StateCookie.Valid valid)) {
-            return;
-        }
-        StateCookie c = valid.cookie();
-        if (pkt.verificationTag() != c.localTag() || c.peerPort() != peerPort) {
-            return; // RFC 9260 section 5.1.5 step 2 / 8.5.1: the packet's tag must be the cookie's
-        }
-        handleCookieCollision(c, pkt.from(), now);
     }
 
-    /** RFC 9260 section 5.2.4, Table 5: a COOKIE ECHO for an existing association. */
-    private void handleCookieCollision(StateCookie c, InetAddress from, long now) {
+    /**
+     * RFC 9260 section 5.2.4, Table 5: a COOKIE ECHO for an existing association. Returns whether
+     * the cookie was accepted (the rest of its packet is then processed).
+     */
+    private boolean onCookieEcho(StateCookie c, InetAddress from, long now) {
         boolean localMatch = c.localTag() == localTag;
         boolean peerMatch = c.peerTag() == peerTag;
         boolean tiesMatch = c.localTieTag() == localTag && c.peerTieTag() == peerTag;
@@ -835,32 +932,47 @@ public final class Association {
             if (state == State.SHUTDOWN_ACK_SENT) {
                 queue(new ShutdownAckChunk(), from, peerTag);
                 queue(new ErrorChunk(List.of(new CookieReceivedWhileShuttingDownCause())), from, peerTag);
-                return;
+                return false;
+            }
+            List<InetAddress> added = newAddresses(c.peerAddresses());
+            if (!added.isEmpty()) {
+                // Section 5.2.2: a restart must not bring addresses the association does not have.
+                refuseNewAddresses(added, from, c.peerTag());
+                return false;
             }
             restart(c, from, now);
+            return true;
         } else if (localMatch && !peerMatch) {
             // Case B: INIT collision; take the peer's new tag and TSN.
             boolean wasUp = state != State.COOKIE_WAIT && state != State.COOKIE_ECHOED;
             peerTag = c.peerTag();
+            announce(c.peerAddresses());
             startDataPath(c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
             t1Deadline = NONE;
             if (!wasUp) {
                 state = State.ESTABLISHED;
+                cookieToEcho = null;
+                adoptPendingPrimary();
                 emitUp(AssociationChangeType.COMMUNICATION_UP, now);
             }
-            queue(new CookieAckChunk(), from, peerTag);
-        } else if (!localMatch && peerMatch && c.localTieTag() == 0 && c.peerTieTag() == 0) {
-            // Case C: a late COOKIE ECHO of an earlier attempt: silently discard.
+            queueCookieAck(from, now);
+            return true;
         } else if (localMatch && peerMatch) {
-            // Case D: a retransmitted COOKIE ECHO; enter ESTABLISHED if still setting up.
+            // Case D: a retransmitted (or replayed) COOKIE ECHO; enter ESTABLISHED if still setting
+            // up. Nothing else changes: not the primary, not the paths.
             if (state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
                 t1Deadline = NONE;
                 state = State.ESTABLISHED;
+                cookieToEcho = null;
+                adoptPendingPrimary();
                 emitUp(AssociationChangeType.COMMUNICATION_UP, now);
             }
-            queue(new CookieAckChunk(), from, peerTag);
+            queueCookieAck(from, now);
+            return true;
         }
-        // Any other combination: silently discard.
+        // Case C (!localMatch, peerMatch, no tie-tags: a late COOKIE ECHO of an earlier attempt)
+        // and any other combination: silently discard.
+        return false;
     }
 
     /** Peer restart (section 5.2.4 A): new tags and TSNs, unacknowledged data reported failed. */
@@ -870,9 +982,11 @@ public final class Association {
         t2Deadline = NONE;
         t5Deadline = NONE;
         controls.clear();
+        int previousTag = localTag;
         localTag = c.localTag();
         peerTag = c.peerTag();
         localInitialTsn = c.localInitialTsn();
+        host.localTagChanged(this, previousTag);
         for (Path p : paths) {
             p.stopT3();
             p.resetErrorCount();
@@ -881,7 +995,7 @@ public final class Association {
         associationErrors = 0;
         wasDry = true;
         state = State.ESTABLISHED;
-        queue(new CookieAckChunk(), from, peerTag);
+        queueCookieAck(from, now);
         emitUp(AssociationChangeType.RESTART, now);
     }
 

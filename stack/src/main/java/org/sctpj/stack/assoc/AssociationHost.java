@@ -80,6 +80,13 @@ public interface AssociationHost {
     /** The association's set of peer addresses changed: update the demultiplexing table. */
     void peerAddressesChanged(Association association);
 
+    /**
+     * The association's own Verification Tag changed from {@code previousTag} to {@link
+     * Association#localTag()} (a peer restart, RFC 9260 section 5.2.4 A): update the index of
+     * associations by tag. By default nothing.
+     */
+    default void localTagChanged(Association association, int previousTag) {}
+
     /** The association reached CLOSED and can be forgotten. */
     void closed(Association association);
 }

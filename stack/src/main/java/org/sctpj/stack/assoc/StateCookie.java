@@ -13,6 +13,25 @@ import org.sctpj.stack.wire.Bytes;
  * ours alone (the peer only echoes it): a version byte, the secret's epoch, the fields below, and
  * an HMAC-SHA-256 over all of it ({@link CookieSecrets}).
  *
+ * <p>What the MAC binds, and why (the endpoint checks each on every COOKIE ECHO):
+ *
+ * <ul>
+ *   <li>both Verification Tags: the COOKIE ECHO's packet must carry ours, and they say which
+ *       association the cookie belongs to (RFC 9260 section 5.2.4): a cookie whose tags are an
+ *       existing association's is a retransmission for it (case D), so one cookie can make one
+ *       association only, however often it is replayed; the tie-tags name the association a
+ *       restart replaces (case A);
+ *   <li>both ports: the packet must come from the peer port and to the local port of the INIT;
+ *   <li>the local address the INIT arrived on: the association answers from it;
+ *   <li>the peer addresses, the INIT's source first, then those it listed (at most {@link
+ *       #MAX_ADDRESSES}): a COOKIE ECHO from any other address is discarded, so a copied cookie
+ *       cannot make an association towards, or be replayed from, an address the peer never
+ *       claimed; the INIT's source, where the cookie was sent, is the only address the handshake
+ *       confirms and becomes the primary (section 5.4);
+ *   <li>its creation time and lifetime: once expired it draws a Stale Cookie error (section
+ *       5.1.5), unless its tags are those of the existing association (section 5.2.4 step 3).
+ * </ul>
+ *
  * @param createdAt the endpoint time the cookie was made, in nanoseconds
  * @param lifetimeNanos how long it is valid (Valid.Cookie.Life, plus any Cookie Preservative)
  * @param localTag our Verification Tag (the Initiate Tag of our INIT ACK)

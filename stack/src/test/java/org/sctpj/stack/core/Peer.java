@@ -46,8 +46,35 @@ final class Peer {
     }
 
     void deliverRaw(byte[] packet) {
-        ep.handleInput(ByteBuffer.wrap(packet), REMOTE, LOCAL, now);
+        deliverRawFrom(REMOTE, packet);
+    }
+
+    /** Delivers a packet from the remote side's address {@code from}. */
+    void deliverFrom(InetAddress from, int vtag, Chunk... chunks) {
+        deliverRawFrom(
+                from, SctpPacket.of(REMOTE_PORT, LOCAL_PORT, vtag, chunks).toBytes());
+    }
+
+    void deliverRawFrom(InetAddress from, byte[] packet) {
+        ep.handleInput(ByteBuffer.wrap(packet), from, LOCAL, now);
         drainEvents();
+    }
+
+    /** A packet the endpoint sent, decoded, with its destination. */
+    record Out(SctpPacket packet, InetAddress destination) {}
+
+    /** As {@link #sent()}, with each packet's destination. */
+    List<Out> sentWithDestinations() {
+        List<Out> out = new ArrayList<>();
+        Transmit t;
+        while ((t = ep.pollTransmit(now).orElse(null)) != null) {
+            out.add(new Out(
+                    SctpPacket.decode(ByteBuffer.wrap(t.packet()), ChecksumPolicy.VERIFY)
+                            .value(),
+                    t.destination()));
+        }
+        drainEvents();
+        return out;
     }
 
     void drainEvents() {
