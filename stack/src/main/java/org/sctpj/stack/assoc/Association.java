@@ -804,6 +804,21 @@ public final class Association {
         if (!p.isOk() || !(p.value() instanceof InitChunk init)) {
             return;
         }
+        if (state != State.COOKIE_WAIT && init.initiateTag() != 0) {
+            // RFC 9260 sections 5.2.1 (COOKIE-ECHOED) and 5.2.2: an INIT that adds addresses to the
+            // association must not restart it (someone else could take it over): ABORT, tagged
+            // with the INIT's Initiate Tag, listing the new addresses; the association is unchanged.
+            // In SHUTDOWN-ACK-SENT only an INIT of the association's addresses gets the SHUTDOWN
+            // ACK (section 9.2).
+            List<InetAddress> offered = new ArrayList<>();
+            offered.add(pkt.from());
+            offered.addAll(InitHandling.read(init.parameters()).addresses);
+            List<InetAddress> added = newAddresses(offered);
+            if (!added.isEmpty()) {
+                refuseNewAddresses(added, pkt.from(), init.initiateTag());
+                return;
+            }
+        }
         int tag;
         int tsn;
         int tieLocal;
@@ -829,19 +844,6 @@ public final class Association {
             tsn = host.random().nextInt();
             tieLocal = localTag;
             tiePeer = peerTag;
-        }
-        if (state != State.COOKIE_WAIT && init.initiateTag() != 0) {
-            // RFC 9260 sections 5.2.1 (COOKIE-ECHOED) and 5.2.2: an INIT that adds addresses to the
-            // association must not restart it (someone else could take it over): ABORT, tagged
-            // with the INIT's Initiate Tag, listing the new addresses; the association is unchanged.
-            List<InetAddress> offered = new ArrayList<>();
-            offered.add(pkt.from());
-            offered.addAll(InitHandling.read(init.parameters()).addresses);
-            List<InetAddress> added = newAddresses(offered);
-            if (!added.isEmpty()) {
-                refuseNewAddresses(added, pkt.from(), init.initiateTag());
-                return;
-            }
         }
         Handshake.answerInit(host, o, init, peerPort, pkt.from(), pkt.to(), tag, tsn, tieLocal, tiePeer, now)
                 .ifPresent(a -> queue(a.chunk(), pkt.from(), a.verificationTag()));

@@ -17,6 +17,7 @@ import org.sctpj.stack.SctpEvent.AssociationChangeType;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.SctpPacket;
+import org.sctpj.stack.wire.cause.CookieReceivedWhileShuttingDownCause;
 import org.sctpj.stack.wire.cause.RestartWithNewAddressesCause;
 import org.sctpj.stack.wire.cause.StaleCookieCause;
 import org.sctpj.stack.wire.chunk.AbortChunk;
@@ -27,6 +28,8 @@ import org.sctpj.stack.wire.chunk.ErrorChunk;
 import org.sctpj.stack.wire.chunk.HeartbeatChunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;
 import org.sctpj.stack.wire.chunk.InitChunk;
+import org.sctpj.stack.wire.chunk.ShutdownAckChunk;
+import org.sctpj.stack.wire.chunk.ShutdownChunk;
 import org.sctpj.stack.wire.param.AddressParameter;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.Parameter;
@@ -293,5 +296,53 @@ class CookieEchoTest {
         assertEquals(1, p.ep.associations().size());
         assertEquals(1, count(p, AssociationChangeType.RESTART));
         assertEquals(1, count(p, AssociationChangeType.COMMUNICATION_UP));
+    }
+
+    // ------------------------------------------------------------------ SHUTDOWN-ACK-SENT
+
+    /** The peer shuts down: we answer with SHUTDOWN ACK and are in SHUTDOWN-ACK-SENT. */
+    static void peerShutsDown(Peer p, InitAckChunk ack) {
+        p.deliver(ack.initiateTag(), new ShutdownChunk(ack.initialTsn() - 1));
+        List<SctpPacket> out = p.sent();
+        assertTrue(out.stream().anyMatch(x -> has(x, ShutdownAckChunk.class)), "SHUTDOWN ACK: " + out);
+        assertEquals("SHUTDOWN_ACK_SENT", info(p).state());
+    }
+
+    @Test
+    void restartCookieWhileShuttingDownGetsShutdownAckAndAnError() {
+        Peer p = listening(SctpOptions.DEFAULTS);
+        InitAckChunk ack = established(p);
+        InitAckChunk restartAck = initAck(p, NEW_PEER_TAG);
+        peerShutsDown(p, ack);
+        p.deliver(restartAck.initiateTag(), new CookieEchoChunk(cookieOf(restartAck)));
+        List<SctpPacket> out = p.sent();
+        assertTrue(out.stream().anyMatch(x -> has(x, ShutdownAckChunk.class)), "SHUTDOWN ACK again: " + out);
+        assertTrue(
+                out.stream()
+                        .flatMap(x -> x.chunks().stream())
+                        .anyMatch(c -> c instanceof ErrorChunk e
+                                && e.causes().get(0) instanceof CookieReceivedWhileShuttingDownCause),
+                "Cookie Received While Shutting Down: " + out);
+        assertEquals(0, count(p, AssociationChangeType.RESTART), "RFC 9260 5.2.4 A: no new association");
+        assertEquals("SHUTDOWN_ACK_SENT", info(p).state());
+    }
+
+    @Test
+    void initInShutdownAckSentGetsTheShutdownAckUnlessItAddsAnAddress() {
+        Peer p = listening(SctpOptions.DEFAULTS);
+        InitAckChunk ack = established(p);
+        peerShutsDown(p, ack);
+        // Section 9.2: an INIT of the association's addresses (its SHUTDOWN COMPLETE was lost).
+        p.deliver(0, init(NEW_PEER_TAG));
+        List<SctpPacket> out = p.sent();
+        assertEquals(1, out.size(), "one answer: " + out);
+        assertInstanceOf(ShutdownAckChunk.class, out.get(0).chunks().get(0));
+        assertEquals(PEER_TAG, out.get(0).verificationTag());
+        // One that adds an address is refused as in section 5.2.2.
+        p.deliver(0, init(NEW_PEER_TAG, STRANGER));
+        out = p.sent();
+        assertEquals(1, out.size(), "one answer: " + out);
+        assertRefusedWithNewAddresses(out.get(0), NEW_PEER_TAG, STRANGER);
+        assertEquals("SHUTDOWN_ACK_SENT", info(p).state());
     }
 }
