@@ -164,6 +164,9 @@ public final class Association {
     private int t1Count;
     private InitChunk sentInit;
     private Bytes cookieToEcho;
+    /** When the last COOKIE ECHO was queued, to time the Stale Cookie error's round trip (5.2.6). */
+    private long cookieEchoSentAt;
+
     private long preservativeMillis;
 
     // Shutdown timers, RFC 9260 section 9.2.
@@ -1108,12 +1111,16 @@ public final class Association {
         }
         for (ErrorCause c : e.causes()) {
             if (c instanceof StaleCookieCause stale && state == State.COOKIE_ECHOED) {
-                // RFC 9260 section 5.2.6: retry with a Cookie Preservative asking for twice the staleness.
+                // RFC 9260 section 5.2.6: retry with a Cookie Preservative asking for twice the
+                // staleness, but no more than 1 s beyond the round trip of the COOKIE ECHO and
+                // this ERROR (a long cookie life makes replays easier).
                 if (++t1Count > o.maxInitRetransmits()) {
                     close(AssociationChangeType.CANT_START, List.of(), "stale cookies until retries ran out", now);
                     return;
                 }
-                preservativeMillis = Math.max(1, 2L * Integer.toUnsignedLong(stale.stalenessMicros()) / 1000);
+                long rttMillis = Math.max(0, now - cookieEchoSentAt) / 1_000_000;
+                preservativeMillis = Math.max(
+                        1, Math.min(2L * Integer.toUnsignedLong(stale.stalenessMicros()) / 1000, rttMillis + 1000));
                 state = State.COOKIE_WAIT;
                 cookieToEcho = null;
                 tx = null;
@@ -1475,6 +1482,7 @@ public final class Association {
             t1Deadline = now + p.rto().rto();
         } else if (state == State.COOKIE_ECHOED) {
             queue(new CookieEchoChunk(cookieToEcho), p.address(), peerTag);
+            cookieEchoSentAt = now;
             t1Deadline = now + p.rto().rto();
         } else {
             t1Deadline = NONE;
@@ -1639,6 +1647,7 @@ public final class Association {
     private void sendCookieEcho(long now) {
         Path p = paths.get(primary);
         queue(new CookieEchoChunk(cookieToEcho), p.address(), peerTag);
+        cookieEchoSentAt = now;
         t1Deadline = now + p.rto().rto();
     }
 

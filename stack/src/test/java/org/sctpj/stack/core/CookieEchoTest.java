@@ -31,6 +31,7 @@ import org.sctpj.stack.wire.chunk.InitChunk;
 import org.sctpj.stack.wire.chunk.ShutdownAckChunk;
 import org.sctpj.stack.wire.chunk.ShutdownChunk;
 import org.sctpj.stack.wire.param.AddressParameter;
+import org.sctpj.stack.wire.param.CookiePreservativeParameter;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.Parameter;
 import org.sctpj.stack.wire.param.StateCookieParameter;
@@ -219,6 +220,38 @@ class CookieEchoTest {
         assertEquals(1, p.ep.stats().staleCookies());
     }
 
+    /** Our endpoint as the client, in COOKIE-ECHOED with the peer PEER_TAG; returns our INIT. */
+    static InitChunk cookieEchoed(Peer p) {
+        p.ep.connect(List.of(Peer.REMOTE), Peer.REMOTE_PORT, p.now);
+        InitChunk ours =
+                assertInstanceOf(InitChunk.class, p.sent().get(0).chunks().get(0));
+        p.deliver(
+                ours.initiateTag(),
+                new InitAckChunk(
+                        PEER_TAG, 65536, 10, 10, 1, List.of(new StateCookieParameter(Bytes.of(new byte[] {1, 2, 3, 4
+                        })))));
+        assertInstanceOf(CookieEchoChunk.class, p.sent().get(0).chunks().get(0));
+        return ours;
+    }
+
+    @Test
+    void staleCookieErrorAsksForNoMoreThanOneSecondBeyondTheRoundTrip() {
+        Peer p = new Peer(SctpOptions.DEFAULTS, 5);
+        InitChunk ours = cookieEchoed(p);
+        p.now += Duration.ofMillis(200).toNanos();
+        // The cookie arrived 30 s late (a peer with a short cookie life, a long delay).
+        p.deliver(ours.initiateTag(), new ErrorChunk(List.of(new StaleCookieCause(30_000_000))));
+        List<SctpPacket> out = p.sent();
+        InitChunk again = assertInstanceOf(InitChunk.class, out.get(0).chunks().get(0), "a new INIT: " + out);
+        long increment = again.parameters().stream()
+                .filter(x -> x instanceof CookiePreservativeParameter)
+                .mapToLong(x -> Integer.toUnsignedLong(((CookiePreservativeParameter) x).lifeSpanIncrementMillis()))
+                .findFirst()
+                .orElseThrow();
+        // RFC 9260 section 5.2.6: based on the 200 ms round trip, at most 1 s more.
+        assertTrue(increment >= 200 && increment <= 1200, "Cookie Preservative of " + increment + " ms");
+    }
+
     // ------------------------------------------------------------------ defect 9: new addresses
 
     static void assertRefusedWithNewAddresses(SctpPacket pkt, int tag, InetAddress... added) {
@@ -263,16 +296,7 @@ class CookieEchoTest {
     @Test
     void initInCookieEchoedThatAddsAnAddressIsRefused() {
         Peer p = new Peer(SctpOptions.DEFAULTS, 5);
-        p.ep.connect(List.of(Peer.REMOTE), Peer.REMOTE_PORT, p.now);
-        SctpPacket initPkt = p.sent().get(0);
-        InitChunk ours = assertInstanceOf(InitChunk.class, initPkt.chunks().get(0));
-        p.deliver(
-                ours.initiateTag(),
-                new InitAckChunk(
-                        PEER_TAG, 65536, 10, 10, 1, List.of(new StateCookieParameter(Bytes.of(new byte[] {1, 2, 3, 4
-                        })))));
-        List<SctpPacket> echo = p.sent();
-        assertInstanceOf(CookieEchoChunk.class, echo.get(0).chunks().get(0));
+        cookieEchoed(p);
         // RFC 9260 section 5.2.1: in COOKIE-ECHOED, an INIT that adds an address is refused.
         p.deliver(0, init(NEW_PEER_TAG, STRANGER));
         List<SctpPacket> out = p.sent();
