@@ -178,6 +178,21 @@ class CookieEchoTest {
         assertEquals(Peer.REMOTE, info(p).primary());
     }
 
+    @Test
+    void afterTheAssociationIsGoneItsCookieIsNewAgain() {
+        Peer p = listening(SctpOptions.DEFAULTS);
+        InitAckChunk ack = established(p);
+        p.deliver(ack.initiateTag(), AbortChunk.of(false));
+        assertTrue(p.ep.associations().isEmpty());
+        p.sent();
+        // The tag index forgot the closed association: within its life the cookie is handled as
+        // any cookie without an association (RFC 9260 section 5.1.5), not dropped by the old one.
+        p.deliver(ack.initiateTag(), new CookieEchoChunk(cookieOf(ack)));
+        List<SctpPacket> out = p.sent();
+        assertInstanceOf(CookieAckChunk.class, out.get(0).chunks().get(0));
+        assertEquals(1, p.ep.associations().size());
+    }
+
     // ------------------------------------------------------------------ defect 5: stale cookies
 
     static final SctpOptions SHORT_COOKIE = SctpOptions.DEFAULTS.toBuilder()
