@@ -813,10 +813,12 @@ public final class Association {
             // with the INIT's Initiate Tag, listing the new addresses; the association is unchanged.
             // In SHUTDOWN-ACK-SENT only an INIT of the association's addresses gets the SHUTDOWN
             // ACK (section 9.2).
+            // Only as many as a cookie keeps: the rest would never become part of the association.
             List<InetAddress> offered = new ArrayList<>();
             offered.add(pkt.from());
             offered.addAll(InitHandling.read(init.parameters()).addresses);
-            List<InetAddress> added = newAddresses(offered);
+            List<InetAddress> added =
+                    newAddresses(offered.subList(0, Math.min(offered.size(), StateCookie.MAX_ADDRESSES)));
             if (!added.isEmpty()) {
                 refuseNewAddresses(added, pkt.from(), init.initiateTag());
                 return;

@@ -296,6 +296,27 @@ class CookieEchoTest {
     }
 
     @Test
+    void addressesBeyondWhatACookieKeepsAreNotNew() {
+        // The peer has 16 addresses (as many as a cookie keeps) and restarts listing one more: the
+        // 17th would never become part of any association, so it does not refuse the restart.
+        InetAddress[] listed = new InetAddress[15];
+        for (int i = 0; i < listed.length; i++) {
+            listed[i] = Peer.ip(198, 51, 100, 10 + i);
+        }
+        Peer p = listening(SctpOptions.DEFAULTS);
+        established(p, listed);
+        InetAddress[] more = java.util.Arrays.copyOf(listed, 16);
+        more[15] = STRANGER;
+        initAck(p, NEW_PEER_TAG, more);
+        // One of the first 16 that is new is refused.
+        more[0] = STRANGER;
+        more[15] = listed[0];
+        p.deliver(0, init(NEW_PEER_TAG, more));
+        List<SctpPacket> out = p.sent();
+        assertRefusedWithNewAddresses(out.get(0), NEW_PEER_TAG, STRANGER);
+    }
+
+    @Test
     void initFromANewSourceListingAnAddressOfTheAssociationIsRefused() {
         Peer p = listening(SctpOptions.DEFAULTS);
         established(p);
