@@ -889,23 +889,32 @@ public final class Association {
         if (src != null) {
             src.setStatus(PathStatus.ACTIVE);
         }
-        Set<InetAddress> known = new LinkedHashSet<>();
-        known.add(pkt.from());
-        known.addAll(peerAddresses());
-        known.addAll(pp.addresses);
-        announce(known);
-        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(known), Optional.of(pkt.from()));
-        for (InetAddress a : pp.addresses) {
-            if (plan.isEmpty() || plan.get().peers().contains(a)) {
-                addPath(a, PathStatus.UNCONFIRMED, now);
-            }
-        }
-        plan.ifPresent(this::applyPlan);
+        addListedPaths(pkt.from(), pp.addresses, now);
         startDataPath(localInitialTsn, ack.initialTsn(), ack.aRwnd(), ack.outboundStreams(), ack.inboundStreams());
         cookieToEcho = pp.cookie;
         state = State.COOKIE_ECHOED;
         t1Count = 0;
         sendCookieEcho(now);
+    }
+
+    /**
+     * Takes the peer's listed addresses (of its INIT ACK, or of its INIT in a cookie) as
+     * unconfirmed paths (RFC 9260 section 5.4), those the address policy keeps when there is one,
+     * with {@code keep} (a confirmed address) kept in any case.
+     */
+    private void addListedPaths(InetAddress keep, List<InetAddress> listed, long now) {
+        Set<InetAddress> known = new LinkedHashSet<>();
+        known.add(keep);
+        known.addAll(peerAddresses());
+        known.addAll(listed);
+        announce(known);
+        Optional<AddressPolicy.Plan> plan = host.planPaths(List.copyOf(known), Optional.of(keep));
+        for (InetAddress a : listed) {
+            if (plan.isEmpty() || plan.get().peers().contains(a)) {
+                addPath(a, PathStatus.UNCONFIRMED, now);
+            }
+        }
+        plan.ifPresent(this::applyPlan);
     }
 
     /**
@@ -953,6 +962,10 @@ public final class Association {
             // Case B: INIT collision; take the peer's new tag and TSN.
             boolean wasUp = state != State.COOKIE_WAIT && state != State.COOKIE_ECHOED;
             peerTag = c.peerTag();
+            if (!wasUp) {
+                // In COOKIE-WAIT the peer's INIT (in the cookie) is all we know of its addresses.
+                addListedPaths(primaryAddress(), c.peerAddresses(), now);
+            }
             announce(c.peerAddresses());
             startDataPath(c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
             t1Deadline = NONE;

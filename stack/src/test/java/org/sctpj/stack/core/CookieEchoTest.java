@@ -366,6 +366,27 @@ class CookieEchoTest {
         assertEquals(1, count(p, AssociationChangeType.COMMUNICATION_UP));
     }
 
+    @Test
+    void collisionInCookieWaitTakesThePeersAddressesFromItsInit() {
+        // We connect; the peer connects at the same time, our INIT ACK to its INIT (section 5.2.1)
+        // comes back in its COOKIE ECHO before any answer to our INIT: case B of section 5.2.4.
+        Peer p = new Peer(SctpOptions.DEFAULTS, 5);
+        p.ep.connect(List.of(Peer.REMOTE), Peer.REMOTE_PORT, p.now);
+        p.sent();
+        InitAckChunk ack = initAck(p, PEER_TAG, REMOTE2);
+        p.deliver(ack.initiateTag(), new CookieEchoChunk(cookieOf(ack)));
+        List<SctpPacket> out = p.sent();
+        assertInstanceOf(CookieAckChunk.class, out.get(0).chunks().get(0));
+        assertEquals(PEER_TAG, out.get(0).verificationTag());
+        AssociationInfo a = info(p);
+        assertEquals("ESTABLISHED", a.state());
+        assertEquals(Peer.REMOTE, a.primary());
+        assertEquals(
+                List.of(Peer.REMOTE, REMOTE2),
+                a.paths().stream().map(AssociationInfo.PathInfo::address).toList(),
+                "the address the peer's INIT listed is a path");
+    }
+
     // ------------------------------------------------------------------ SHUTDOWN-ACK-SENT
 
     /** The peer shuts down: we answer with SHUTDOWN ACK and are in SHUTDOWN-ACK-SENT. */
