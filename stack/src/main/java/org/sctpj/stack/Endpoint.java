@@ -70,6 +70,20 @@ import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
  * <p>The reference driver following this contract is the stack thread of the {@code timers}
  * module; the deterministic test harness drives two endpoints the same way on a virtual clock.
  *
+ * <h2>Association setup</h2>
+ *
+ * <p>An INIT leaves no state: the INIT ACK carries a signed State Cookie (RFC 9260 section 5.1.3)
+ * that binds both Verification Tags, both ports, the local address, the peer's addresses (the
+ * INIT's source and those it listed) and a lifetime ({@link StateCookie} says why each). A COOKIE
+ * ECHO is routed by its cookie, not by its source address: one whose tags are an association's
+ * belongs to that association (section 5.2.4, case D, answered with a COOKIE ACK even once the
+ * cookie expired), one with tie-tags to the association it restarts (case A), and only a cookie
+ * that concerns no association creates one, so a replayed cookie never makes a second
+ * association. A COOKIE ECHO from an address the INIT did not carry is discarded ({@link
+ * EndpointStats#cookiesFromUnlistedAddress}); the INIT's source becomes the primary path. An INIT
+ * or restart that brings addresses an association does not have is refused with an ABORT carrying
+ * the Restart of an Association with New Addresses cause (sections 5.2.1, 5.2.2).
+ *
  * <p>Input from the network never throws: malformed packets are counted ({@link #stats()}) and
  * dropped, or answered as RFC 9260 says. Misuse by the caller throws {@link
  * IllegalArgumentException} or {@link IllegalStateException} with a message that says what to do.
