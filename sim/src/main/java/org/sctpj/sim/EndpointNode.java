@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.sctpj.sim.monitor.ConformanceMonitor;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.Transmit;
@@ -157,6 +158,11 @@ public final class EndpointNode implements SimNode {
         Transmit t = endpoint.pollTransmit(nowNanos).orElse(null);
         drainEvents();
         return t == null ? null : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination());
+    }
+
+    @Override
+    public String lastTransmitState() {
+        return endpoint.transmitState().orElse(ConformanceMonitor.NO_ASSOCIATION);
     }
 
     /** Hands every pending event to the listener. */

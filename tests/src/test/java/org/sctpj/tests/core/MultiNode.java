@@ -14,6 +14,7 @@ import org.sctpj.sim.SimNode;
 final class MultiNode implements SimNode {
     private final List<EndpointNode> nodes;
     private int cursor;
+    private String lastState;
 
     MultiNode(List<EndpointNode> nodes) {
         this.nodes = List.copyOf(nodes);
@@ -27,6 +28,11 @@ final class MultiNode implements SimNode {
                 return;
             }
         }
+    }
+
+    @Override
+    public String lastTransmitState() {
+        return lastState;
     }
 
     @Override
@@ -54,6 +60,7 @@ final class MultiNode implements SimNode {
             Outgoing o = n.pollTransmit(nowNanos);
             if (o != null) {
                 cursor = (cursor + k + 1) % nodes.size();
+                lastState = n.lastTransmitState();
                 return o;
             }
         }
