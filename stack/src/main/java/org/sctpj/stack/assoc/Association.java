@@ -897,6 +897,11 @@ public final class Association {
     }
 
     private void onHeartbeat(InboundPacket pkt, int i) {
+        if (state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
+            // RFC 9260 section 5.1: until the COOKIE ACK arrives, nothing but the COOKIE ECHO goes
+            // to the peer. A peer that is already up (our COOKIE ACK is late or lost) probes again.
+            return;
+        }
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
         if (p.isOk() && p.value() instanceof HeartbeatChunk hb) {
             // RFC 9260 section 8.3: echo the Heartbeat Information to the source address.
