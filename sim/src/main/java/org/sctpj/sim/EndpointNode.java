@@ -23,6 +23,7 @@ public final class EndpointNode implements SimNode {
     private Consumer<SctpEvent> listener = e -> {};
     private Predicate<ByteBuffer> dropInbound = b -> false;
     private long droppedInbound;
+    private boolean lastInputDropped;
     private boolean keepEvents = true;
     private long lastNow;
     private boolean bufferTransmit = Boolean.getBoolean("sctpj.sim.bufferTransmit");
@@ -111,7 +112,8 @@ public final class EndpointNode implements SimNode {
     @Override
     public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long nowNanos) {
         lastNow = nowNanos;
-        if (dropInbound.test(packet.asReadOnlyBuffer())) {
+        lastInputDropped = dropInbound.test(packet.asReadOnlyBuffer());
+        if (lastInputDropped) {
             droppedInbound++;
             return;
         }
@@ -158,6 +160,11 @@ public final class EndpointNode implements SimNode {
         Transmit t = endpoint.pollTransmit(nowNanos).orElse(null);
         drainEvents();
         return t == null ? null : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination());
+    }
+
+    @Override
+    public boolean lastInputDropped() {
+        return lastInputDropped;
     }
 
     @Override

@@ -49,4 +49,13 @@ public interface SimNode {
     default String lastTransmitState() {
         return null;
     }
+
+    /**
+     * For the {@link org.sctpj.sim.monitor.ConformanceMonitor}: whether the packet of the last
+     * {@link #handleInput} was dropped before the protocol endpoint saw it (a test's filter), so
+     * that the monitor does not credit the endpoint with what it carried. False by default.
+     */
+    default boolean lastInputDropped() {
+        return false;
+    }
 }

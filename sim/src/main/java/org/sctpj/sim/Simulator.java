@@ -308,10 +308,14 @@ public final class Simulator {
                     ByteBuffer.wrap(e.bytes).asReadOnlyBuffer());
         }
         Side to = e.link.to();
-        if (monitor != null) {
-            monitor.onDeliver(to, ByteBuffer.wrap(e.bytes));
+        SimNode node = network.node(to);
+        // The node may keep and change its buffer: the monitor learns from its own copy, and only
+        // from packets the node took in (not those a test filter dropped before it saw them).
+        byte[] seen = monitor != null ? e.bytes.clone() : null;
+        node.handleInput(ByteBuffer.wrap(e.bytes), e.source, e.destination, now);
+        if (monitor != null && !node.lastInputDropped()) {
+            monitor.onDeliver(to, ByteBuffer.wrap(seen));
         }
-        network.node(to).handleInput(ByteBuffer.wrap(e.bytes), e.source, e.destination, now);
         drain(to);
     }
 

@@ -15,6 +15,7 @@ final class MultiNode implements SimNode {
     private final List<EndpointNode> nodes;
     private int cursor;
     private String lastState;
+    private boolean lastInputDropped;
 
     MultiNode(List<EndpointNode> nodes) {
         this.nodes = List.copyOf(nodes);
@@ -25,9 +26,16 @@ final class MultiNode implements SimNode {
         for (EndpointNode n : nodes) {
             if (n.endpoint().localAddresses().contains(to)) {
                 n.handleInput(packet, from, to, nowNanos);
+                lastInputDropped = n.lastInputDropped();
                 return;
             }
         }
+        lastInputDropped = true;
+    }
+
+    @Override
+    public boolean lastInputDropped() {
+        return lastInputDropped;
     }
 
     @Override

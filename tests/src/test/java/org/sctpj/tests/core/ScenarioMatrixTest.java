@@ -38,7 +38,8 @@ class ScenarioMatrixTest {
      * Messages larger than the receive buffer need partial delivery (RFC 9260 section 6.6, RFC 6458
      * section 8.1.21), built on its own branch: until it is merged, {@link
      * Scenario#SIZES_BEYOND_RECEIVE_BUFFER} is left out of the matrix (such a message would wedge the
-     * association, issue 10 defect 4). Set to true once partial delivery is in.
+     * association, issue 10 defect 4). Set to true once partial delivery is in; {@link Transfer}
+     * then has to join the parts of a message delivered in pieces before it checks the message.
      */
     static final boolean PARTIAL_DELIVERY_AVAILABLE = false;
 
