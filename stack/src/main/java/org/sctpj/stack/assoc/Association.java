@@ -940,6 +940,20 @@ public final class Association {
     private void onAbort(InboundPacket pkt, int i, long now) {
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
         List<ErrorCause> causes = p.isOk() && p.value() instanceof AbortChunk a ? a.causes() : List.of();
+        if (state == State.SHUTDOWN_ACK_SENT && (pkt.flags(i) & 1) != 0) {
+            // RFC 9260 section 9.2: in SHUTDOWN-ACK-SENT every DATA chunk has been acknowledged both
+            // ways (the peer sent SHUTDOWN with nothing outstanding; we sent SHUTDOWN ACK with
+            // nothing outstanding). An ABORT with the T bit says the peer has no association left
+            // (section 8.4): it closed after a SHUTDOWN COMPLETE that was lost, and answered one of
+            // our packets still in flight as out of the blue. The shutdown is complete, nothing was
+            // lost: report it so, not as COMMUNICATION_LOST.
+            close(
+                    AssociationChangeType.SHUTDOWN_COMPLETE,
+                    causes,
+                    "shutdown complete (the peer had closed: ABORT with the T bit in SHUTDOWN-ACK-SENT)",
+                    now);
+            return;
+        }
         close(
                 state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED
                         ? AssociationChangeType.CANT_START

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.sctpj.sim.EndpointNode;
 import org.sctpj.sim.LossModel;
+import org.sctpj.sim.monitor.ConformanceMonitor;
 import org.sctpj.sim.monitor.ProtocolViolation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
@@ -30,7 +31,8 @@ import org.sctpj.stack.wire.chunk.ChunkType;
  * <p>{@code -Dsctpj.scenarios.seeds=N} sets the seeds per scenario and loss (default 340: 8,160
  * runs, which with {@link SimulatedMatrixTest}'s 2,048 make over 10,000 per CI run). A failure
  * prints its scenario, seed and loss; replay one with {@code -Dsctpj.scenario.replay=SCENARIO:seed:loss}
- * and {@code -Dtest=ScenarioMatrixTest#replay}.
+ * and {@code -Dtest=ScenarioMatrixTest#replay} ({@code -Dsctpj.scenario.trace=true} prints every packet
+ * delivered).
  */
 class ScenarioMatrixTest {
 
@@ -99,6 +101,7 @@ class ScenarioMatrixTest {
             long misordered,
             long corrupted,
             boolean closed,
+            String ends,
             String violation) {
         boolean ok() {
             return lost == 0 && duplicated == 0 && misordered == 0 && corrupted == 0 && closed && violation == null;
@@ -191,6 +194,10 @@ class ScenarioMatrixTest {
                 ab.senderPart(p.a), za == null ? e -> {} : za.receiverPart(p.a), closeAtOnce ? closer(p.a) : e -> {}));
         p.z.onEvent(both(
                 ab.receiverPart(p.z), za == null ? e -> {} : za.senderPart(p.z), za != null ? closer(p.z) : e -> {}));
+        if (Boolean.getBoolean("sctpj.scenario.trace")) {
+            p.sim.addTap((now, link, src, dst, b) ->
+                    System.out.printf("%12.6f s %s %s%n", now / 1e9, link, ConformanceMonitor.describe(b)));
+        }
         switch (s) {
             case COOKIE_ECHO_LOST -> p.z.dropInbound(HandshakeTest.firstOfType(ChunkType.COOKIE_ECHO));
             case COOKIE_ACK_LOST -> p.a.dropInbound(HandshakeTest.firstOfType(ChunkType.COOKIE_ACK));
@@ -233,7 +240,19 @@ class ScenarioMatrixTest {
                 ab.misordered + (za == null ? 0 : za.misordered),
                 ab.corrupted + (za == null ? 0 : za.corrupted),
                 closed,
+                "A " + ends(p.a) + ", Z " + ends(p.z),
                 violation);
+    }
+
+    /** How the node's associations ended: each association change but COMMUNICATION_UP, with its reason. */
+    static String ends(EndpointNode n) {
+        List<String> out = new ArrayList<>();
+        for (SctpEvent e : n.events()) {
+            if (e instanceof SctpEvent.AssociationChange c && c.type() != AssociationChangeType.COMMUNICATION_UP) {
+                out.add(c.type() + " (" + c.reason() + ")");
+            }
+        }
+        return out.toString();
     }
 
     /** Both sides closed (cleanly or not): nothing more will happen. */
