@@ -15,8 +15,9 @@ import org.sctpj.stack.wire.Crc32c;
  * ProtocolViolation} at the first packet that breaks one. The {@link org.sctpj.sim.Simulator}
  * installs one by default, so every simulated test runs under it.
  *
- * <p>It sees both directions: packets as they leave a node ({@link #onSend}) and as they reach one
- * ({@link #onDeliver}), and from the latter keeps its own model of what each sender can know: the
+ * <p>It sees both directions: packets as they leave a node ({@link #onSend}) and as a node takes
+ * them in ({@link #onDeliver}; the simulator leaves out packets a test's filter dropped before the
+ * endpoint saw them), and from the latter keeps its own model of what each sender can know: the
  * Initiate Tags it has received (INIT and INIT ACK), the Verification Tags of the packets that
  * reached it, and per association (keyed by the tag its DATA carries) the peer's last advertised
  * receiver window, the cumulative and gap acknowledgements, and the TSNs and SSNs it has used. It
@@ -28,7 +29,9 @@ import org.sctpj.stack.wire.Crc32c;
  *       DATA bundled behind it, INIT ACK (5.2.1) and ABORT; SHUTDOWN-ACK-SENT only SHUTDOWN ACK,
  *       ABORT and ERROR; no SHUTDOWN before SHUTDOWN-SENT; no HEARTBEAT in any state but
  *       ESTABLISHED (this project's rule: a HEARTBEAT during shutdown can be answered after the
- *       association closed and draw an out-of-the-blue ABORT, section 8.4);
+ *       association closed and draw an out-of-the-blue ABORT, section 8.4); "no new DATA after a
+ *       SHUTDOWN was received" is the core's API rule (send() refuses in the shutdown states), as
+ *       the messages queued before it still go out with new TSNs (section 9.2);
  *   <li>bundling (section 6.10): INIT, INIT ACK and SHUTDOWN COMPLETE alone; control chunks before
  *       DATA; COOKIE ECHO first (5.1); ABORT last, with only control chunks before it; at most one
  *       chunk per packet of the types that mean one thing once (SACK, SHUTDOWN, SHUTDOWN ACK,
