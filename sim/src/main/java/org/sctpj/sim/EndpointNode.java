@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.sctpj.sim.monitor.ConformanceMonitor;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.Transmit;
@@ -22,6 +23,7 @@ public final class EndpointNode implements SimNode {
     private Consumer<SctpEvent> listener = e -> {};
     private Predicate<ByteBuffer> dropInbound = b -> false;
     private long droppedInbound;
+    private boolean lastInputDropped;
     private boolean keepEvents = true;
     private long lastNow;
     private boolean bufferTransmit = Boolean.getBoolean("sctpj.sim.bufferTransmit");
@@ -110,7 +112,8 @@ public final class EndpointNode implements SimNode {
     @Override
     public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long nowNanos) {
         lastNow = nowNanos;
-        if (dropInbound.test(packet.asReadOnlyBuffer())) {
+        lastInputDropped = dropInbound.test(packet.asReadOnlyBuffer());
+        if (lastInputDropped) {
             droppedInbound++;
             return;
         }
@@ -157,6 +160,16 @@ public final class EndpointNode implements SimNode {
         Transmit t = endpoint.pollTransmit(nowNanos).orElse(null);
         drainEvents();
         return t == null ? null : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination());
+    }
+
+    @Override
+    public boolean lastInputDropped() {
+        return lastInputDropped;
+    }
+
+    @Override
+    public String lastTransmitState() {
+        return endpoint.transmitState().orElse(ConformanceMonitor.NO_ASSOCIATION);
     }
 
     /** Hands every pending event to the listener. */

@@ -38,4 +38,24 @@ public interface SimNode {
      * buffer afterwards.
      */
     Outgoing pollTransmit(long nowNanos);
+
+    /**
+     * For the {@link org.sctpj.sim.monitor.ConformanceMonitor}: the association state (RFC 9260
+     * section 4, as the core names it) in which the packet last returned by {@link #pollTransmit}
+     * was built, {@link org.sctpj.sim.monitor.ConformanceMonitor#NO_ASSOCIATION} if the endpoint
+     * built it outside any association, or null (the default) for a node that is not a protocol
+     * endpoint, whose packets the monitor does not judge.
+     */
+    default String lastTransmitState() {
+        return null;
+    }
+
+    /**
+     * For the {@link org.sctpj.sim.monitor.ConformanceMonitor}: whether the packet of the last
+     * {@link #handleInput} was dropped before the protocol endpoint saw it (a test's filter), so
+     * that the monitor does not credit the endpoint with what it carried. False by default.
+     */
+    default boolean lastInputDropped() {
+        return false;
+    }
 }

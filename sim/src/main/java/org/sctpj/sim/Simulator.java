@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
+import org.sctpj.sim.monitor.ConformanceMonitor;
 
 /**
  * The discrete-event loop that drives a {@link Network} on a {@link VirtualClock}. It never waits:
@@ -34,6 +35,10 @@ import java.util.function.BooleanSupplier;
  * SimNode#handleTimeout} with a deadline at or before now, or a run that takes more than {@link
  * #maxStepsPerInstant} steps without time moving, stops the run with a {@link
  * SimulationStalledException}.
+ *
+ * <p>Every packet a node emits is judged by a {@link ConformanceMonitor} (installed by default; see
+ * {@link #withoutMonitor}), which throws a {@link org.sctpj.sim.monitor.ProtocolViolation} out of
+ * the run at the first packet that breaks a rule of RFC 9260.
  *
  * <p>Not thread-safe: use from one thread, and do not call {@code run} from inside a node or an
  * action.
@@ -87,6 +92,8 @@ public final class Simulator {
         return c != 0 ? c : Long.compare(x.seq, y.seq);
     });
     private final List<PacketTap> taps = new ArrayList<>();
+    private ConformanceMonitor monitor = new ConformanceMonitor();
+    private String monitorOffReason;
     private long seq;
     private long steps;
     private long stepsAtInstant;
@@ -123,6 +130,34 @@ public final class Simulator {
     /** Events (packets in flight and actions) not yet run. */
     public int pendingEvents() {
         return events.size();
+    }
+
+    /**
+     * The protocol conformance monitor that judges every packet the nodes emit (installed by
+     * default), or null after {@link #withoutMonitor}.
+     */
+    public ConformanceMonitor monitor() {
+        return monitor;
+    }
+
+    /**
+     * Turns the conformance monitor off, for a test whose node deliberately emits packets that break
+     * the protocol's rules. Say why: the reason is kept ({@link #monitorOffReason()}).
+     *
+     * @throws IllegalArgumentException if {@code reason} is blank
+     */
+    public Simulator withoutMonitor(String reason) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("say why this simulation runs without the conformance monitor");
+        }
+        this.monitor = null;
+        this.monitorOffReason = reason;
+        return this;
+    }
+
+    /** Why the monitor is off, or null while it runs. */
+    public String monitorOffReason() {
+        return monitorOffReason;
     }
 
     /** Adds a tap that sees every packet a link delivers. */
@@ -273,7 +308,14 @@ public final class Simulator {
                     ByteBuffer.wrap(e.bytes).asReadOnlyBuffer());
         }
         Side to = e.link.to();
-        network.node(to).handleInput(ByteBuffer.wrap(e.bytes), e.source, e.destination, now);
+        SimNode node = network.node(to);
+        // The node may keep and change its buffer: the monitor learns from its own copy, and only
+        // from packets the node took in (not those a test filter dropped before it saw them).
+        byte[] seen = monitor != null ? e.bytes.clone() : null;
+        node.handleInput(ByteBuffer.wrap(e.bytes), e.source, e.destination, now);
+        if (monitor != null && !node.lastInputDropped()) {
+            monitor.onDeliver(to, ByteBuffer.wrap(seen));
+        }
         drain(to);
     }
 
@@ -320,6 +362,9 @@ public final class Simulator {
             b.get(bytes);
             InetAddress src = o.source();
             InetAddress dst = o.destination();
+            if (monitor != null) {
+                monitor.onSend(side, now, ByteBuffer.wrap(bytes), src, dst, node.lastTransmitState());
+            }
             network.send(
                     side,
                     now,

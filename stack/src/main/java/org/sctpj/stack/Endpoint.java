@@ -127,6 +127,8 @@ public final class Endpoint {
     private ByteBuffer viewSource;
     private ByteBuffer messageView;
     private InetAddress transmitSource;
+    /** The state of the association that built the last packet polled; null for the endpoint's own. */
+    private Association.State transmitState;
     // The association of the last packet received, to skip the PeerKey lookup while it repeats.
     private InetAddress lastFrom;
     private int lastFromPort = -1;
@@ -645,6 +647,7 @@ public final class Endpoint {
             out.limit(out.position());
             out.position(start);
             transmitSource = t.source();
+            transmitState = null;
             return t.destination();
         }
         while (!draining.isEmpty()) {
@@ -653,6 +656,7 @@ public final class Endpoint {
             if (d != null) {
                 stats.sent++;
                 transmitSource = a.transmitSource();
+                transmitState = a.state();
                 return d;
             }
             draining.poll();
@@ -665,6 +669,7 @@ public final class Endpoint {
                 pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
                 transmitSource = a.transmitSource();
+                transmitState = a.state();
                 return d;
             }
         }
@@ -676,11 +681,22 @@ public final class Endpoint {
         return transmitSource;
     }
 
+    /**
+     * The state (RFC 9260 section 4) that the association which built the last polled packet was in
+     * when it built it, or empty when the endpoint built that packet itself (an INIT ACK of a
+     * listening endpoint, an answer to an out-of-the-blue packet). Read-only, for conformance
+     * checks of what a state may send (RFC 9260 sections 4 and 5.1).
+     */
+    public Optional<String> transmitState() {
+        return transmitState == null ? Optional.empty() : Optional.of(transmitState.name());
+    }
+
     /** The next packet to send, or empty when there is nothing to send now. */
     public Optional<Transmit> pollTransmit(long now) {
         Transmit t = endpointOutput.poll();
         if (t != null) {
             stats.sent++;
+            transmitState = null;
             return Optional.of(t);
         }
         while (!draining.isEmpty()) {
@@ -688,6 +704,7 @@ public final class Endpoint {
             Optional<Transmit> out = a.pollTransmit(now);
             if (out.isPresent()) {
                 stats.sent++;
+                transmitState = a.state();
                 return out;
             }
             draining.poll();
@@ -703,6 +720,7 @@ public final class Endpoint {
             if (out.isPresent()) {
                 pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
+                transmitState = a.state();
                 return out;
             }
         }

@@ -1031,6 +1031,11 @@ public final class Association {
     }
 
     private void onHeartbeat(InboundPacket pkt, int i) {
+        if (state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
+            // RFC 9260 section 5.1: until the COOKIE ACK arrives, nothing but the COOKIE ECHO goes
+            // to the peer. A peer that is already up (our COOKIE ACK is late or lost) probes again.
+            return;
+        }
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
         if (p.isOk() && p.value() instanceof HeartbeatChunk hb) {
             // RFC 9260 section 8.3: echo the Heartbeat Information to the source address.
@@ -1069,6 +1074,20 @@ public final class Association {
     private void onAbort(InboundPacket pkt, int i, long now) {
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
         List<ErrorCause> causes = p.isOk() && p.value() instanceof AbortChunk a ? a.causes() : List.of();
+        if (state == State.SHUTDOWN_ACK_SENT && (pkt.flags(i) & 1) != 0) {
+            // RFC 9260 section 9.2: in SHUTDOWN-ACK-SENT every DATA chunk has been acknowledged both
+            // ways (the peer sent SHUTDOWN with nothing outstanding; we sent SHUTDOWN ACK with
+            // nothing outstanding). An ABORT with the T bit says the peer has no association left
+            // (section 8.4): it closed after a SHUTDOWN COMPLETE that was lost, and answered one of
+            // our packets still in flight as out of the blue. The shutdown is complete, nothing was
+            // lost: report it so, not as COMMUNICATION_LOST.
+            close(
+                    AssociationChangeType.SHUTDOWN_COMPLETE,
+                    causes,
+                    "shutdown complete (the peer had closed: ABORT with the T bit in SHUTDOWN-ACK-SENT)",
+                    now);
+            return;
+        }
         close(
                 state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED
                         ? AssociationChangeType.CANT_START
@@ -1165,6 +1184,14 @@ public final class Association {
     // ------------------------------------------------------------------ output
 
     private void queue(Chunk chunk, InetAddress dest, int vtag) {
+        int t = chunk.type();
+        if (t == ChunkType.SHUTDOWN || t == ChunkType.SHUTDOWN_ACK) {
+            // One SHUTDOWN (or SHUTDOWN ACK) says all there is to say: a newer one replaces one
+            // still queued, so a packet never carries two (RFC 9260 sections 6.10 and 9.2). Two
+            // get queued when one packet both completes our data (progressShutdown) and carries
+            // DATA that SHUTDOWN-SENT answers with a SHUTDOWN, or repeats a SHUTDOWN.
+            controls.removeIf(c -> c.chunk().type() == t);
+        }
         controls.add(new Control(chunk, dest, vtag));
     }
 
@@ -1352,6 +1379,7 @@ public final class Association {
                 cc.onIdle(p);
             }
             startPacket(p);
+            bundleSack(now);
             tx.fill(pb, p, paths, now);
             if (!pb.isEmpty()) {
                 return finish(p.address());
@@ -1378,6 +1406,7 @@ public final class Association {
                 cc.onIdle(p);
             }
             startPacket(p);
+            bundleSack(now);
             tx.fill(pb, p, paths, now);
             if (!pb.isEmpty()) {
                 nextCmtPath = (idx + 1) % n;
@@ -1405,6 +1434,12 @@ public final class Association {
         pb.reset(host.localPort(), peerPort, peerTag, maxPacket(p));
     }
 
+    /**
+     * Puts the SACK in the packet being built when one is due or delayed (RFC 9260 sections 6.2 and
+     * 6.10): DATA going out, an answer to the peer's DATA for instance, carries the acknowledgement
+     * instead of leaving it to the delayed-SACK timer. If the packet then takes no DATA, the SACK
+     * leaves alone, earlier than the delay would have sent it.
+     */
     private void bundleSack(long now) {
         if (rx.sackNeeded(now) || rx.sackDeadline() != NONE) {
             rx.writeSack(sackWriter, pb.remaining());
@@ -1441,10 +1476,7 @@ public final class Association {
         for (int k = 0; k < paths.size(); k++) {
             m = Math.min(m, paths.get(k).t3Deadline());
         }
-        if (o.heartbeatEnabled()
-                && state != State.COOKIE_WAIT
-                && state != State.COOKIE_ECHOED
-                && state != State.SHUTDOWN_ACK_SENT) {
+        if (o.heartbeatEnabled() && state == State.ESTABLISHED) {
             m = Math.min(m, heartbeats.next());
         }
         if (rx != null) {
@@ -1527,11 +1559,16 @@ public final class Association {
         }
     }
 
+    /**
+     * HEARTBEAT timers (RFC 9260 section 8.3) run in ESTABLISHED only. Before it, RFC 9260 section
+     * 5.1 allows nothing but the COOKIE ECHO until the COOKIE ACK: a peer that lost the COOKIE ECHO
+     * has no association and answers a HEARTBEAT with an ABORT, ending the setup. In the shutdown
+     * states the answer to a HEARTBEAT can arrive after this side closed, and draws an out-of-the-
+     * blue ABORT (section 8.4 rule 8) that turns the peer's clean close into COMMUNICATION_LOST;
+     * T3-rtx and T2-shutdown watch the paths there instead (sections 6.3.3 and 9.2).
+     */
     private void heartbeatTimers(long now) {
-        if (state == State.SHUTDOWN_ACK_SENT) {
-            // The peer may already have closed after its SHUTDOWN COMPLETE (which may be lost): any
-            // chunk but SHUTDOWN ACK is then out of the blue to it and draws an ABORT (RFC 9260
-            // section 8.4, rule 8), ending a shutdown that T2-shutdown would complete (rule 5).
+        if (state != State.ESTABLISHED) {
             return;
         }
         for (int i = 0; i < paths.size() && state != State.CLOSED; i++) {

@@ -14,6 +14,8 @@ import org.sctpj.sim.SimNode;
 final class MultiNode implements SimNode {
     private final List<EndpointNode> nodes;
     private int cursor;
+    private String lastState;
+    private boolean lastInputDropped;
 
     MultiNode(List<EndpointNode> nodes) {
         this.nodes = List.copyOf(nodes);
@@ -24,9 +26,21 @@ final class MultiNode implements SimNode {
         for (EndpointNode n : nodes) {
             if (n.endpoint().localAddresses().contains(to)) {
                 n.handleInput(packet, from, to, nowNanos);
+                lastInputDropped = n.lastInputDropped();
                 return;
             }
         }
+        lastInputDropped = true;
+    }
+
+    @Override
+    public boolean lastInputDropped() {
+        return lastInputDropped;
+    }
+
+    @Override
+    public String lastTransmitState() {
+        return lastState;
     }
 
     @Override
@@ -54,6 +68,7 @@ final class MultiNode implements SimNode {
             Outgoing o = n.pollTransmit(nowNanos);
             if (o != null) {
                 cursor = (cursor + k + 1) % nodes.size();
+                lastState = n.lastTransmitState();
                 return o;
             }
         }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.sctpj.sim.EndpointNode;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
@@ -54,6 +55,14 @@ final class Transfer {
         }
     }
 
+    /** One message per entry of {@code sizes}, of that many bytes, over {@code streams} streams. */
+    Transfer(long seed, int[] sizes, int streams, boolean unordered) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int i = 0; i < sizes.length; i++) {
+            plan.add(new Msg(i, r.nextInt(streams), unordered, sizes[i]));
+        }
+    }
+
     static byte[] content(int index, int size) {
         byte[] b = new byte[size];
         int x = index * 0x9E3779B9 + 7;
@@ -75,6 +84,20 @@ final class Transfer {
         z.keepEvents(false).onEvent(this::onReceiverEvent);
         receiver = z;
         return this;
+    }
+
+    /**
+     * The sending side's part, for a node that also does other things with its events (both
+     * directions at once, a shutdown right after the sends): hand it each of {@code a}'s events.
+     */
+    Consumer<SctpEvent> senderPart(EndpointNode a) {
+        return e -> onSenderEvent(a, e);
+    }
+
+    /** The receiving side's part: hand it each of {@code z}'s events. */
+    Consumer<SctpEvent> receiverPart(EndpointNode z) {
+        receiver = z;
+        return this::onReceiverEvent;
     }
 
     private void onSenderEvent(EndpointNode a, SctpEvent e) {

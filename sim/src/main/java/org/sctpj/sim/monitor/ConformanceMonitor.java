@@ -1,0 +1,826 @@
+package org.sctpj.sim.monitor;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.sctpj.sim.Side;
+import org.sctpj.stack.wire.Crc32c;
+
+/**
+ * The protocol conformance monitor: judges every packet a simulated endpoint emits against the
+ * sender's association state at that moment and the rules of RFC 9260, and throws a {@link
+ * ProtocolViolation} at the first packet that breaks one. The {@link org.sctpj.sim.Simulator}
+ * installs one by default, so every simulated test runs under it.
+ *
+ * <p>It sees both directions: packets as they leave a node ({@link #onSend}) and as a node takes
+ * them in ({@link #onDeliver}; the simulator leaves out packets a test's filter dropped before the
+ * endpoint saw them), and from the latter keeps its own model of what each sender can know: the
+ * Initiate Tags it has received (INIT and INIT ACK), the Verification Tags of the packets that
+ * reached it, and per association (keyed by the tag its DATA carries) the peer's last advertised
+ * receiver window, the cumulative and gap acknowledgements, and the TSNs and SSNs it has used. It
+ * parses the wire format itself, independently of the stack's decoder. Rules checked:
+ *
+ * <ul>
+ *   <li>which chunks a state may send (sections 4, 5.1, 5.2.1, 5.2.2, 9.2): COOKIE-WAIT sends only
+ *       INIT (and INIT ACK for a collision, 5.2.1, and ABORT); COOKIE-ECHOED only COOKIE ECHO,
+ *       DATA bundled behind it, INIT ACK (5.2.1) and ABORT; SHUTDOWN-ACK-SENT only SHUTDOWN ACK,
+ *       ABORT and ERROR; no SHUTDOWN before SHUTDOWN-SENT; no HEARTBEAT in any state but
+ *       ESTABLISHED (this project's rule: a HEARTBEAT during shutdown can be answered after the
+ *       association closed and draw an out-of-the-blue ABORT, section 8.4); "no new DATA after a
+ *       SHUTDOWN was received" is the core's API rule (send() refuses in the shutdown states), as
+ *       the messages queued before it still go out with new TSNs (section 9.2);
+ *   <li>bundling (section 6.10): INIT, INIT ACK and SHUTDOWN COMPLETE alone; control chunks before
+ *       DATA; COOKIE ECHO first (5.1); ABORT last, with only control chunks before it; at most one
+ *       chunk per packet of the types that mean one thing once (SACK, SHUTDOWN, SHUTDOWN ACK,
+ *       COOKIE ECHO, COOKIE ACK, ABORT, HEARTBEAT, FORWARD TSN); no TSN twice in one packet; no
+ *       DATA without user data (3.3.1);
+ *   <li>Verification Tags (8.5, 8.5.1): 0 in an INIT; an ABORT or SHUTDOWN COMPLETE with the T bit
+ *       carries a tag the sender received or owns; every other packet a tag the peer announced;
+ *   <li>TSNs and SSNs (6.1, 6.5): a new TSN is the highest so far plus one, a repeated TSN carries
+ *       the same chunk as before; per ordered stream the SSN of each new message grows, and the
+ *       fragments of one message share it; no new TSN once the sender has sent SHUTDOWN or
+ *       SHUTDOWN ACK (9.2);
+ *   <li>receiver window (6.1 rule A, 6.2.1): new DATA only while the bytes outstanding are below
+ *       the peer's last advertised window, or when nothing is outstanding (the zero-window probe);
+ *       a packet started within the window may overshoot it.
+ * </ul>
+ *
+ * <p>Packets from nodes that are not protocol endpoints (test nodes that forge packets) feed the
+ * model but are not judged. Not thread-safe: the simulator calls it from its one thread.
+ */
+public final class ConformanceMonitor {
+
+    /** The state a node reports for a packet the endpoint built outside any association. */
+    public static final String NO_ASSOCIATION = "NO_ASSOCIATION";
+
+    static final int DATA = 0;
+    static final int INIT = 1;
+    static final int INIT_ACK = 2;
+    static final int SACK = 3;
+    static final int HEARTBEAT = 4;
+    static final int HEARTBEAT_ACK = 5;
+    static final int ABORT = 6;
+    static final int SHUTDOWN = 7;
+    static final int SHUTDOWN_ACK = 8;
+    static final int ERROR = 9;
+    static final int COOKIE_ECHO = 10;
+    static final int COOKIE_ACK = 11;
+    static final int SHUTDOWN_COMPLETE = 14;
+    static final int NR_SACK = 16;
+    static final int I_DATA = 64;
+    static final int RECONFIG = 130;
+    static final int FORWARD_TSN = 192;
+    static final int I_FORWARD_TSN = 194;
+
+    private static final int MAX_GAPS = 256;
+
+    private record ConnKey(Side side, int localPort, int peerPort) {}
+
+    private record FlowKey(Side side, int localPort, int peerPort, int peerTag) {}
+
+    /** What one node knows about its association(s) with one peer port. */
+    private static final class Conn {
+        final Set<Integer> ownTags = new HashSet<>();
+        final Set<Integer> peerTags = new HashSet<>();
+        final Set<Integer> receivedTags = new HashSet<>();
+        /** Own tag -> the peer tags paired with it in an INIT ACK (either direction). */
+        final Map<Integer, Set<Integer>> pairs = new HashMap<>();
+
+        void pair(int own, int peer) {
+            pairs.computeIfAbsent(own, k -> new HashSet<>()).add(peer);
+        }
+    }
+
+    /** One sender's DATA towards one peer incarnation (keyed by the tag the DATA carries). */
+    private static final class Flow {
+        boolean any;
+        int highest;
+        /** Ring of the TSNs base..highest: payload length and a signature of the chunk. */
+        int base;
+
+        int count;
+        int[] lens = new int[64];
+        long[] sigs = new long[64];
+        long ringBytes;
+        long gapBytes;
+        int[] gapStart = new int[0];
+        int[] gapEnd = new int[0];
+        long peerRwnd = -1;
+        boolean sackSeen;
+        boolean shutdownSent;
+        final Map<Integer, Integer> lastSsn = new HashMap<>();
+
+        int slot(int tsn) {
+            return (tsn - base) & 0x7fffffff;
+        }
+
+        void push(int tsn, int len, long sig) {
+            if (count == lens.length) {
+                int[] nl = new int[count * 2];
+                long[] ns = new long[count * 2];
+                System.arraycopy(lens, 0, nl, 0, count);
+                System.arraycopy(sigs, 0, ns, 0, count);
+                lens = nl;
+                sigs = ns;
+            }
+            lens[count] = len;
+            sigs[count] = sig;
+            count++;
+            ringBytes += len;
+        }
+
+        boolean holds(int tsn) {
+            return count > 0 && serialLe(base, tsn) && serialLe(tsn, base + count - 1);
+        }
+
+        void cumAck(int cum) {
+            if (count == 0 || !serialLe(base, cum)) {
+                if (!any || serialLe(highest, cum)) {
+                    base = cum + 1;
+                }
+                return;
+            }
+            int drop = Math.min(count, (cum - base) + 1);
+            for (int i = 0; i < drop; i++) {
+                ringBytes -= lens[i];
+            }
+            System.arraycopy(lens, drop, lens, 0, count - drop);
+            System.arraycopy(sigs, drop, sigs, 0, count - drop);
+            count -= drop;
+            base = cum + 1;
+        }
+
+        void recomputeGaps() {
+            long g = 0;
+            for (int k = 0; k < gapStart.length; k++) {
+                for (int t = gapStart[k]; serialLe(t, gapEnd[k]); t++) {
+                    if (holds(t)) {
+                        g += lens[t - base];
+                    }
+                }
+            }
+            gapBytes = g;
+        }
+
+        long outstanding() {
+            return ringBytes - gapBytes;
+        }
+    }
+
+    private final Map<ConnKey, Conn> conns = new HashMap<>();
+    private final Map<FlowKey, Flow> flows = new HashMap<>();
+    private boolean streamResetSeen;
+    private long packetsChecked;
+    private long packetsSeen;
+
+    /** A monitor with an empty model. */
+    public ConformanceMonitor() {}
+
+    /** Packets judged so far (emitted by protocol endpoints). */
+    public long packetsChecked() {
+        return packetsChecked;
+    }
+
+    /** Packets seen so far, judged or only fed into the model (sent and delivered). */
+    public long packetsSeen() {
+        return packetsSeen;
+    }
+
+    private Conn conn(Side side, int local, int peer) {
+        return conns.computeIfAbsent(new ConnKey(side, local, peer), k -> new Conn());
+    }
+
+    private Flow flow(Side side, int local, int peer, int peerTag) {
+        return flows.computeIfAbsent(new FlowKey(side, local, peer, peerTag), k -> new Flow());
+    }
+
+    static boolean serialLe(int a, int b) {
+        return a == b || (b - a) > 0;
+    }
+
+    static boolean serialLt(int a, int b) {
+        return (b - a) > 0;
+    }
+
+    // ------------------------------------------------------------------ delivery (the model)
+
+    /**
+     * A packet reached node {@code to} (after the network's loss, corruption and duplication): it
+     * updates what that node can know. Packets with a bad checksum or framing are ignored, as the
+     * node drops them.
+     */
+    public void onDeliver(Side to, ByteBuffer packet) {
+        packetsSeen++;
+        ByteBuffer b = packet.duplicate();
+        int start = b.position();
+        int len = b.remaining();
+        if (!wellFormed(b, start, len) || !checksumOk(b, start, len)) {
+            return;
+        }
+        int srcPort = b.getShort(start) & 0xffff;
+        int dstPort = b.getShort(start + 2) & 0xffff;
+        int vtag = b.getInt(start + 4);
+        Conn c = conn(to, dstPort, srcPort);
+        c.receivedTags.add(vtag);
+        for (int off = start + 12; off + 4 <= start + len; ) {
+            int type = b.get(off) & 0xff;
+            int clen = b.getShort(off + 2) & 0xffff;
+            switch (type) {
+                case INIT, INIT_ACK -> {
+                    if (clen >= 20) {
+                        int initTag = b.getInt(off + 4);
+                        long rwnd = b.getInt(off + 8) & 0xffffffffL;
+                        c.peerTags.add(initTag);
+                        if (type == INIT_ACK) {
+                            c.pair(vtag, initTag);
+                        }
+                        Flow f = flow(to, dstPort, srcPort, initTag);
+                        if (!f.sackSeen) {
+                            f.peerRwnd = rwnd;
+                        }
+                    }
+                }
+                case SACK, NR_SACK -> {
+                    if (clen >= 16) {
+                        onAck(c, to, dstPort, srcPort, vtag, b, off, clen, type == NR_SACK);
+                    }
+                }
+                case SHUTDOWN -> {
+                    if (clen >= 8) {
+                        int cum = b.getInt(off + 4);
+                        for (int peerTag : c.pairs.getOrDefault(vtag, Set.of())) {
+                            Flow f = flows.get(new FlowKey(to, dstPort, srcPort, peerTag));
+                            if (f != null && f.any && serialLe(f.base - 1, cum)) {
+                                f.cumAck(cum);
+                                f.recomputeGaps();
+                            }
+                        }
+                    }
+                }
+                case RECONFIG -> streamResetSeen = true;
+                default -> {}
+            }
+            off += (clen + 3) & ~3;
+        }
+    }
+
+    private void onAck(Conn c, Side to, int local, int peer, int vtag, ByteBuffer b, int off, int clen, boolean nr) {
+        int cum = b.getInt(off + 4);
+        long rwnd = b.getInt(off + 8) & 0xffffffffL;
+        int nGaps = b.getShort(off + 12) & 0xffff;
+        int first = off + (nr ? 20 : 16);
+        if (first + 4L * nGaps > off + clen) {
+            nGaps = Math.max(0, (off + clen - first) / 4);
+        }
+        nGaps = Math.min(nGaps, MAX_GAPS);
+        for (int peerTag : c.pairs.getOrDefault(vtag, Set.of())) {
+            Flow f = flows.get(new FlowKey(to, local, peer, peerTag));
+            if (f == null) {
+                continue;
+            }
+            if (f.sackSeen && f.any && serialLt(cum, f.base - 1)) {
+                continue; // an older SACK, reordered: the sender ignores it (6.2.1)
+            }
+            f.sackSeen = true;
+            f.peerRwnd = rwnd;
+            f.cumAck(cum);
+            f.gapStart = new int[nGaps];
+            f.gapEnd = new int[nGaps];
+            for (int k = 0; k < nGaps; k++) {
+                f.gapStart[k] = cum + (b.getShort(first + 4 * k) & 0xffff);
+                f.gapEnd[k] = cum + (b.getShort(first + 4 * k + 2) & 0xffff);
+            }
+            f.recomputeGaps();
+        }
+    }
+
+    // ------------------------------------------------------------------ emission (the judge)
+
+    /**
+     * Node {@code from} emitted a packet at {@code nowNanos}, from {@code source} to {@code
+     * destination}, while the association that built it was in {@code state} (a name of RFC 9260
+     * section 4's states as the core spells them, {@link #NO_ASSOCIATION} for a packet the endpoint
+     * built itself, or null for a node that is not a protocol endpoint and is not judged).
+     *
+     * @throws ProtocolViolation at the first rule the packet breaks
+     */
+    public void onSend(
+            Side from, long nowNanos, ByteBuffer packet, InetAddress source, InetAddress destination, String state) {
+        packetsSeen++;
+        ByteBuffer b = packet.duplicate();
+        int start = b.position();
+        int len = b.remaining();
+        if (state == null) {
+            learnFromSender(from, b, start, len);
+            return;
+        }
+        packetsChecked++;
+        Judge j = new Judge(from, nowNanos, b, start, len, source, destination, state);
+        j.run();
+        learnFromSender(from, b, start, len);
+    }
+
+    private void learnFromSender(Side from, ByteBuffer b, int start, int len) {
+        if (!wellFormed(b, start, len)) {
+            return;
+        }
+        int srcPort = b.getShort(start) & 0xffff;
+        int dstPort = b.getShort(start + 2) & 0xffff;
+        int vtag = b.getInt(start + 4);
+        Conn c = conn(from, srcPort, dstPort);
+        for (int off = start + 12; off + 4 <= start + len; ) {
+            int type = b.get(off) & 0xff;
+            int clen = b.getShort(off + 2) & 0xffff;
+            if ((type == INIT || type == INIT_ACK) && clen >= 20) {
+                int initTag = b.getInt(off + 4);
+                c.ownTags.add(initTag);
+                if (type == INIT_ACK) {
+                    c.pair(initTag, vtag);
+                }
+            } else if (type == SHUTDOWN || type == SHUTDOWN_ACK) {
+                flow(from, srcPort, dstPort, vtag).shutdownSent = true;
+            } else if (type == RECONFIG) {
+                streamResetSeen = true;
+            }
+            off += (clen + 3) & ~3;
+        }
+    }
+
+    /** Checks one emitted packet; keeps the DATA model of its flow. */
+    private final class Judge {
+        final Side side;
+        final long now;
+        final ByteBuffer b;
+        final int start;
+        final int len;
+        final InetAddress source;
+        final InetAddress destination;
+        final String state;
+
+        Judge(
+                Side side,
+                long now,
+                ByteBuffer b,
+                int start,
+                int len,
+                InetAddress source,
+                InetAddress destination,
+                String state) {
+            this.side = side;
+            this.now = now;
+            this.b = b;
+            this.start = start;
+            this.len = len;
+            this.source = source;
+            this.destination = destination;
+            this.state = state;
+        }
+
+        void fail(String rule) {
+            throw new ProtocolViolation(
+                    rule,
+                    "node " + side + " (" + source.getHostAddress() + " -> " + destination.getHostAddress() + ")",
+                    state,
+                    describe(b, start, len),
+                    now);
+        }
+
+        void run() {
+            if (!wellFormed(b, start, len)) {
+                fail("the packet is not a well-formed SCTP packet: common header and whole chunks (RFC 9260 3, 3.2)");
+            }
+            if (!checksumOk(b, start, len)) {
+                fail("the CRC32c checksum is wrong (RFC 9260 6.8)");
+            }
+            int srcPort = b.getShort(start) & 0xffff;
+            int dstPort = b.getShort(start + 2) & 0xffff;
+            int vtag = b.getInt(start + 4);
+            Conn c = conn(side, srcPort, dstPort);
+            // Pass 1: chunk list, bundling and per-state rules.
+            int n = 0;
+            int first = -1;
+            boolean dataSeen = false;
+            boolean abortSeen = false;
+            int[] once = new int[256];
+            for (int off = start + 12; off + 4 <= start + len; ) {
+                int type = b.get(off) & 0xff;
+                int flags = b.get(off + 1) & 0xff;
+                int clen = b.getShort(off + 2) & 0xffff;
+                if (n == 0) {
+                    first = type;
+                }
+                n++;
+                if (abortSeen) {
+                    fail("a chunk follows the ABORT: the ABORT ends the packet, its receiver stops there"
+                            + " (RFC 9260 6.10, 8.5.1 B)");
+                }
+                if (type == COOKIE_ECHO && n != 1) {
+                    fail("COOKIE ECHO is not the first chunk of its packet (RFC 9260 5.1, 6.10)");
+                }
+                boolean isData = type == DATA || type == I_DATA;
+                if (isData) {
+                    dataSeen = true;
+                    int header = type == DATA ? 16 : 20;
+                    if (clen <= header) {
+                        fail("a DATA chunk without user data (RFC 9260 3.3.1)");
+                    }
+                } else if (dataSeen) {
+                    fail("control chunk " + name(type) + " after DATA: control chunks go first (RFC 9260 6.10)");
+                }
+                if (type == ABORT) {
+                    abortSeen = true;
+                }
+                if (onceOnly(type) && ++once[type] > 1) {
+                    fail("two " + name(type) + " chunks in one packet, where one is meant (RFC 9260 6.10)");
+                }
+                if ((type == SACK && once[NR_SACK] > 0) || (type == NR_SACK && once[SACK] > 0)) {
+                    fail("a SACK and an NR-SACK in one packet (RFC 9260 6.10)");
+                }
+                String why = stateForbids(state, type);
+                if (why != null) {
+                    fail(name(type) + " may not be sent in " + state + ": " + why);
+                }
+                checkTag(c, type, flags, vtag);
+                off += (clen + 3) & ~3;
+            }
+            if (n == 0) {
+                fail("a packet without chunks (RFC 9260 3)");
+            }
+            if (n > 1 && (first == INIT || first == INIT_ACK || first == SHUTDOWN_COMPLETE)) {
+                fail(name(first) + " bundled with other chunks: it travels alone (RFC 9260 6.10)");
+            }
+            for (int t : new int[] {INIT, INIT_ACK, SHUTDOWN_COMPLETE}) {
+                if (once[t] > 0 && n > 1) {
+                    fail(name(t) + " bundled with other chunks: it travels alone (RFC 9260 6.10)");
+                }
+            }
+            if (dataSeen) {
+                if (state.equals("COOKIE_ECHOED") && first != COOKIE_ECHO) {
+                    fail("DATA in COOKIE-ECHOED without the COOKIE ECHO first in its packet (RFC 9260 5.1)");
+                }
+                checkData(srcPort, dstPort, vtag);
+            }
+        }
+
+        void checkTag(Conn c, int type, int flags, int vtag) {
+            if (type == INIT) {
+                if (vtag != 0) {
+                    fail("INIT with Verification Tag 0x" + Integer.toHexString(vtag) + ", not 0 (RFC 9260 8.5.1 A)");
+                }
+                return;
+            }
+            boolean tBit = (flags & 1) != 0;
+            if ((type == ABORT || type == SHUTDOWN_COMPLETE) && tBit) {
+                if (!c.receivedTags.contains(vtag) && !c.ownTags.contains(vtag)) {
+                    fail(name(type) + " with the T bit must reflect a tag the sender received or owns, not 0x"
+                            + Integer.toHexString(vtag) + " (RFC 9260 8.5.1 B, C)");
+                }
+                return;
+            }
+            if (!c.peerTags.contains(vtag)) {
+                fail(name(type) + " with Verification Tag 0x" + Integer.toHexString(vtag)
+                        + ", which is no Initiate Tag the peer announced to the sender (RFC 9260 8.5)");
+            }
+        }
+
+        void checkData(int srcPort, int dstPort, int vtag) {
+            Flow f = flow(side, srcPort, dstPort, vtag);
+            // Which chunks are new, and the window check before any of them goes.
+            boolean anyNew = false;
+            Set<Integer> inPacket = new HashSet<>();
+            int expect = f.any ? f.highest + 1 : 0;
+            boolean started = f.any;
+            for (int off = start + 12; off + 4 <= start + len; ) {
+                int type = b.get(off) & 0xff;
+                int clen = b.getShort(off + 2) & 0xffff;
+                if (type == DATA || type == I_DATA) {
+                    int tsn = b.getInt(off + 4);
+                    if (!inPacket.add(tsn)) {
+                        fail("TSN " + Integer.toUnsignedString(tsn) + " twice in one packet (RFC 9260 6.10)");
+                    }
+                    if (!started || tsn == expect) {
+                        anyNew = true;
+                        started = true;
+                        expect = tsn + 1;
+                    }
+                }
+                off += (clen + 3) & ~3;
+            }
+            if (anyNew) {
+                if (f.shutdownSent || state.equals("SHUTDOWN_SENT") || state.equals("SHUTDOWN_ACK_SENT")) {
+                    fail("new DATA after the sender sent SHUTDOWN or SHUTDOWN ACK (RFC 9260 9.2)");
+                }
+                long out = f.outstanding();
+                if (f.peerRwnd >= 0 && out > 0 && out >= f.peerRwnd) {
+                    fail("new DATA while " + out + " bytes are outstanding and the peer's last advertised window"
+                            + " is " + f.peerRwnd + " (RFC 9260 6.1 A, 6.2.1)");
+                }
+            }
+            for (int off = start + 12; off + 4 <= start + len; ) {
+                int type = b.get(off) & 0xff;
+                int flags = b.get(off + 1) & 0xff;
+                int clen = b.getShort(off + 2) & 0xffff;
+                if (type == DATA || type == I_DATA) {
+                    chunk(f, type, flags, clen, off);
+                }
+                off += (clen + 3) & ~3;
+            }
+        }
+
+        void chunk(Flow f, int type, int flags, int clen, int off) {
+            int tsn = b.getInt(off + 4);
+            int sid = b.getShort(off + 8) & 0xffff;
+            int ssn = type == DATA ? b.getShort(off + 10) & 0xffff : b.getInt(off + 12);
+            int payload = clen - (type == DATA ? 16 : 20);
+            long sig = ((long) sid << 48) ^ ((long) (ssn & 0xffff) << 32) ^ ((long) (flags & 7) << 28) ^ payload;
+            if (!f.any) {
+                f.any = true;
+                f.highest = tsn - 1;
+                f.base = tsn;
+                f.count = 0;
+                f.ringBytes = 0;
+            }
+            if (tsn == f.highest + 1) {
+                if (!f.holds(tsn) && f.count > 0 && tsn != f.base + f.count) {
+                    fail("internal: TSN ring out of step");
+                }
+                if (f.count == 0) {
+                    f.base = tsn;
+                }
+                f.push(tsn, payload, sig);
+                f.highest = tsn;
+                boolean unordered = (flags & 4) != 0;
+                boolean begin = (flags & 2) != 0;
+                if (!unordered && !streamResetSeen) {
+                    Integer last = f.lastSsn.get(sid);
+                    if (begin) {
+                        if (last != null && !newer(type, last, ssn)) {
+                            fail("ordered message on stream " + sid + " with " + seqName(type) + " "
+                                    + Integer.toUnsignedString(ssn) + " after " + Integer.toUnsignedString(last)
+                                    + ": it must grow (RFC 9260 6.5)");
+                        }
+                        f.lastSsn.put(sid, ssn);
+                    } else if (last != null && last != ssn) {
+                        fail("fragment of an ordered message on stream " + sid + " with " + seqName(type) + " "
+                                + Integer.toUnsignedString(ssn) + ", but its message has "
+                                + Integer.toUnsignedString(last) + " (RFC 9260 6.5, 6.9)");
+                    }
+                }
+            } else if (serialLe(tsn, f.highest)) {
+                if (f.holds(tsn) && f.sigs[f.slot(tsn)] != sig) {
+                    fail("TSN " + Integer.toUnsignedString(tsn) + " sent again with other contents: a"
+                            + " retransmission repeats its chunk (RFC 9260 6.3.3)");
+                }
+            } else {
+                fail("new TSN " + Integer.toUnsignedString(tsn) + " after highest "
+                        + Integer.toUnsignedString(f.highest) + ": TSNs grow by one (RFC 9260 6.1)");
+            }
+        }
+    }
+
+    private static boolean newer(int type, int last, int now) {
+        if (type == DATA) {
+            int d = (now - last) & 0xffff;
+            return d != 0 && d < 0x8000;
+        }
+        return serialLt(last, now);
+    }
+
+    private static String seqName(int type) {
+        return type == DATA ? "SSN" : "MID";
+    }
+
+    private static boolean onceOnly(int type) {
+        return switch (type) {
+            case INIT,
+                    INIT_ACK,
+                    SACK,
+                    NR_SACK,
+                    HEARTBEAT,
+                    ABORT,
+                    SHUTDOWN,
+                    SHUTDOWN_ACK,
+                    COOKIE_ECHO,
+                    COOKIE_ACK,
+                    SHUTDOWN_COMPLETE,
+                    FORWARD_TSN,
+                    I_FORWARD_TSN -> true;
+            default -> false;
+        };
+    }
+
+    /** Why {@code state} may not send a chunk of {@code type}, or null when it may. */
+    static String stateForbids(String state, int type) {
+        switch (state) {
+            case NO_ASSOCIATION -> {
+                return switch (type) {
+                    case INIT_ACK, ABORT, SHUTDOWN_COMPLETE, ERROR -> null;
+                    default -> "without an association an endpoint only answers: INIT ACK, ABORT, SHUTDOWN COMPLETE,"
+                            + " ERROR (RFC 9260 5.1, 8.4)";
+                };
+            }
+            case "COOKIE_WAIT" -> {
+                return switch (type) {
+                    case INIT, INIT_ACK, ABORT -> null;
+                    default -> "COOKIE-WAIT sends only INIT (INIT ACK for a collision, ABORT) (RFC 9260 5.1, 5.2.1)";
+                };
+            }
+            case "COOKIE_ECHOED" -> {
+                return switch (type) {
+                    case COOKIE_ECHO, DATA, I_DATA, INIT_ACK, ABORT -> null;
+                    default -> "until the COOKIE ACK arrives only the COOKIE ECHO (with DATA bundled) is sent"
+                            + " (RFC 9260 5.1)";
+                };
+            }
+            case "ESTABLISHED" -> {
+                return switch (type) {
+                    case INIT, COOKIE_ECHO, SHUTDOWN, SHUTDOWN_ACK, SHUTDOWN_COMPLETE -> "not a chunk of ESTABLISHED"
+                            + " (RFC 9260 4, 5.1, 9.2)";
+                    default -> null;
+                };
+            }
+            case "SHUTDOWN_PENDING", "SHUTDOWN_RECEIVED", "SHUTDOWN_SENT" -> {
+                if (type == HEARTBEAT) {
+                    return "no HEARTBEAT in a shutdown state: its answer may come after the association closed"
+                            + " and draw an out-of-the-blue ABORT (RFC 9260 8.4 rule 8; this project's rule)";
+                }
+                if (type == SHUTDOWN && !state.equals("SHUTDOWN_SENT")) {
+                    return "SHUTDOWN is sent in SHUTDOWN-SENT only (RFC 9260 9.2)";
+                }
+                return switch (type) {
+                    case INIT, COOKIE_ECHO, SHUTDOWN_ACK, SHUTDOWN_COMPLETE -> "not a chunk of " + state
+                            + " (RFC 9260 4, 9.2)";
+                    default -> null;
+                };
+            }
+            case "SHUTDOWN_ACK_SENT" -> {
+                return switch (type) {
+                    case SHUTDOWN_ACK, ABORT, ERROR -> null;
+                    default -> "SHUTDOWN-ACK-SENT sends only SHUTDOWN ACK (ABORT, ERROR) (RFC 9260 9.2, 5.2.6)";
+                };
+            }
+            case "CLOSED" -> {
+                return switch (type) {
+                    case ABORT, SHUTDOWN_COMPLETE -> null;
+                    default -> "a closed association sends only its last ABORT or SHUTDOWN COMPLETE (RFC 9260 9.1, 9.2)";
+                };
+            }
+            default -> {
+                return "unknown state";
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ parsing and printing
+
+    static boolean wellFormed(ByteBuffer b, int start, int len) {
+        if (len < 12 + 4) {
+            return false;
+        }
+        int off = start + 12;
+        int end = start + len;
+        while (off < end) {
+            if (off + 4 > end) {
+                return false;
+            }
+            int clen = b.getShort(off + 2) & 0xffff;
+            if (clen < 4 || off + clen > end) {
+                return false;
+            }
+            off += (clen + 3) & ~3;
+        }
+        return true;
+    }
+
+    /** The CRC32c is right, or the field is 0 as RFC 9653's zero checksum allows where agreed. */
+    static boolean checksumOk(ByteBuffer b, int start, int len) {
+        return b.getInt(start + Crc32c.CHECKSUM_OFFSET) == 0 || Crc32c.verify(b, start, len);
+    }
+
+    static String name(int type) {
+        return switch (type) {
+            case DATA -> "DATA";
+            case INIT -> "INIT";
+            case INIT_ACK -> "INIT ACK";
+            case SACK -> "SACK";
+            case HEARTBEAT -> "HEARTBEAT";
+            case HEARTBEAT_ACK -> "HEARTBEAT ACK";
+            case ABORT -> "ABORT";
+            case SHUTDOWN -> "SHUTDOWN";
+            case SHUTDOWN_ACK -> "SHUTDOWN ACK";
+            case ERROR -> "ERROR";
+            case COOKIE_ECHO -> "COOKIE ECHO";
+            case COOKIE_ACK -> "COOKIE ACK";
+            case 12 -> "ECNE";
+            case 13 -> "CWR";
+            case SHUTDOWN_COMPLETE -> "SHUTDOWN COMPLETE";
+            case 15 -> "AUTH";
+            case NR_SACK -> "NR-SACK";
+            case I_DATA -> "I-DATA";
+            case 0x80 -> "ASCONF ACK";
+            case 0xc1 -> "ASCONF";
+            case RECONFIG -> "RE-CONFIG";
+            case 0x84 -> "PAD";
+            case FORWARD_TSN -> "FORWARD TSN";
+            case I_FORWARD_TSN -> "I-FORWARD-TSN";
+            default -> "chunk type " + type;
+        };
+    }
+
+    /** The packet as text: ports, tag and the decoded chunk list. */
+    public static String describe(ByteBuffer packet) {
+        ByteBuffer b = packet.duplicate();
+        return describe(b, b.position(), b.remaining());
+    }
+
+    static String describe(ByteBuffer b, int start, int len) {
+        if (len < 12) {
+            return "(" + len + " bytes: shorter than a common header)";
+        }
+        StringBuilder s = new StringBuilder();
+        s.append(b.getShort(start) & 0xffff)
+                .append(" > ")
+                .append(b.getShort(start + 2) & 0xffff)
+                .append(" vtag=0x")
+                .append(Integer.toHexString(b.getInt(start + 4)))
+                .append(" [");
+        int off = start + 12;
+        int end = start + len;
+        boolean firstChunk = true;
+        while (off + 4 <= end) {
+            int type = b.get(off) & 0xff;
+            int flags = b.get(off + 1) & 0xff;
+            int clen = b.getShort(off + 2) & 0xffff;
+            if (!firstChunk) {
+                s.append(", ");
+            }
+            firstChunk = false;
+            s.append(name(type));
+            if (clen < 4 || off + clen > end) {
+                s.append(" (bad length ").append(clen).append(")");
+                break;
+            }
+            switch (type) {
+                case DATA -> {
+                    if (clen >= 16) {
+                        s.append(" tsn=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 4)))
+                                .append(" sid=")
+                                .append(b.getShort(off + 8) & 0xffff)
+                                .append(" ssn=")
+                                .append(b.getShort(off + 10) & 0xffff)
+                                .append(" len=")
+                                .append(clen - 16)
+                                .append((flags & 4) != 0 ? " U" : "")
+                                .append((flags & 2) != 0 ? " B" : "")
+                                .append((flags & 1) != 0 ? " E" : "");
+                    }
+                }
+                case I_DATA -> {
+                    if (clen >= 20) {
+                        s.append(" tsn=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 4)))
+                                .append(" sid=")
+                                .append(b.getShort(off + 8) & 0xffff)
+                                .append(" mid=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 12)))
+                                .append(" len=")
+                                .append(clen - 20);
+                    }
+                }
+                case SACK, NR_SACK -> {
+                    if (clen >= 16) {
+                        s.append(" cum=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 4)))
+                                .append(" a_rwnd=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 8)))
+                                .append(" gaps=")
+                                .append(b.getShort(off + 12) & 0xffff);
+                    }
+                }
+                case INIT, INIT_ACK -> {
+                    if (clen >= 20) {
+                        s.append(" tag=0x")
+                                .append(Integer.toHexString(b.getInt(off + 4)))
+                                .append(" a_rwnd=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 8)))
+                                .append(" tsn=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 16)));
+                    }
+                }
+                case SHUTDOWN -> {
+                    if (clen >= 8) {
+                        s.append(" cum=").append(Integer.toUnsignedString(b.getInt(off + 4)));
+                    }
+                }
+                case ABORT, SHUTDOWN_COMPLETE -> s.append((flags & 1) != 0 ? " T" : "");
+                default -> {}
+            }
+            off += (clen + 3) & ~3;
+        }
+        return s.append("]").toString();
+    }
+}
