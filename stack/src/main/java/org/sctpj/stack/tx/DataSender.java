@@ -247,6 +247,16 @@ public final class DataSender {
         return outstandingBytes;
     }
 
+    /** Messages in the send buffer not yet fully sent. */
+    public int queuedMessages() {
+        return queuedMessages;
+    }
+
+    /** Unsent bytes of {@link #queuedMessages()}. */
+    public long queuedBytes() {
+        return queuedBytes;
+    }
+
     /** The peer's receiver window as this sender estimates it (RFC 9260 section 6.2.1). */
     public long peerRwnd() {
         return peerRwnd;

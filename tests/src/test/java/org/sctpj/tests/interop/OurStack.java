@@ -151,6 +151,27 @@ final class OurStack implements AutoCloseable {
         return call(ep -> ep.info(id));
     }
 
+    /**
+     * Our core's state now, every live association (see {@link FailureEvidence#coreState}), for a
+     * failure's evidence; never throws.
+     */
+    String coreState() {
+        if (handle == null) {
+            return "our endpoint was not bound yet\n";
+        }
+        try {
+            return call(ep -> {
+                List<AssociationInfo> infos = new ArrayList<>();
+                for (AssociationId id : ep.associations()) {
+                    ep.info(id).ifPresent(infos::add);
+                }
+                return FailureEvidence.coreState(infos, thread.now());
+            });
+        } catch (RuntimeException | AssertionError e) {
+            return "the core's state could not be read: " + e + "\n";
+        }
+    }
+
     /** The endpoint's counters (bad checksums, malformed packets...). */
     EndpointStats stats() {
         return call(Endpoint::stats);
