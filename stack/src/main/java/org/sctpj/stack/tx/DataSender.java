@@ -839,11 +839,23 @@ public final class DataSender {
      * wherever the association sends next; the timer is stopped and restarts when data is sent.
      * Counting the error is the association's job.
      *
+     * <p>The expiry also ends Fast Recovery (with CMT, p's own): after it the sender slow-starts
+     * from one MTU (section 7.2.3), and slow start may grow cwnd only outside Fast Recovery
+     * (section 7.2.1). Staying in it until the old recovery point is acknowledged would hold cwnd
+     * at one MTU while every chunk marked here is resent, one or two per round trip (the stall of
+     * a 1 MiB transfer against usrsctp: 616 chunks at one per delayed SACK). Linux does the same.
+     *
      * @param paths the association's paths
      */
     public void onT3Expired(Path p, List<Path> paths, long now) {
         cc.onT3Timeout(p);
         p.rto().backoff();
+        if (cmt) {
+            recoveryMask &= ~(1L << p.index());
+            inFastRecovery = recoveryMask != 0;
+        } else {
+            inFastRecovery = false;
+        }
         for (int i = 0; i < ring.size(); i++) {
             SentChunk c = ring.get(i);
             if (c.path == p && !c.acked && !c.marked) {
