@@ -146,13 +146,13 @@ final class FailureEvidence {
             "sctp.srcport",
             "sctp.dstport",
             "sctp.chunk_type",
-            "sctp.data_tsn",
+            "sctp.data_tsn_raw",
             "sctp.data_sid",
             "sctp.data_ssn",
             "sctp.data_b_bit",
             "sctp.data_e_bit",
             "sctp.data_payload_proto_id",
-            "sctp.sack_cumulative_tsn_ack",
+            "sctp.sack_cumulative_tsn_ack_raw",
             "sctp.sack_a_rwnd",
             "sctp.sack_gap_block_start",
             "sctp.sack_gap_block_end",
@@ -160,7 +160,10 @@ final class FailureEvidence {
 
     /** The tshark command line for {@code pcap}; {@code udpPort} 0 for raw IP. */
     static List<String> tsharkCommand(Path pcap, int udpPort) {
-        List<String> cmd = new ArrayList<>(List.of("tshark", "-n", "-r", pcap.toString()));
+        // TSNs as on the wire (the _raw fields), as the core's state shows them; no reassembly
+        // (faster, and not needed).
+        List<String> cmd =
+                new ArrayList<>(List.of("tshark", "-n", "-r", pcap.toString(), "-o", "sctp.reassembly:FALSE"));
         if (udpPort > 0) {
             cmd.addAll(List.of("-d", "udp.port==" + udpPort + ",sctp"));
         }
@@ -251,7 +254,7 @@ final class FailureEvidence {
                 .append(" of the ")
                 .append(beforeCount)
                 .append(" before the failure (")
-                .append(String.join(" ", cmd.subList(0, Math.min(cmd.size(), udpPort > 0 ? 6 : 4))))
+                .append(String.join(" ", cmd.subList(0, Math.min(cmd.size(), udpPort > 0 ? 8 : 6))))
                 .append(" ...):\n");
         before.forEach(l -> sb.append(l).append('\n'));
         sb.append(String.format(
