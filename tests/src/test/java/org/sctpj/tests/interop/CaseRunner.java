@@ -45,6 +45,10 @@ public final class CaseRunner {
     private static final int STREAMS = 16;
     private static final int PEER_FEW_STREAMS = 4;
     private static final int SCTP_RAW_TSHARK_PORT = 9899;
+    /** The message of {@link InteropCase#BIG_MESSAGE}: 5,000,000 bytes, as the kernel sent it in issue 10. */
+    static final int BIG_MESSAGE_BYTES = 5_000_000;
+    /** Our receive buffer in {@link InteropCase#BIG_MESSAGE}: 1 MiB, a fifth of the message. */
+    static final int BIG_MESSAGE_RECEIVE_BUFFER = 1 << 20;
 
     private final Peer peer;
 
@@ -235,6 +239,7 @@ public final class CaseRunner {
                 case SIZE_1452B -> 200;
                 case SIZE_64KIB -> 40;
                 case SIZE_1MIB -> 4;
+                case BIG_MESSAGE -> 1;
                 case SHUTDOWN_OURS, SHUTDOWN_PEER, ABORT_OURS, ABORT_PEER, RESTART -> 20;
                 case STREAMS_FEWER -> 40;
                 case BULK_LOSS -> 300;
@@ -248,6 +253,7 @@ public final class CaseRunner {
                 case SIZE_1452B -> 1452;
                 case SIZE_64KIB -> 64 * 1024;
                 case SIZE_1MIB -> 1024 * 1024;
+                case BIG_MESSAGE -> BIG_MESSAGE_BYTES;
                 case BULK_LOSS -> 4000;
                 case MULTIHOME -> 2000;
                 default -> 200;
@@ -283,6 +289,12 @@ public final class CaseRunner {
             if (c == InteropCase.BULK_LOSS) {
                 b.shutdownGuardFactor(20);
             }
+            if (c == InteropCase.BIG_MESSAGE) {
+                // A receive buffer smaller than the message; room to send (echo) it back.
+                b.receiveBufferBytes(BIG_MESSAGE_RECEIVE_BUFFER)
+                        .sendBufferBytes(8 << 20)
+                        .maxMessageSize(BIG_MESSAGE_BYTES);
+            }
             return b.build();
         }
 
@@ -296,7 +308,7 @@ public final class CaseRunner {
                         300,
                         c == InteropCase.MULTIHOME ? 2 : 0);
             }
-            if (c == InteropCase.SIZE_64KIB || c == InteropCase.SIZE_1MIB) {
+            if (c == InteropCase.SIZE_64KIB || c == InteropCase.SIZE_1MIB || c == InteropCase.BIG_MESSAGE) {
                 r = r.withBuffers(8 << 20);
             }
             return r;
@@ -433,11 +445,13 @@ public final class CaseRunner {
             for (int i = first; i < first + n; i++) {
                 us.send(id, new SendInfo(i % streams(), PPID + i, unordered(), false), payload(i, size()));
             }
-            Duration limit = c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME ? LONG : Duration.ofSeconds(30);
+            Duration limit = c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || c == InteropCase.BIG_MESSAGE
+                    ? LONG
+                    : Duration.ofSeconds(30);
             if (!us.await(() -> us.messageCount() >= mark + n, limit)) {
                 throw new AssertionError((us.messageCount() - mark) + " echoes of " + n + " within "
-                        + limit.toSeconds() + " s; send errors " + us.sendErrors() + "; " + us.summary()
-                        + "\npeer output:\n" + tail(p.output()));
+                        + limit.toSeconds() + " s; " + us.partial() + "; send errors " + us.sendErrors() + "; "
+                        + us.summary() + "\npeer output:\n" + tail(p.output()));
             }
             verify(us.messages(mark, mark + n), first, n);
             check(us.sendErrors().isEmpty(), "send errors: " + us.sendErrors());
@@ -507,7 +521,9 @@ public final class CaseRunner {
                         e -> e instanceof AssociationChange a
                                 && a.type() == type
                                 && (id == null || a.association().equals(id)),
-                        c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME ? LONG : STEP,
+                        c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || c == InteropCase.BIG_MESSAGE
+                                ? LONG
+                                : STEP,
                         type.toString());
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "\npeer output:\n" + tail(p.output()));
@@ -599,6 +615,11 @@ public final class CaseRunner {
                             total = 2 * n;
                         }
                         default -> {
+                            if (c == InteropCase.BIG_MESSAGE && !us.await(() -> us.messageCount() >= n, LONG)) {
+                                throw new AssertionError(us.messageCount() + " messages of " + n + " within "
+                                        + LONG.toSeconds() + " s; " + us.partial() + "; " + us.summary()
+                                        + "\npeer output:\n" + tail(p.output()));
+                            }
                             if (c == InteropCase.SHUTDOWN_PEER) {
                                 us.awaitEvent(
                                         e -> e instanceof SctpEvent.ShutdownReceived, LONG, "SHUTDOWN from the peer");
