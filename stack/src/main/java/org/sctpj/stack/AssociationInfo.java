@@ -16,6 +16,8 @@ import org.sctpj.stack.path.Path;
  * @param inboundStreams negotiated inbound streams
  * @param sendBufferFree free bytes in the send buffer
  * @param paths one entry per peer address
+ * @param transfer both halves of the data transfer: windows, TSNs, outstanding, queued and
+ *     received data
  */
 public record AssociationInfo(
         AssociationId id,
@@ -24,7 +26,8 @@ public record AssociationInfo(
         int outboundStreams,
         int inboundStreams,
         long sendBufferFree,
-        List<PathInfo> paths) {
+        List<PathInfo> paths,
+        TransferInfo transfer) {
 
     /**
      * Per-path statistics.
@@ -45,6 +48,8 @@ public record AssociationInfo(
      * @param source the local address packets on this path leave from
      * @param inCmtSet whether CMT stripes new data onto this path (every path unless an address
      *     policy chose a subset)
+     * @param t3DeadlineNanos when T3-rtx of the path expires, on the endpoint's clock ({@link
+     *     Long#MAX_VALUE} when it is not running)
      */
     public record PathInfo(
             InetAddress address,
@@ -61,7 +66,8 @@ public record AssociationInfo(
             long chunksRetransmitted,
             long flightSize,
             InetAddress source,
-            boolean inCmtSet) {}
+            boolean inCmtSet,
+            long t3DeadlineNanos) {}
 
     static AssociationInfo of(Association a) {
         List<PathInfo> ps = new ArrayList<>();
@@ -81,7 +87,8 @@ public record AssociationInfo(
                     p.chunksRetransmitted(),
                     p.flightSize(),
                     a.sourceFor(p.address()),
-                    p.inCmtSet()));
+                    p.inCmtSet(),
+                    p.t3Deadline()));
         }
         return new AssociationInfo(
                 a.id(),
@@ -90,6 +97,7 @@ public record AssociationInfo(
                 a.outboundStreams(),
                 a.inboundStreams(),
                 a.sendBufferFree(),
-                List.copyOf(ps));
+                List.copyOf(ps),
+                TransferInfo.of(a.sender(), a.receiver()));
     }
 }

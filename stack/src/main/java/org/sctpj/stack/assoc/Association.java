@@ -496,6 +496,16 @@ public final class Association {
         return state == State.CLOSED && controls.isEmpty();
     }
 
+    /** The sending half of the data transfer, read-only use (null before establishment). */
+    public DataSender sender() {
+        return tx;
+    }
+
+    /** The receiving half of the data transfer, read-only use (null before establishment). */
+    public DataReceiver receiver() {
+        return rx;
+    }
+
     /** Free bytes in the send buffer (0 before establishment). */
     public long sendBufferFree() {
         return tx == null ? 0 : tx.freeBytes();

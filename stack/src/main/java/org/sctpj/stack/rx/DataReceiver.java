@@ -724,6 +724,21 @@ public final class DataReceiver {
         return tracker.hasGaps();
     }
 
+    /**
+     * Writes up to {@code max} gap ack blocks (offsets from {@link #cumulativeTsn()}, inclusive
+     * ends, lowest first) into the arrays, as the next SACK would report them; returns how many.
+     */
+    public int gapBlocks(int[] starts, int[] ends, int max) {
+        return tracker.hasGaps()
+                ? tracker.gapBlocks(starts, ends, Math.min(max, Math.min(starts.length, ends.length)))
+                : 0;
+    }
+
+    /** The a_rwnd of the last SACK written (the receive buffer before the first). */
+    public long lastAdvertisedRwnd() {
+        return lastAdvertisedRwnd;
+    }
+
     /** Duplicate TSNs waiting for the next SACK. */
     public int pendingDuplicates() {
         return dupCount;

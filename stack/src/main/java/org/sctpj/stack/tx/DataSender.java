@@ -247,6 +247,16 @@ public final class DataSender {
         return outstandingBytes;
     }
 
+    /** Messages in the send buffer not yet fully sent. */
+    public int queuedMessages() {
+        return queuedMessages;
+    }
+
+    /** Unsent bytes of {@link #queuedMessages()}. */
+    public long queuedBytes() {
+        return queuedBytes;
+    }
+
     /** The peer's receiver window as this sender estimates it (RFC 9260 section 6.2.1). */
     public long peerRwnd() {
         return peerRwnd;
@@ -829,11 +839,23 @@ public final class DataSender {
      * wherever the association sends next; the timer is stopped and restarts when data is sent.
      * Counting the error is the association's job.
      *
+     * <p>Without CMT the expiry also ends Fast Recovery: after it the sender slow-starts from one
+     * MTU (section 7.2.3), and slow start may grow cwnd only outside Fast Recovery (section
+     * 7.2.1). Staying in it until the old recovery point is acknowledged would hold cwnd at one
+     * MTU while every chunk marked here is resent, one or two per round trip (the stall of a 1 MiB
+     * transfer against usrsctp: 616 chunks at one per delayed SACK). Linux does the same. CMT's
+     * per-destination Fast Recovery is left as it was: ending it here too changes how much of a
+     * shared bottleneck CMT takes (the coupled controller couples congestion avoidance, not the
+     * slow start that follows), which is a question of its own.
+     *
      * @param paths the association's paths
      */
     public void onT3Expired(Path p, List<Path> paths, long now) {
         cc.onT3Timeout(p);
         p.rto().backoff();
+        if (!cmt) {
+            inFastRecovery = false;
+        }
         for (int i = 0; i < ring.size(); i++) {
             SentChunk c = ring.get(i);
             if (c.path == p && !c.acked && !c.marked) {

@@ -45,6 +45,10 @@ public final class CaseRunner {
     private static final int STREAMS = 16;
     private static final int PEER_FEW_STREAMS = 4;
     private static final int SCTP_RAW_TSHARK_PORT = 9899;
+    /** The message of {@link InteropCase#BIG_MESSAGE}: 5,000,000 bytes, as the kernel sent it in issue 10. */
+    static final int BIG_MESSAGE_BYTES = 5_000_000;
+    /** Our receive buffer in {@link InteropCase#BIG_MESSAGE}: 1 MiB, a fifth of the message. */
+    static final int BIG_MESSAGE_RECEIVE_BUFFER = 1 << 20;
 
     private final Peer peer;
 
@@ -70,13 +74,33 @@ public final class CaseRunner {
             }
             runChecked(llp, dir, c);
             return new Outcome(Outcome.Status.PASS, "", (System.nanoTime() - t0) / 1_000_000);
+        } catch (EvidencedFailure e) {
+            if (e.getCause() instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return new Outcome(Outcome.Status.FAIL, e.getMessage(), (System.nanoTime() - t0) / 1_000_000);
         } catch (AssertionError | Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            String m = e.getMessage() == null ? e.toString() : e.getMessage();
-            return new Outcome(
-                    Outcome.Status.FAIL, e.getClass().getSimpleName() + ": " + m, (System.nanoTime() - t0) / 1_000_000);
+            return new Outcome(Outcome.Status.FAIL, describe(e), (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        return e.getClass().getSimpleName() + ": " + m;
+    }
+
+    /**
+     * A failed case with its {@link FailureEvidence}: the message is the failure's (class and
+     * message) followed by the evidence.
+     */
+    static final class EvidencedFailure extends AssertionError {
+        private static final long serialVersionUID = 1L;
+
+        EvidencedFailure(Throwable failure, String evidence) {
+            super(describe(failure) + "\n" + evidence, failure);
         }
     }
 
@@ -98,28 +122,53 @@ public final class CaseRunner {
         String name = peer.name() + "-" + llp.label() + "-" + dir.label() + "-" + c.label();
         Files.createDirectories(PCAP_DIR);
         Path pcap = PCAP_DIR.resolve(name + ".pcap");
-        int udpPort;
-        try (Topology topo = peer.topology(llp, c == InteropCase.MULTIHOME);
-                PcapWriter writer = PcapWriter.open(pcap)) {
-            udpPort = topo.ourUdpPort();
-            PcapLowerLayer.Framing framing = llp == Llp.UDP
-                    ? PcapLowerLayer.Framing.udp(topo.ourUdpPort(), topo.peerUdpPort())
-                    : PcapLowerLayer.Framing.raw();
-            try (OurStack us = OurStack.start(name, writer, framing)) {
-                Cell cell = new Cell(llp, c, topo, us);
-                if (dir == Direction.WE_CLIENT) {
-                    cell.weClient();
-                } else {
-                    cell.weServer();
+        int udpPort = 0;
+        Snapshot snap = new Snapshot();
+        try {
+            try (Topology topo = peer.topology(llp, c == InteropCase.MULTIHOME);
+                    PcapWriter writer = PcapWriter.open(pcap)) {
+                udpPort = topo.ourUdpPort();
+                PcapLowerLayer.Framing framing = llp == Llp.UDP
+                        ? PcapLowerLayer.Framing.udp(topo.ourUdpPort(), topo.peerUdpPort())
+                        : PcapLowerLayer.Framing.raw();
+                try (OurStack us = OurStack.start(name, writer, framing)) {
+                    Cell cell = new Cell(llp, c, topo, us, snap);
+                    try {
+                        if (dir == Direction.WE_CLIENT) {
+                            cell.weClient();
+                        } else {
+                            cell.weServer();
+                        }
+                        EndpointStats s = us.stats();
+                        check(s.badChecksum() == 0, "packets from the peer with a bad CRC32c: " + s);
+                        check(s.malformed() == 0, "malformed packets from the peer: " + s);
+                    } catch (AssertionError | Exception e) {
+                        snap.take(us); // unless the cell took it already, before stopping the peer
+                        throw e;
+                    }
                 }
-                EndpointStats s = us.stats();
-                check(s.badChecksum() == 0, "packets from the peer with a bad CRC32c: " + s);
-                check(s.malformed() == 0, "malformed packets from the peer: " + s);
+            }
+            Verdict v = new TsharkJudge("tshark", llp == Llp.UDP ? udpPort : SCTP_RAW_TSHARK_PORT).judge(pcap);
+            check(v.packets() > 0, "tshark decoded no SCTP packet in " + pcap + ": " + v.report());
+            check(v.malformed() == 0 && v.badChecksums() == 0, "tshark on " + pcap + ": " + v.report());
+        } catch (AssertionError | Exception e) {
+            java.time.Instant at = snap.at != null ? snap.at : java.time.Instant.now();
+            String state = snap.state != null ? snap.state : "our stack had ended before the failure was seen\n";
+            throw new EvidencedFailure(e, FailureEvidence.report(name, state, pcap, llp == Llp.UDP ? udpPort : 0, at));
+        }
+    }
+
+    /** Our core's state when a case failed, taken once, before the peer's program is stopped. */
+    static final class Snapshot {
+        String state;
+        java.time.Instant at;
+
+        void take(OurStack us) {
+            if (state == null) {
+                at = java.time.Instant.now();
+                state = us.coreState();
             }
         }
-        Verdict v = new TsharkJudge("tshark", llp == Llp.UDP ? udpPort : SCTP_RAW_TSHARK_PORT).judge(pcap);
-        check(v.packets() > 0, "tshark decoded no SCTP packet in " + pcap + ": " + v.report());
-        check(v.malformed() == 0 && v.badChecksums() == 0, "tshark on " + pcap + ": " + v.report());
     }
 
     private static void check(boolean ok, String what) {
@@ -164,8 +213,10 @@ public final class CaseRunner {
         final int peerPort = randomPort();
         final List<InetAddress> ours;
         final List<InetAddress> theirs;
+        final Snapshot snap;
 
-        Cell(Llp llp, InteropCase c, Topology topo, OurStack us) {
+        Cell(Llp llp, InteropCase c, Topology topo, OurStack us, Snapshot snap) {
+            this.snap = snap;
             this.llp = llp;
             this.c = c;
             this.topo = topo;
@@ -188,6 +239,7 @@ public final class CaseRunner {
                 case SIZE_1452B -> 200;
                 case SIZE_64KIB -> 40;
                 case SIZE_1MIB -> 4;
+                case BIG_MESSAGE -> 1;
                 case SHUTDOWN_OURS, SHUTDOWN_PEER, ABORT_OURS, ABORT_PEER, RESTART -> 20;
                 case STREAMS_FEWER -> 40;
                 case BULK_LOSS -> 300;
@@ -201,6 +253,7 @@ public final class CaseRunner {
                 case SIZE_1452B -> 1452;
                 case SIZE_64KIB -> 64 * 1024;
                 case SIZE_1MIB -> 1024 * 1024;
+                case BIG_MESSAGE -> BIG_MESSAGE_BYTES;
                 case BULK_LOSS -> 4000;
                 case MULTIHOME -> 2000;
                 default -> 200;
@@ -236,6 +289,12 @@ public final class CaseRunner {
             if (c == InteropCase.BULK_LOSS) {
                 b.shutdownGuardFactor(20);
             }
+            if (c == InteropCase.BIG_MESSAGE) {
+                // A receive buffer smaller than the message; room to send (echo) it back.
+                b.receiveBufferBytes(BIG_MESSAGE_RECEIVE_BUFFER)
+                        .sendBufferBytes(8 << 20)
+                        .maxMessageSize(BIG_MESSAGE_BYTES);
+            }
             return b.build();
         }
 
@@ -249,7 +308,7 @@ public final class CaseRunner {
                         300,
                         c == InteropCase.MULTIHOME ? 2 : 0);
             }
-            if (c == InteropCase.SIZE_64KIB || c == InteropCase.SIZE_1MIB) {
+            if (c == InteropCase.SIZE_64KIB || c == InteropCase.SIZE_1MIB || c == InteropCase.BIG_MESSAGE) {
                 r = r.withBuffers(8 << 20);
             }
             return r;
@@ -291,85 +350,91 @@ public final class CaseRunner {
                 topo.dropRandomly(5);
             }
             try (Peer.PeerRun p = peer.start(job, topo)) {
-                p.awaitReady(STEP);
-                us.bind(ourPort, ours, options(), opener());
-                AssociationId id = us.connect(theirs, peerPort);
-                AssociationChange up = awaitUp(p, id);
-                int expectStreams = streams();
-                check(
-                        up.outboundStreams() == expectStreams && up.inboundStreams() == expectStreams,
-                        "streams out/in " + up.outboundStreams() + "/" + up.inboundStreams() + ", expected "
-                                + expectStreams + " each");
-                int total = n;
-                switch (c) {
-                    case HEARTBEAT_IDLE -> idleForHeartbeats();
-                    case RESTART -> {
-                        exchange(id, n, 0, p);
-                        us.vanish();
-                        us.bind(ourPort, ours, options(), opener());
-                        id = us.connect(theirs, peerPort);
-                        awaitUp(p, id);
-                        exchange(id, n, n, p);
-                        total = 2 * n;
+                try {
+                    p.awaitReady(STEP);
+                    us.bind(ourPort, ours, options(), opener());
+                    AssociationId id = us.connect(theirs, peerPort);
+                    AssociationChange up = awaitUp(p, id);
+                    int expectStreams = streams();
+                    check(
+                            up.outboundStreams() == expectStreams && up.inboundStreams() == expectStreams,
+                            "streams out/in " + up.outboundStreams() + "/" + up.inboundStreams() + ", expected "
+                                    + expectStreams + " each");
+                    int total = n;
+                    switch (c) {
+                        case HEARTBEAT_IDLE -> idleForHeartbeats();
+                        case RESTART -> {
+                            exchange(id, n, 0, p);
+                            us.vanish();
+                            us.bind(ourPort, ours, options(), opener());
+                            id = us.connect(theirs, peerPort);
+                            awaitUp(p, id);
+                            exchange(id, n, n, p);
+                            total = 2 * n;
+                        }
+                        case MULTIHOME -> {
+                            awaitPathsActive(id);
+                            exchange(id, n / 2, 0, p);
+                            InetAddress second = theirs.get(1);
+                            long before = us.traffic().dataSentTo(second);
+                            topo.cutPath(0);
+                            exchange(id, n - n / 2, n / 2, p);
+                            check(
+                                    us.traffic().dataSentTo(second) > before,
+                                    "no DATA went to the peer's second address " + second + " after the cut");
+                            check(
+                                    us.traffic().dataArrivedOn(ours.get(1)) > 0,
+                                    "no DATA arrived on our second address after the cut");
+                        }
+                        case STREAMS_FEWER -> {
+                            exchange(id, n, 0, p);
+                            AssociationId fid = id;
+                            try {
+                                us.sendNow(fid, new SendInfo(PEER_FEW_STREAMS, PPID, false, false), new byte[10]);
+                                throw new AssertionError("a send on stream " + PEER_FEW_STREAMS + " of "
+                                        + PEER_FEW_STREAMS + " was accepted");
+                            } catch (IllegalArgumentException expected) {
+                                // the peer granted 4 streams: stream 4 does not exist
+                            }
+                        }
+                        default -> exchange(id, n, 0, p);
                     }
-                    case MULTIHOME -> {
-                        awaitPathsActive(id);
-                        exchange(id, n / 2, 0, p);
-                        InetAddress second = theirs.get(1);
-                        long before = us.traffic().dataSentTo(second);
-                        topo.cutPath(0);
-                        exchange(id, n - n / 2, n / 2, p);
-                        check(
-                                us.traffic().dataSentTo(second) > before,
-                                "no DATA went to the peer's second address " + second + " after the cut");
-                        check(
-                                us.traffic().dataArrivedOn(ours.get(1)) > 0,
-                                "no DATA arrived on our second address after the cut");
-                    }
-                    case STREAMS_FEWER -> {
-                        exchange(id, n, 0, p);
-                        AssociationId fid = id;
-                        try {
-                            us.sendNow(fid, new SendInfo(PEER_FEW_STREAMS, PPID, false, false), new byte[10]);
-                            throw new AssertionError("a send on stream " + PEER_FEW_STREAMS + " of " + PEER_FEW_STREAMS
-                                    + " was accepted");
-                        } catch (IllegalArgumentException expected) {
-                            // the peer granted 4 streams: stream 4 does not exist
+                    AssociationId fid = id;
+                    switch (c) {
+                        case SHUTDOWN_PEER -> {
+                            us.awaitEvent(e -> e instanceof SctpEvent.ShutdownReceived, STEP, "SHUTDOWN from the peer");
+                            awaitChange(p, fid, AssociationChangeType.SHUTDOWN_COMPLETE);
+                        }
+                        case ABORT_PEER -> awaitChange(p, fid, AssociationChangeType.COMMUNICATION_LOST);
+                        case ABORT_OURS -> {
+                            us.abort(id);
+                            awaitChange(p, fid, AssociationChangeType.COMMUNICATION_LOST);
+                        }
+                        default -> {
+                            us.shutdown(id);
+                            awaitChange(p, fid, AssociationChangeType.SHUTDOWN_COMPLETE);
                         }
                     }
-                    default -> exchange(id, n, 0, p);
-                }
-                AssociationId fid = id;
-                switch (c) {
-                    case SHUTDOWN_PEER -> {
-                        us.awaitEvent(e -> e instanceof SctpEvent.ShutdownReceived, STEP, "SHUTDOWN from the peer");
-                        awaitChange(p, fid, AssociationChangeType.SHUTDOWN_COMPLETE);
+                    PeerResult r = p.awaitResult(STEP);
+                    checkPeer(r, p, total);
+                    check(r.getLong("echoed") == total, "the peer echoed " + r.getLong("echoed") + " of " + total);
+                    check(
+                            r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
+                            "the peer's streams in/out " + r.getLong("istreams") + "/" + r.getLong("ostreams"));
+                    boolean weShutDown = c != InteropCase.SHUTDOWN_PEER
+                            && c != InteropCase.ABORT_PEER
+                            && c != InteropCase.ABORT_OURS;
+                    if (weShutDown) {
+                        check(r.getLong("peer_shutdown") == 1, "the peer did not see our SHUTDOWN: " + r);
                     }
-                    case ABORT_PEER -> awaitChange(p, fid, AssociationChangeType.COMMUNICATION_LOST);
-                    case ABORT_OURS -> {
-                        us.abort(id);
-                        awaitChange(p, fid, AssociationChangeType.COMMUNICATION_LOST);
+                    switch (c) {
+                        case ABORT_OURS -> check(r.getLong("comm_lost") == 1, "the peer did not see our ABORT: " + r);
+                        case RESTART -> check(r.getLong("restarts") == 1, "the peer saw no restart: " + r);
+                        default -> {}
                     }
-                    default -> {
-                        us.shutdown(id);
-                        awaitChange(p, fid, AssociationChangeType.SHUTDOWN_COMPLETE);
-                    }
-                }
-                PeerResult r = p.awaitResult(STEP);
-                checkPeer(r, p, total);
-                check(r.getLong("echoed") == total, "the peer echoed " + r.getLong("echoed") + " of " + total);
-                check(
-                        r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
-                        "the peer's streams in/out " + r.getLong("istreams") + "/" + r.getLong("ostreams"));
-                boolean weShutDown =
-                        c != InteropCase.SHUTDOWN_PEER && c != InteropCase.ABORT_PEER && c != InteropCase.ABORT_OURS;
-                if (weShutDown) {
-                    check(r.getLong("peer_shutdown") == 1, "the peer did not see our SHUTDOWN: " + r);
-                }
-                switch (c) {
-                    case ABORT_OURS -> check(r.getLong("comm_lost") == 1, "the peer did not see our ABORT: " + r);
-                    case RESTART -> check(r.getLong("restarts") == 1, "the peer saw no restart: " + r);
-                    default -> {}
+                } catch (AssertionError | Exception e) {
+                    snap.take(us); // before the peer's program is stopped (it may send an ABORT)
+                    throw e;
                 }
             }
         }
@@ -380,11 +445,13 @@ public final class CaseRunner {
             for (int i = first; i < first + n; i++) {
                 us.send(id, new SendInfo(i % streams(), PPID + i, unordered(), false), payload(i, size()));
             }
-            Duration limit = c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME ? LONG : Duration.ofSeconds(30);
+            Duration limit = c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || c == InteropCase.BIG_MESSAGE
+                    ? LONG
+                    : Duration.ofSeconds(30);
             if (!us.await(() -> us.messageCount() >= mark + n, limit)) {
                 throw new AssertionError((us.messageCount() - mark) + " echoes of " + n + " within "
-                        + limit.toSeconds() + " s; send errors " + us.sendErrors() + "; " + us.summary()
-                        + "\npeer output:\n" + tail(p.output()));
+                        + limit.toSeconds() + " s; " + us.partial() + "; send errors " + us.sendErrors() + "; "
+                        + us.summary() + "\npeer output:\n" + tail(p.output()));
             }
             verify(us.messages(mark, mark + n), first, n);
             check(us.sendErrors().isEmpty(), "send errors: " + us.sendErrors());
@@ -454,7 +521,9 @@ public final class CaseRunner {
                         e -> e instanceof AssociationChange a
                                 && a.type() == type
                                 && (id == null || a.association().equals(id)),
-                        c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME ? LONG : STEP,
+                        c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || c == InteropCase.BIG_MESSAGE
+                                ? LONG
+                                : STEP,
                         type.toString());
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "\npeer output:\n" + tail(p.output()));
@@ -489,89 +558,102 @@ public final class CaseRunner {
             }
             int total = n;
             try (Peer.PeerRun p = peer.start(job, topo)) {
-                p.awaitReady(STEP);
-                AssociationChange up = awaitChange(p, null, AssociationChangeType.COMMUNICATION_UP);
-                AssociationId id = up.association();
-                check(
-                        up.outboundStreams() == streams() && up.inboundStreams() == streams(),
-                        "streams out/in " + up.outboundStreams() + "/" + up.inboundStreams() + ", expected " + streams()
-                                + " each");
-                PeerResult r;
-                Peer.PeerRun last = p;
-                switch (c) {
-                    case HEARTBEAT_IDLE -> {
-                        idleForHeartbeats();
-                        us.shutdown(id);
-                        awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
-                    }
-                    case SHUTDOWN_OURS, ABORT_OURS -> {
-                        awaitEchoed(id, n, p);
-                        if (c == InteropCase.SHUTDOWN_OURS) {
+                try {
+                    p.awaitReady(STEP);
+                    AssociationChange up = awaitChange(p, null, AssociationChangeType.COMMUNICATION_UP);
+                    AssociationId id = up.association();
+                    check(
+                            up.outboundStreams() == streams() && up.inboundStreams() == streams(),
+                            "streams out/in " + up.outboundStreams() + "/" + up.inboundStreams() + ", expected "
+                                    + streams() + " each");
+                    PeerResult r;
+                    Peer.PeerRun last = p;
+                    switch (c) {
+                        case HEARTBEAT_IDLE -> {
+                            idleForHeartbeats();
                             us.shutdown(id);
                             awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
-                        } else {
-                            us.abort(id);
-                            awaitChange(p, id, AssociationChangeType.COMMUNICATION_LOST);
+                        }
+                        case SHUTDOWN_OURS, ABORT_OURS -> {
+                            awaitEchoed(id, n, p);
+                            if (c == InteropCase.SHUTDOWN_OURS) {
+                                us.shutdown(id);
+                                awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
+                            } else {
+                                us.abort(id);
+                                awaitChange(p, id, AssociationChangeType.COMMUNICATION_LOST);
+                            }
+                        }
+                        case ABORT_PEER -> awaitChange(p, id, AssociationChangeType.COMMUNICATION_LOST);
+                        case MULTIHOME -> {
+                            // Half the messages over the primary, then the cut, then the rest.
+                            InetAddress second = theirs.get(1);
+                            p.awaitPaused(LONG);
+                            long before = us.traffic().dataSentTo(second);
+                            topo.cutPath(0);
+                            p.resume();
+                            awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
+                            check(
+                                    us.traffic().dataArrivedOn(ours.get(1)) > 0,
+                                    "no DATA arrived on our second address " + ours.get(1) + " after the cut");
+                            check(
+                                    us.traffic().dataSentTo(second) > before,
+                                    "no DATA went to the peer's second address " + second + " after the cut");
+                        }
+                        case RESTART -> {
+                            awaitEchoed(id, n, p);
+                            p.kill();
+                            Peer.PeerRun p2 = peer.start(job.withEnd(PeerJob.End.SHUTDOWN), topo);
+                            last = p2;
+                            try (p2) {
+                                p2.awaitReady(STEP);
+                                awaitChange(p2, id, AssociationChangeType.RESTART);
+                                awaitChange(p2, id, AssociationChangeType.SHUTDOWN_COMPLETE);
+                                r = p2.awaitResult(STEP);
+                                checkPeer(r, p2, n);
+                            }
+                            total = 2 * n;
+                        }
+                        default -> {
+                            if (c == InteropCase.BIG_MESSAGE && !us.await(() -> us.messageCount() >= n, LONG)) {
+                                throw new AssertionError(us.messageCount() + " messages of " + n + " within "
+                                        + LONG.toSeconds() + " s; " + us.partial() + "; " + us.summary()
+                                        + "\npeer output:\n" + tail(p.output()));
+                            }
+                            if (c == InteropCase.SHUTDOWN_PEER) {
+                                us.awaitEvent(
+                                        e -> e instanceof SctpEvent.ShutdownReceived, LONG, "SHUTDOWN from the peer");
+                            }
+                            awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
                         }
                     }
-                    case ABORT_PEER -> awaitChange(p, id, AssociationChangeType.COMMUNICATION_LOST);
-                    case MULTIHOME -> {
-                        // Half the messages over the primary, then the cut, then the rest.
-                        InetAddress second = theirs.get(1);
-                        p.awaitPaused(LONG);
-                        long before = us.traffic().dataSentTo(second);
-                        topo.cutPath(0);
-                        p.resume();
-                        awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
+                    if (c != InteropCase.RESTART) {
+                        r = p.awaitResult(STEP);
+                        checkPeer(r, p, n);
+                        switch (c) {
+                            case SHUTDOWN_OURS, HEARTBEAT_IDLE -> check(
+                                    r.getLong("peer_shutdown") == 1, "the peer did not see our SHUTDOWN: " + r);
+                            case ABORT_OURS -> check(
+                                    r.getLong("comm_lost") == 1, "the peer did not see our ABORT: " + r);
+                            default -> {}
+                        }
                         check(
-                                us.traffic().dataArrivedOn(ours.get(1)) > 0,
-                                "no DATA arrived on our second address " + ours.get(1) + " after the cut");
-                        check(
-                                us.traffic().dataSentTo(second) > before,
-                                "no DATA went to the peer's second address " + second + " after the cut");
-                    }
-                    case RESTART -> {
-                        awaitEchoed(id, n, p);
-                        p.kill();
-                        Peer.PeerRun p2 = peer.start(job.withEnd(PeerJob.End.SHUTDOWN), topo);
-                        last = p2;
-                        try (p2) {
-                            p2.awaitReady(STEP);
-                            awaitChange(p2, id, AssociationChangeType.RESTART);
-                            awaitChange(p2, id, AssociationChangeType.SHUTDOWN_COMPLETE);
-                            r = p2.awaitResult(STEP);
-                            checkPeer(r, p2, n);
-                        }
-                        total = 2 * n;
-                    }
-                    default -> {
-                        if (c == InteropCase.SHUTDOWN_PEER) {
-                            us.awaitEvent(e -> e instanceof SctpEvent.ShutdownReceived, LONG, "SHUTDOWN from the peer");
-                        }
-                        awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
-                    }
-                }
-                if (c != InteropCase.RESTART) {
-                    r = p.awaitResult(STEP);
-                    checkPeer(r, p, n);
-                    switch (c) {
-                        case SHUTDOWN_OURS, HEARTBEAT_IDLE -> check(
-                                r.getLong("peer_shutdown") == 1, "the peer did not see our SHUTDOWN: " + r);
-                        case ABORT_OURS -> check(r.getLong("comm_lost") == 1, "the peer did not see our ABORT: " + r);
-                        default -> {}
+                                r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
+                                "the peer's streams in/out " + r.getLong("istreams") + "/" + r.getLong("ostreams"));
                     }
                     check(
-                            r.getLong("istreams") == streams() && r.getLong("ostreams") == streams(),
-                            "the peer's streams in/out " + r.getLong("istreams") + "/" + r.getLong("ostreams"));
-                }
-                check(
-                        us.messageCount() == total,
-                        "we received " + us.messageCount() + " of " + total + "\npeer output:\n" + tail(last.output()));
-                if (c == InteropCase.RESTART) {
-                    verify(us.messages(0, n), 0, n);
-                    verify(us.messages(n, 2 * n), 0, n);
-                } else {
-                    verify(us.messages(0, total), 0, total);
+                            us.messageCount() == total,
+                            "we received " + us.messageCount() + " of " + total + "\npeer output:\n"
+                                    + tail(last.output()));
+                    if (c == InteropCase.RESTART) {
+                        verify(us.messages(0, n), 0, n);
+                        verify(us.messages(n, 2 * n), 0, n);
+                    } else {
+                        verify(us.messages(0, total), 0, total);
+                    }
+                } catch (AssertionError | Exception e) {
+                    snap.take(us); // before the peer's program is stopped (it may send an ABORT)
+                    throw e;
                 }
             }
         }

@@ -20,6 +20,15 @@ public enum InteropCase {
     SIZE_64KIB("size-64KiB"),
     /** 4 messages of 1 MiB echoed: fragmentation, reassembly and partial delivery both ways. */
     SIZE_1MIB("size-1MiB"),
+    /**
+     * One message of 5,000,000 bytes sent by the peer to our stack while our receive buffer is 1
+     * MiB (RFC 9260 section 6.9 partial delivery; issue 10 defect 4, seen with the Linux kernel as
+     * the sender): we-client sends it to the peer's echo server and gets it back, we-server gets it
+     * from the peer's client and echoes it (our send buffer 8 MiB, our maximum message 5,000,000
+     * bytes; the peer's buffers 8 MiB). Both sides check every byte; our side accepts the message
+     * in parts (partial delivery), concatenated per stream until the end of the message.
+     */
+    BIG_MESSAGE("size-5MB-rwnd-1MiB"),
     /** Messages echoed, then our stack starts the graceful shutdown. */
     SHUTDOWN_OURS("shutdown-by-us"),
     /** Messages echoed, then the peer starts the graceful shutdown. */

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +44,11 @@ import org.sctpj.trace.PcapWriter;
  * interfaces, and over raw IP our addresses live in a network namespace the raw sockets entered,
  * not in the JVM's. The handle API underneath is the same runtime, with the same threading.
  *
+ * <p>Receiving: a message delivered in parts (partial delivery, RFC 9260 section 6.9: the core's
+ * {@code SctpEvent.MessagePart} events, the last one flagged) is concatenated per association and
+ * stream until its last part and then counts as one message, as if delivered whole; {@link
+ * #partial()} says how far such a message got.
+ *
  * <p>Sending: messages queue here and a pump on the stack thread hands them to the endpoint in
  * order until it answers WOULD_BLOCK; a SendSpaceAvailable event runs the pump again. As an echo
  * server, each message received is queued back the same way, on its stream with its PPID and U
@@ -66,6 +72,7 @@ final class OurStack implements AutoCloseable {
     private final List<SctpEvent> events = new ArrayList<>();
     private final List<SctpEvent.MessageReceived> messages = new ArrayList<>();
     private final List<String> sendErrors = new ArrayList<>();
+    private final MessageParts parts = new MessageParts();
     private volatile boolean echo;
     private volatile EndpointHandle handle;
     private volatile Tap tap;
@@ -151,6 +158,27 @@ final class OurStack implements AutoCloseable {
         return call(ep -> ep.info(id));
     }
 
+    /**
+     * Our core's state now, every live association (see {@link FailureEvidence#coreState}), for a
+     * failure's evidence; never throws.
+     */
+    String coreState() {
+        if (handle == null) {
+            return "our endpoint was not bound yet\n";
+        }
+        try {
+            return call(ep -> {
+                List<AssociationInfo> infos = new ArrayList<>();
+                for (AssociationId id : ep.associations()) {
+                    ep.info(id).ifPresent(infos::add);
+                }
+                return FailureEvidence.coreState(infos, thread.now());
+            });
+        } catch (RuntimeException | AssertionError e) {
+            return "the core's state could not be read: " + e + "\n";
+        }
+    }
+
     /** The endpoint's counters (bad checksums, malformed packets...). */
     EndpointStats stats() {
         return call(Endpoint::stats);
@@ -233,21 +261,35 @@ final class OurStack implements AutoCloseable {
         }
     }
 
+    /** How messages delivered in parts are doing (see {@link MessageParts#describe()}). */
+    String partial() {
+        return parts.describe();
+    }
+
     private final class Listener implements EndpointListener {
         @Override
         public void onEvent(EndpointHandle h, SctpEvent e) {
-            if (e instanceof SctpEvent.MessageReceived m && echo) {
-                outbox.add(
-                        new Out(m.association(), new SendInfo(m.streamId(), m.ppid(), m.unordered(), false), m.data()));
+            SctpEvent.MessageReceived whole = e instanceof SctpEvent.MessageReceived m ? m : null;
+            Optional<MessageParts.Part> part = whole == null ? MessageParts.Part.of(e) : Optional.empty();
+            if (part.isPresent()) {
+                whole = parts.add(part.get());
+            }
+            if (whole != null && echo) {
+                outbox.add(new Out(
+                        whole.association(),
+                        new SendInfo(whole.streamId(), whole.ppid(), whole.unordered(), false),
+                        whole.data()));
             }
             synchronized (OurStack.this) {
-                events.add(e);
-                if (e instanceof SctpEvent.MessageReceived m) {
-                    messages.add(m);
+                if (part.isEmpty()) {
+                    events.add(e);
+                }
+                if (whole != null) {
+                    messages.add(whole);
                 }
                 OurStack.this.notifyAll();
             }
-            if (e instanceof SctpEvent.MessageReceived || e instanceof SctpEvent.SendSpaceAvailable) {
+            if (whole != null || e instanceof SctpEvent.SendSpaceAvailable) {
                 pump();
             }
         }
