@@ -51,6 +51,7 @@ class PartialDeliverySimulatedTest {
         assertEquals(0, t.duplicated, "duplicated");
         assertEquals(0, t.misordered, "misordered");
         assertEquals(0, t.corrupted, "corrupted");
+        assertTrue(t.partedMessages >= 4, "the large messages came in parts: " + t.partedMessages);
         assertEquals(0, CorePair.count(p.a, SctpEvent.AssociationChangeType.COMMUNICATION_LOST));
         assertEquals(1, p.z.endpoint().associations().size(), "the association is still up");
     }
