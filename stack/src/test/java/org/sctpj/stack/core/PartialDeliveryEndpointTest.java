@@ -179,6 +179,31 @@ class PartialDeliveryEndpointTest {
     }
 
     @Test
+    void theAbortedIndicationComesBeforeTheRestartWhenThePeerRestartsMidMessage() {
+        Established e = new Established(options(BUFFER / 4));
+        byte[] m = message(4 * BUFFER);
+        int count = m.length / FRAGMENT;
+        for (int k = 0; k < count / 2; k++) {
+            e.fragment(m, k, count, 1, false);
+        }
+        long delivered = e.parts(false).length;
+        assertTrue(delivered > 0);
+        // The peer restarts (RFC 9260 section 5.2.4 case A): a new INIT, then its COOKIE ECHO.
+        e.p.deliver(0, new InitChunk(0x01020304, 1 << 20, 4, 4, 90_000, List.of()));
+        InitAckChunk ack = (InitAckChunk) e.p.sent().get(0).chunks().get(0);
+        Bytes cookie = ack.parameters().stream()
+                .filter(x -> x instanceof StateCookieParameter)
+                .map(x -> ((StateCookieParameter) x).cookie())
+                .findFirst()
+                .orElseThrow();
+        e.p.deliver(ack.initiateTag(), new CookieEchoChunk(cookie));
+        List<SctpEvent> tail = e.p.events.subList(e.p.events.size() - 2, e.p.events.size());
+        assertEquals(new SctpEvent.PartialDeliveryAborted(e.id, 1, 0, false, delivered), tail.get(0), "" + tail);
+        SctpEvent.AssociationChange c = assertInstanceOf(SctpEvent.AssociationChange.class, tail.get(1));
+        assertEquals(SctpEvent.AssociationChangeType.RESTART, c.type());
+    }
+
+    @Test
     void withPartialDeliveryOffAMessageLargerThanTheBufferEndsTheAssociationVisibly() {
         Established e = new Established(options(0));
         byte[] m = message(4 * BUFFER);
