@@ -323,12 +323,12 @@ public final class DataReceiver {
             buffered += len;
             if (keepReferences && noPartial(streamId)) {
                 if (unordered) {
-                    readyAdd(streamId, ppid, true, null, buf, userDataOffset, len, false);
+                    readyAdd(streamId, ppid, true, null, buf, userDataOffset, len, false, WHOLE);
                     return DataResult.NEW;
                 }
                 InboundStream s = stream(streamId);
                 if ((ssn & 0xffff) == s.nextSsn) {
-                    readyAdd(streamId, ppid, false, null, buf, userDataOffset, len, false);
+                    readyAdd(streamId, ppid, false, null, buf, userDataOffset, len, false, WHOLE);
                     s.nextSsn = (s.nextSsn + 1) & 0xffff;
                     releasePending(s);
                     return DataResult.NEW;
@@ -614,7 +614,7 @@ public final class DataReceiver {
         if (keepReferences && length <= MAX_REUSED_MESSAGE && (unordered || ssn == s.nextSsn) && noPartial(streamId)) {
             int at = reserveReassembly(length);
             moveFragments(first, last, reassembly, at);
-            readyAdd(streamId, ppid, unordered, null, reassemblyBuf, at, length, true);
+            readyAdd(streamId, ppid, unordered, null, reassemblyBuf, at, length, true, WHOLE);
             reassemblyRefs++;
             if (!unordered) {
                 s.nextSsn = (s.nextSsn + 1) & 0xffff;
@@ -690,18 +690,6 @@ public final class DataReceiver {
             ByteBuffer buf,
             int offset,
             int length,
-            boolean reassembled) {
-        readyAdd(streamId, ppid, unordered, array, buf, offset, length, reassembled, WHOLE);
-    }
-
-    private void readyAdd(
-            int streamId,
-            int ppid,
-            boolean unordered,
-            byte[] array,
-            ByteBuffer buf,
-            int offset,
-            int length,
             boolean reassembled,
             byte kind) {
         if (readyCount == readyStream.length) {
@@ -721,7 +709,7 @@ public final class DataReceiver {
     }
 
     private void readyAdd(ReceivedMessage m) {
-        readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length, false);
+        readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length, false, WHOLE);
     }
 
     private void growReady() {

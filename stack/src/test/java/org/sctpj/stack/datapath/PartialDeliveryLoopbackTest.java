@@ -5,35 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayOutputStream;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sctpj.stack.SctpOptions;
-import org.sctpj.stack.path.Path;
-import org.sctpj.stack.path.Rfc9260CongestionController;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.rx.ReceivedMessage;
 import org.sctpj.stack.tx.DataSender;
-import org.sctpj.stack.tx.PacketBuilder;
-import org.sctpj.stack.wire.ChecksumPolicy;
-import org.sctpj.stack.wire.Parsed;
-import org.sctpj.stack.wire.SctpPacket;
-import org.sctpj.stack.wire.chunk.Chunk;
-import org.sctpj.stack.wire.chunk.DataChunk;
 
 /**
  * Partial delivery (RFC 9260 section 6.9, RFC 6458 section 8.1.21) between a DataSender and a
- * DataReceiver over a seeded lossy link in virtual time: messages from 1 byte to 5,000,000 bytes,
+ * DataReceiver over a seeded lossy link in virtual time ({@link LossyLoopback}): messages from 1 byte to 5,000,000 bytes,
  * ordered and unordered on several streams at once, pass through a 256 KiB receive buffer. Every
  * message arrives exactly once (whole, or in parts that together are exactly it), in order per
  * stream for ordered ones; no other message of a stream comes between the parts of one; the
@@ -42,17 +30,8 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  */
 class PartialDeliveryLoopbackTest {
 
-    private static final long MS = 1_000_000L;
     private static final int STREAMS = 4;
     private static final int RECEIVE_BUFFER = 256 << 10;
-
-    private record Event(long at, long seq, byte[] packet, int cum, long rwnd, int[] starts, int[] ends)
-            implements Comparable<Event> {
-        @Override
-        public int compareTo(Event o) {
-            return at != o.at ? Long.compare(at, o.at) : Long.compare(seq, o.seq);
-        }
-    }
 
     @ParameterizedTest
     @CsvSource({"1, 0.0", "2, 0.02", "3, 0.05", "4, 0.10"})
@@ -107,135 +86,45 @@ class PartialDeliveryLoopbackTest {
                 orderedPerStream.get(streamOf[i]).add(i);
             }
         }
-        Path p = newPath(o);
-        List<Path> paths = List.of(p);
-        var cc = new Rfc9260CongestionController();
-        cc.init(p, RECEIVE_BUFFER);
         int initialTsn = 0xFFFFF000; // wraps during the run
-        DataSender tx = new DataSender(o, initialTsn, STREAMS, RECEIVE_BUFFER, cc);
-        DataReceiver rx = new DataReceiver(o, initialTsn, STREAMS);
-        PacketBuilder pb = new PacketBuilder(65535);
-
+        LossyLoopback link = new LossyLoopback(o, initialTsn, STREAMS, rnd, loss, 5 * LossyLoopback.MS);
+        DataSender tx = link.tx;
+        DataReceiver rx = link.rx;
         Receiver app = new Receiver(sent, streamOf, unorderedOf, orderedPerStream);
-        PriorityQueue<Event> toRx = new PriorityQueue<>();
-        PriorityQueue<Event> toTx = new PriorityQueue<>();
-        long now = 0;
-        long seq = 0;
-        int nextToSend = 0;
-        long delay = 5 * MS;
-        long maxBuffered = 0;
-        for (int step = 0; step < 5_000_000; step++) {
-            while (nextToSend < n) {
-                int i = nextToSend;
-                var st = tx.send(streamOf[i], 7 + i, unorderedOf[i], false, ByteBuffer.wrap(sent.get(i)));
-                if (st == DataSender.SendStatus.WOULD_BLOCK) {
-                    break;
-                }
-                nextToSend++;
-            }
-            tx.beginBurst(p);
-            while (true) {
-                pb.reset(5000, 5001, 0x11223344, p.maxPacketBytes());
-                tx.fill(pb, p, paths, now);
-                if (pb.isEmpty()) {
-                    break;
-                }
-                byte[] packet = pb.finish();
-                if (rnd.nextDouble() >= loss) {
-                    toRx.add(new Event(now + delay, seq++, packet, 0, 0, null, null));
-                }
-            }
-            if (rx.sackNeeded(now)) {
-                long arrival = now + delay;
-                long order = seq++;
-                rx.writeSack(
-                        (cum, rwnd, starts, ends, gaps, dups, dupCount) -> {
-                            if (rnd.nextDouble() >= loss) {
-                                toTx.add(new Event(
-                                        arrival,
-                                        order,
-                                        null,
-                                        cum,
-                                        rwnd,
-                                        Arrays.copyOf(starts, gaps),
-                                        Arrays.copyOf(ends, gaps)));
-                            }
-                        },
-                        1400);
-            }
-            if (app.delivered == n && tx.isEmpty()) {
-                break;
-            }
-            long next = Long.MAX_VALUE;
-            if (!toRx.isEmpty()) {
-                next = Math.min(next, toRx.peek().at);
-            }
-            if (!toTx.isEmpty()) {
-                next = Math.min(next, toTx.peek().at);
-            }
-            next = Math.min(next, p.t3Deadline());
-            next = Math.min(next, rx.sackDeadline());
-            if (next == Long.MAX_VALUE) {
-                fail("stalled at " + now / MS + " ms: " + tx + " " + rx + " delivered=" + app.delivered + " of " + n);
-            }
-            now = Math.max(now, next);
-            while (!toRx.isEmpty() && toRx.peek().at <= now) {
-                byte[] packet = toRx.poll().packet;
-                Parsed<SctpPacket> parsed = SctpPacket.decode(ByteBuffer.wrap(packet), ChecksumPolicy.VERIFY);
-                assertTrue(parsed.isOk(), parsed::toString);
-                boolean immediate = false;
-                for (Chunk c : parsed.value().chunks()) {
-                    DataChunk d = (DataChunk) c;
-                    byte[] user = d.userData().toArray();
-                    DataReceiver.DataResult r = rx.onData(
-                            d.tsn(),
-                            d.streamId(),
-                            d.ssn(),
-                            d.ppid(),
-                            d.flags(),
-                            ByteBuffer.wrap(user),
-                            0,
-                            user.length,
-                            now);
-                    assertTrue(r != DataReceiver.DataResult.DROPPED_CANNOT_TAKE, "the receiver gave up: " + rx);
-                    immediate |= d.immediate();
-                }
-                maxBuffered = Math.max(maxBuffered, rx.bufferedBytes());
-                rx.onPacketProcessed(true, immediate, now);
-                for (ReceivedMessage m; (m = rx.pollMessage()) != null; ) {
-                    app.take(m);
-                }
-            }
-            while (!toTx.isEmpty() && toTx.peek().at <= now) {
-                Event e = toTx.poll();
-                tx.onSack(e.cum, e.rwnd, e.starts, e.ends, e.starts.length, 0, paths, now);
-            }
-            if (now >= p.t3Deadline()) {
-                tx.onT3Expired(p, paths, now);
-            }
-        }
+        int[] nextToSend = {0};
+        link.run(
+                () -> {
+                    while (nextToSend[0] < n) {
+                        int i = nextToSend[0];
+                        var st = tx.send(streamOf[i], 7 + i, unorderedOf[i], false, ByteBuffer.wrap(sent.get(i)));
+                        if (st == DataSender.SendStatus.WOULD_BLOCK) {
+                            break;
+                        }
+                        nextToSend[0]++;
+                    }
+                },
+                r -> {
+                    for (ReceivedMessage m; (m = r.pollMessage()) != null; ) {
+                        app.take(m);
+                    }
+                },
+                () -> app.delivered == n,
+                5_000_000);
+        assertEquals(0, link.cannotTake, "the receiver never gave up");
         assertEquals(n, app.delivered, "every message delivered");
         for (int s = 0; s < STREAMS; s++) {
             assertEquals(orderedPerStream.get(s).size(), app.nextOrdered[s], "ordered messages of stream " + s);
             assertNull(app.open[s], "no message left half delivered on stream " + s);
         }
         assertTrue(app.partedMessages >= 4, "the large messages came in parts: " + app.partedMessages);
-        assertTrue(maxBuffered <= 2L * RECEIVE_BUFFER, "held at most twice the buffer: " + maxBuffered);
+        assertTrue(link.mostBuffered <= 2L * RECEIVE_BUFFER, "held at most twice the buffer: " + link.mostBuffered);
         assertTrue(tx.isEmpty());
         assertEquals(0, rx.bufferedBytes());
         assertEquals(0, rx.protocolViolations());
         assertEquals(List.of(), rx.partialDeliveries());
         assertEquals(tx.cumulativeAckTsn(), rx.cumulativeTsn());
         if (loss > 0) {
-            assertTrue(p.chunksRetransmitted() > 0, "losses were repaired by retransmission");
-        }
-    }
-
-    private static Path newPath(SctpOptions o) {
-        try {
-            return new Path(0, InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, 1}), 1500, o);
-        } catch (java.net.UnknownHostException e) {
-            throw new AssertionError(e);
+            assertTrue(link.path.chunksRetransmitted() > 0, "losses were repaired by retransmission");
         }
     }
 
