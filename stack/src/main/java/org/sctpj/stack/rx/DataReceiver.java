@@ -39,15 +39,18 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * <p>Partial delivery (RFC 9260 section 6.9; RFC 6458 section 8.1.21): a message that is next to
  * deliver on its stream (any unordered one) whose bytes held in sequence from its first fragment
  * reach {@link SctpOptions#partialDeliveryPoint()}, or whose next fragment would not fit in the
- * receive buffer, is handed out in parts ({@link ReceivedMessage#part()}): what is in sequence
+ * receive buffer even once the application has taken and released all it can, is handed out in
+ * parts ({@link ReceivedMessage#part()}): what is in sequence
  * at once, then each run of fragments as it becomes in sequence, the last part marked. Its bytes
  * leave the buffer as the parts are taken, so the window reopens and no message size can stall
  * the association. At most one message per stream is delivered in parts at a time, and while it
  * is, no other message of that stream is delivered; other streams go on. A fragment continuing
  * such a message is accepted while the bytes held stay within twice the receive buffer, like a
- * hole-filling one. When a chunk is dropped for lack of room while nothing can ever make room
- * (no gap, nothing ready or held by the application: the buffer is full of a message that cannot
- * be delivered, as with partial delivery off), {@link DataResult#DROPPED_CANNOT_TAKE} tells the
+ * hole-filling one. While the application holds what fills the buffer (messages not yet taken or,
+ * with deferred release, not released), chunks wait for it as before: the window reopens as it
+ * reads. When a chunk is dropped for lack of room while nothing can ever make room (no gap, and
+ * no room even once the application has released everything: the buffer is full of a message
+ * that cannot be delivered, as with partial delivery off), {@link DataResult#DROPPED_CANNOT_TAKE} tells the
  * association to end it. One chunk is always accepted into an empty buffer, however large.
  */
 public final class DataReceiver {
@@ -82,8 +85,9 @@ public final class DataReceiver {
         DROPPED_NO_ROOM,
         /**
          * No room, and none can come: the receive buffer is full of fragments (or waiting
-         * messages) that can never be delivered, nothing is ready or held by the application and
-         * no gap is open, so no later chunk could complete or free anything. Typically a message
+         * messages) that can never be delivered, so that even once the application has taken and
+         * released everything there is no room for the chunk, and no gap is open, so no later
+         * chunk could complete or free anything. Typically a message
          * larger than the receive buffer with partial delivery off. The association must end (RFC
          * 9260 section 3.3.10.4, Out of Resource), or it would stall forever.
          */
@@ -205,6 +209,8 @@ public final class DataReceiver {
 
     private int readyHead;
     private int readyCount;
+    /** Bytes in the ready queue (counted in {@link #buffered} until taken). */
+    private long readyBytes;
 
     // The reassembly buffer: reassembled messages deliverable at once are written one after the
     // other into it and handed out as references, like unfragmented ones are into the packet. It
@@ -294,21 +300,22 @@ public final class DataReceiver {
         boolean fits = buffered + len <= receiveBuffer || buffered == 0;
         boolean fillsHole = Serial.lt(tsn, tracker.highestReceived()) && buffered + len <= 2 * receiveBuffer;
         boolean inWindow = tracker.inWindow(tsn);
-        // RFC 9260 section 6.9: when the buffer is full, partial delivery of the message this
-        // fragment continues is what frees it.
+        // Bytes the application cannot free: fragments and messages not yet deliverable. When
+        // they leave no room for this chunk even once the application has taken and released
+        // everything it can, waiting for the application cannot help.
+        long stuck = buffered - held - readyBytes;
+        boolean noRoomEver = !fits && stuck + len > receiveBuffer;
+        // RFC 9260 section 6.9: then partial delivery of the message this fragment continues is
+        // what frees the buffer.
         boolean pressure = inWindow
-                && !fits
+                && noRoomEver
                 && !fillsHole
                 && buffered + len <= 2 * receiveBuffer
                 && continuesDeliverable(tsn, streamId, ssn & 0xffff, flags);
         if (!inWindow || !(fits || fillsHole || pressure)) {
             droppedChunks++;
             eventInPacket = true;
-            if (inWindow
-                    && !tracker.hasGaps()
-                    && readyCount == 0
-                    && held == 0
-                    && Serial.gt(tsn, tracker.highestReceived())) {
+            if (inWindow && noRoomEver && !tracker.hasGaps() && Serial.gt(tsn, tracker.highestReceived())) {
                 return DataResult.DROPPED_CANNOT_TAKE;
             }
             return DataResult.DROPPED_NO_ROOM;
@@ -706,6 +713,7 @@ public final class DataReceiver {
         readyReassembled[i] = reassembled;
         readyKind[i] = kind;
         readyCount++;
+        readyBytes += length;
     }
 
     private void readyAdd(ReceivedMessage m) {
@@ -952,6 +960,7 @@ public final class DataReceiver {
         readyBuf[i] = null;
         readyHead = (readyHead + 1) & (readyStream.length - 1);
         readyCount--;
+        readyBytes -= len;
         if (deferredRelease) {
             held += len; // still counted in buffered until release()
             return;
