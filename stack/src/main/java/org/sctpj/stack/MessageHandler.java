@@ -14,6 +14,10 @@ import java.nio.ByteBuffer;
  * queued as {@link SctpEvent.MessageReceived} events instead, so that no message overtakes the
  * COMMUNICATION_UP before it or a notification queued before it; drain {@link
  * Endpoint#pollEvent()} after every call to keep messages on the direct path.
+ *
+ * <p>Parts of a message delivered in parts ({@link SctpEvent.MessagePart}, see {@link
+ * SctpOptions#partialDeliveryPoint()}) never come here: they are events, and like other
+ * order-sensitive events they send the messages after them to the event queue until polled.
  */
 @FunctionalInterface
 public interface MessageHandler {

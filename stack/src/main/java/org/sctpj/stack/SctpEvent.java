@@ -16,7 +16,9 @@ public sealed interface SctpEvent {
 
     /**
      * A complete message (all its fragments reassembled), in delivery order: per stream in
-     * sequence for ordered messages, as soon as complete for unordered ones.
+     * sequence for ordered messages, as soon as complete for unordered ones. A message too large
+     * to wait for whole comes as {@link MessagePart}s instead (see {@link
+     * SctpOptions#partialDeliveryPoint()}).
      *
      * @param association the association it arrived on
      * @param streamId the stream it was sent on
@@ -25,6 +27,53 @@ public sealed interface SctpEvent {
      * @param data the message; the receiver owns the array
      */
     record MessageReceived(AssociationId association, int streamId, int ppid, boolean unordered, byte[] data)
+            implements SctpEvent {}
+
+    /**
+     * One part of a message delivered in parts (partial delivery, RFC 9260 section 6.9 and RFC 6458
+     * sections 3.1.4 and 8.1.21): a message whose bytes in sequence from its first fragment reached
+     * {@link SctpOptions#partialDeliveryPoint()}, or whose next fragment would not fit in the
+     * receive buffer, is handed over as it arrives instead of whole, so that its bytes leave the
+     * receive buffer and the window reopens. The parts of one message come in order and together
+     * make the message; the last has {@code last} true. A message delivered in parts comes only as
+     * parts, never also as a {@link MessageReceived}.
+     *
+     * <p>Order: the first part comes where the whole message would have been delivered (for an
+     * ordered message: after every earlier message of its stream). While a message is being
+     * delivered in parts, no other message of the same stream (ordered or unordered) is delivered:
+     * they wait until its last part. Messages of other streams are delivered meanwhile, so parts
+     * of one message may be interleaved with messages and parts of other streams (RFC 6458's
+     * fragment interleave level 2): tell the messages apart by {@code streamId}. If the
+     * association ends, is aborted or restarts before the last part, a {@link
+     * PartialDeliveryAborted} says so (before the {@link AssociationChange}).
+     *
+     * @param association the association it arrived on
+     * @param streamId the stream the message was sent on
+     * @param ppid the message's Payload Protocol Identifier
+     * @param unordered whether the message was sent unordered
+     * @param data the bytes of this part (at least one); the receiver owns the array
+     * @param last whether this part ends the message
+     */
+    record MessagePart(AssociationId association, int streamId, int ppid, boolean unordered, byte[] data, boolean last)
+            implements SctpEvent {}
+
+    /**
+     * The partial delivery event with its aborted indication (RFC 6458 section 6.1.7,
+     * SCTP_PARTIAL_DELIVERY_EVENT, {@code pdapi_indication} SCTP_PARTIAL_DELIVERY_ABORTED): a message
+     * was being delivered in {@link MessagePart}s and its last part will never come, because the
+     * association ended (ABORT sent or received, peer unreachable, shutdown) or the peer restarted
+     * it. The parts already delivered are all of the message there will be: discard them. Comes
+     * before the {@link AssociationChange} that reports the end or restart.
+     *
+     * @param association the association
+     * @param streamId the stream of the message ({@code pdapi_stream})
+     * @param sequenceNumber its Stream Sequence Number ({@code pdapi_seq}; meaningless when
+     *     unordered)
+     * @param unordered whether the message was sent unordered
+     * @param deliveredBytes how many bytes of it were delivered in parts
+     */
+    record PartialDeliveryAborted(
+            AssociationId association, int streamId, int sequenceNumber, boolean unordered, long deliveredBytes)
             implements SctpEvent {}
 
     /** Kinds of {@link AssociationChange} (RFC 6458 section 6.1.1, {@code sac_state}). */

@@ -67,6 +67,16 @@ import java.time.Duration;
  *     Endpoint#releaseReceived}, so a reader slower than the network stops the sender instead of
  *     piling messages up in memory (false: the bytes are released when the message is handed over;
  *     the socket API turns it on)
+ * @param partialDeliveryPoint RFC 6458 section 8.1.21 SCTP_PARTIAL_DELIVERY_POINT: once this many
+ *     bytes of a message still being reassembled are in sequence from its first fragment (and the
+ *     message is next to deliver on its stream), they are handed to the application as a part
+ *     ({@link SctpEvent.MessagePart}) and the rest follows in parts as it arrives (RFC 9260 section
+ *     6.9), so a message of any size passes through a receive buffer of any size. A message also
+ *     starts to be delivered in parts below this point when its next fragment would otherwise be
+ *     dropped for lack of room. 1 to {@code receiveBufferBytes}; 2 MiB, and unless set explicitly
+ *     it follows a smaller receive buffer down to half of it. 0 turns partial delivery off: a message that
+ *     cannot fit in the receive buffer then ends the association with an ABORT carrying an Out of
+ *     Resource cause (RFC 9260 section 3.3.10.4) and COMMUNICATION_LOST, instead of a silent stall
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -98,7 +108,8 @@ public record SctpOptions(
         boolean cmtDelayedAck,
         boolean bufferSplitting,
         CongestionControl congestionControl,
-        boolean deferredReceiveRelease) {
+        boolean deferredReceiveRelease,
+        int partialDeliveryPoint) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -154,7 +165,8 @@ public record SctpOptions(
             false,
             true,
             CongestionControl.RFC9260,
-            false);
+            false,
+            2 << 20);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -223,6 +235,11 @@ public record SctpOptions(
         if (congestionControl == null) {
             throw new IllegalArgumentException("congestionControl must be set (e.g. RFC9260)");
         }
+        if (partialDeliveryPoint < 0 || partialDeliveryPoint > receiveBufferBytes) {
+            throw new IllegalArgumentException("partialDeliveryPoint must be 0 (off) to receiveBufferBytes "
+                    + receiveBufferBytes + ", was " + partialDeliveryPoint
+                    + ": a message must start to be handed over before it fills the receive buffer");
+        }
     }
 
     /**
@@ -282,8 +299,10 @@ public record SctpOptions(
         private boolean deferredReceiveRelease;
         private boolean bufferSplitting;
         private CongestionControl congestionControl;
+        private int partialDeliveryPoint;
 
         private boolean maxMessageSizeSet;
+        private boolean partialDeliveryPointSet;
 
         private Builder(SctpOptions o) {
             rtoInitial = o.rtoInitial;
@@ -316,6 +335,7 @@ public record SctpOptions(
             deferredReceiveRelease = o.deferredReceiveRelease;
             bufferSplitting = o.bufferSplitting;
             congestionControl = o.congestionControl;
+            partialDeliveryPoint = o.partialDeliveryPoint;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -487,6 +507,16 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#partialDeliveryPoint()} (RFC 6458 SCTP_PARTIAL_DELIVERY_POINT): 1
+         * to the receive buffer, or 0 to turn partial delivery off.
+         */
+        public Builder partialDeliveryPoint(int v) {
+            partialDeliveryPoint = v;
+            partialDeliveryPointSet = true;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -510,11 +540,15 @@ public record SctpOptions(
 
         /**
          * The options; throws {@link IllegalArgumentException} naming the bad value. Unless set
-         * explicitly, the maximum message size follows a smaller send buffer down.
+         * explicitly, the maximum message size follows a smaller send buffer down, and the partial
+         * delivery point follows a smaller receive buffer down to half of it (0, off, stays 0).
          */
         public SctpOptions build() {
             if (!maxMessageSizeSet) {
                 maxMessageSize = Math.min(maxMessageSize, sendBufferBytes);
+            }
+            if (!partialDeliveryPointSet && partialDeliveryPoint != 0) {
+                partialDeliveryPoint = Math.min(partialDeliveryPoint, Math.max(1, receiveBufferBytes / 2));
             }
             return new SctpOptions(
                     rtoInitial,
@@ -546,7 +580,8 @@ public record SctpOptions(
                     cmtDelayedAck,
                     bufferSplitting,
                     congestionControl,
-                    deferredReceiveRelease);
+                    deferredReceiveRelease,
+                    partialDeliveryPoint);
         }
     }
 }

@@ -102,6 +102,15 @@ public final class CallbackSocket implements AutoCloseable {
     private final LowerLayerFactory layers;
     private final Callbacks callbacks;
     private final ConcurrentHashMap<AssociationId, Assoc> assocs = new ConcurrentHashMap<>();
+    /**
+     * Stack thread: messages delivered in parts that {@link Callbacks#onMessagePart} left to the
+     * socket, gathered per association and stream until their last part.
+     */
+    private final java.util.HashMap<PartKey, java.io.ByteArrayOutputStream> gathering = new java.util.HashMap<>();
+
+    /** A stream of an association: at most one message per stream is delivered in parts at a time. */
+    private record PartKey(AssociationId association, int streamId) {}
+
     private final CountDownLatch closedLatch = new CountDownLatch(1);
     private final Object bindLock = new Object();
     private volatile EndpointHandle handle;
@@ -669,6 +678,11 @@ public final class CallbackSocket implements AutoCloseable {
         public void onEvent(EndpointHandle h, SctpEvent event) {
             if (event instanceof SctpEvent.MessageReceived m) {
                 guarded(() -> callbacks.onMessage(CallbackSocket.this, m));
+            } else if (event instanceof SctpEvent.MessagePart m) {
+                onPart(m);
+            } else if (event instanceof SctpEvent.PartialDeliveryAborted a) {
+                gathering.remove(new PartKey(a.association(), a.streamId()));
+                guarded(() -> callbacks.onPartialDeliveryAborted(CallbackSocket.this, a));
             } else if (event instanceof SctpEvent.SendSpaceAvailable s) {
                 Assoc a = assocs.get(s.association());
                 if (a == null) {
@@ -703,6 +717,31 @@ public final class CallbackSocket implements AutoCloseable {
             }
         }
 
+        /**
+         * A part of a message: to {@link Callbacks#onMessagePart}, or, when that leaves it, gathered
+         * until the last part and then handed to {@link Callbacks#onMessage} whole.
+         */
+        private void onPart(SctpEvent.MessagePart m) {
+            PartKey key = new PartKey(m.association(), m.streamId());
+            java.io.ByteArrayOutputStream g = gathering.get(key);
+            if (g == null) {
+                boolean[] taken = {false};
+                guarded(() -> taken[0] = callbacks.onMessagePart(CallbackSocket.this, m));
+                if (taken[0]) {
+                    return;
+                }
+                g = new java.io.ByteArrayOutputStream();
+                gathering.put(key, g);
+            }
+            g.writeBytes(m.data());
+            if (m.last()) {
+                gathering.remove(key);
+                SctpEvent.MessageReceived whole = new SctpEvent.MessageReceived(
+                        m.association(), m.streamId(), m.ppid(), m.unordered(), g.toByteArray());
+                guarded(() -> callbacks.onMessage(CallbackSocket.this, whole));
+            }
+        }
+
         private void onChange(SctpEvent.AssociationChange c) {
             switch (c.type()) {
                 case COMMUNICATION_UP, RESTART -> {
@@ -720,6 +759,7 @@ public final class CallbackSocket implements AutoCloseable {
                     }
                 }
                 case COMMUNICATION_LOST, SHUTDOWN_COMPLETE, CANT_START -> {
+                    gathering.keySet().removeIf(k -> k.association().equals(c.association()));
                     Assoc a = assocs.remove(c.association());
                     if (a != null) {
                         a.phase = ENDING;

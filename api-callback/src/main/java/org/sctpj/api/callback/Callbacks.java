@@ -19,7 +19,8 @@ public interface Callbacks {
      * A complete message arrived (all its fragments reassembled), in delivery order: in sequence
      * per stream for ordered messages, as soon as complete for unordered ones. Fires once per
      * message, as soon as the packet completing it has been processed. The callee owns {@code
-     * message.data()}.
+     * message.data()}. A message delivered in parts comes to {@link #onMessagePart} instead, or,
+     * when that returns false, here once whole after its last part.
      */
     void onMessage(CallbackSocket socket, SctpEvent.MessageReceived message);
 
@@ -46,6 +47,41 @@ public interface Callbacks {
         data.get(data.position(), copy);
         onMessage(socket, new SctpEvent.MessageReceived(association, streamId, ppid, unordered, copy));
     }
+
+    /**
+     * One part of a message delivered in parts (partial delivery, RFC 9260 section 6.9): a message
+     * whose bytes reached the {@linkplain org.sctpj.stack.SctpOptions#partialDeliveryPoint() partial
+     * delivery point} (RFC 6458 SCTP_PARTIAL_DELIVERY_POINT) before it was complete, or would not
+     * fit in the receive buffer, is handed over as it arrives, so that any message size passes
+     * through a receive buffer of any size. Fires on the stack thread once per part, as soon as
+     * the packet that brought the part's bytes has been processed, in delivery order with the other
+     * callbacks: the first part where the whole message would have come, then the others in order,
+     * {@code part.last()} true on the final one. {@code part.streamId()} and {@code part.ppid()}
+     * are the message's. While a message is delivered in parts no other message of its stream
+     * arrives; messages of other streams may come between its parts, so put parts together per
+     * stream. If the association ends or restarts before the last part, {@link
+     * #onPartialDeliveryAborted} says so. The callee owns {@code part.data()}.
+     *
+     * <p>Return true when you took the part. The default returns false: the socket then gathers
+     * this and the message's following parts itself (without calling this method again for it)
+     * and calls {@link #onMessage} once with the whole message after the last part, which keeps
+     * the whole message in memory; override to handle parts as they come.
+     *
+     * @return whether the part was taken; false lets the socket gather the message
+     */
+    default boolean onMessagePart(CallbackSocket socket, SctpEvent.MessagePart part) {
+        return false;
+    }
+
+    /**
+     * A message was being delivered in parts ({@link #onMessagePart}) and its last part will
+     * never come (RFC 6458 section 6.1.7, SCTP_PARTIAL_DELIVERY_EVENT with
+     * SCTP_PARTIAL_DELIVERY_ABORTED): the association ended (ABORT, peer unreachable) or the peer
+     * restarted it. Discard the parts already received. Fires on the stack thread, before the
+     * {@link #onAssociationChange} that reports the end or the restart. A message the socket was
+     * gathering for {@link #onMessage} is dropped, and this fires for it too.
+     */
+    default void onPartialDeliveryAborted(CallbackSocket socket, SctpEvent.PartialDeliveryAborted event) {}
 
     /**
      * The send callback: a SACK freed space in the association's send buffer and the free space,

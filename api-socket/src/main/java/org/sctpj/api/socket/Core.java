@@ -345,7 +345,18 @@ final class Core implements Callbacks {
 
     @Override
     public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length);
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, true);
+    }
+
+    /**
+     * A part of a message delivered in parts: queued as it is, read with {@link
+     * MessageInfo#isComplete()} false until the end of the last part, so that its bytes are
+     * released (and the receive window reopens) as the application reads them.
+     */
+    @Override
+    public boolean onMessagePart(CallbackSocket s, SctpEvent.MessagePart m) {
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, m.last());
+        return true;
     }
 
     /** The zero-copy callback: one copy, straight into the queued message (no event object). */
@@ -360,7 +371,7 @@ final class Core implements Callbacks {
         int n = data.remaining();
         byte[] copy = recvPool.take(n);
         data.get(data.position(), copy, 0, n);
-        queue(s, association, streamId, ppid, unordered, copy, n);
+        queue(s, association, streamId, ppid, unordered, copy, n, true);
     }
 
     private void queue(
@@ -370,7 +381,8 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             byte[] data,
-            int length) {
+            int length,
+            boolean last) {
         AssocState a = state(association);
         if (a == null || a.inbox == null) {
             return;
@@ -385,7 +397,7 @@ final class Core implements Callbacks {
             return;
         }
         Inbox in = a.inbox;
-        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data, length), length, wakeBatchBytes)) {
+        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data, length, last), length, wakeBatchBytes)) {
             case Inbox.WAKE_AT_IDLE -> s.stackThread().whenIdle(in.wakeAtIdle);
             case Inbox.WAKE_AT_TURN_END -> s.stackThread().atTurnEnd(in.wakeAtTurnEnd);
             default -> {}

@@ -12,7 +12,10 @@ import java.util.function.BooleanSupplier;
  */
 final class Inbox {
 
-    /** One received message; {@code offset} advances when it is read in parts. */
+    /**
+     * One received message, or one part of a message the core delivered in parts (partial
+     * delivery); {@code offset} advances when it is read in parts.
+     */
     static final class Msg {
         final AssocState assoc;
         final int streamId;
@@ -22,15 +25,19 @@ final class Inbox {
         final byte[] data;
 
         final int length;
+        /** Whether these bytes end the message: false for a part that is not the last. */
+        final boolean last;
+
         int offset;
 
-        Msg(AssocState assoc, int streamId, int ppid, boolean unordered, byte[] data, int length) {
+        Msg(AssocState assoc, int streamId, int ppid, boolean unordered, byte[] data, int length, boolean last) {
             this.assoc = assoc;
             this.streamId = streamId;
             this.ppid = ppid;
             this.unordered = unordered;
             this.data = data;
             this.length = length;
+            this.last = last;
         }
     }
 
@@ -182,10 +189,10 @@ final class Inbox {
                     int n = Math.min(dst.remaining(), m.length - m.offset);
                     dst.put(data, m.offset, n);
                     m.offset += n;
-                    boolean complete = m.offset == m.length;
+                    boolean taken = m.offset == m.length;
                     info = MessageInfo.incoming(m.assoc.view, m.assoc.primary, m.streamId, m.ppid, m.unordered, n);
-                    info.complete(complete);
-                    if (!complete) {
+                    info.complete(taken && m.last);
+                    if (!taken) {
                         return new Read(info);
                     }
                     items.poll();

@@ -82,7 +82,8 @@ public final class MessageInfo {
 
     /**
      * Whether this is the whole message (or its last part): false when the receive buffer was too
-     * small and the rest comes with the next receive.
+     * small, or the stack delivered the message in parts (partial delivery), and the rest comes
+     * with a later receive (see {@link SctpChannel#receive}).
      */
     public boolean isComplete() {
         return complete;

@@ -339,7 +339,14 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * Receives one message into {@code dst}, handing the notifications met on the way to {@code
      * handler} (null: they are skipped). Blocks while nothing is queued (blocking mode). A message
      * larger than {@code dst} comes in parts ({@link MessageInfo#isComplete()} false until the
-     * last).
+     * last). So does a message the stack delivers in parts before it has all of it (partial
+     * delivery, RFC 9260 section 6.9: one that reaches {@link
+     * org.sctpj.stack.SctpOptions#partialDeliveryPoint()} or would not fit in the receive buffer),
+     * so that a message of any size passes through a receive buffer of any size: its bytes leave
+     * the buffer as they are read. While a message comes in parts, no other message of its stream
+     * is received; messages of other streams may come between its parts, so put the parts
+     * together per {@link MessageInfo#streamNumber()}. If the association ends before the last
+     * part, the rest never comes (the association change notification follows).
      *
      * @return the message's info; {@code bytes() == -1} once the association has ended or the peer
      *     shut down and every message was read (end of stream); null if the handler returned

@@ -563,4 +563,55 @@ class SocketApiTest {
                 UnsupportedOperationException.class,
                 () -> c.send(bytes(1, 0), MessageInfo.createOutgoing(null, 0).timeToLive(5)));
     }
+
+    /**
+     * Partial delivery (RFC 9260 section 6.9): a message forty times the receiver's receive buffer
+     * arrives in parts, {@link MessageInfo#isComplete()} false on each but the last, and the parts
+     * are exactly the message. Before partial delivery the transfer stopped once the receive buffer
+     * was full of the message, and the receive waited forever.
+     */
+    @Test
+    void aMessageFortyTimesTheReceiveBufferArrivesInPartsMarkedIncompleteUntilTheLast() throws Exception {
+        int receiveBuffer = 64 << 10;
+        int size = 3_000_000;
+        SctpServerChannel s = SctpServerChannel.open(SctpProvider.of(
+                serverRt, OPTS.toBuilder().receiveBufferBytes(receiveBuffer).build()));
+        toClose.add(s);
+        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.bind(new InetSocketAddress(LO, 0));
+        SctpChannel c = SctpChannel.open(SctpProvider.of(
+                clientRt,
+                OPTS.toBuilder().sendBufferBytes(8 << 20).maxMessageSize(size).build()));
+        toClose.add(c);
+        c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
+        assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
+        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        assertNotNull(a);
+        toClose.add(a);
+
+        byte[] m = new byte[size];
+        new java.util.SplittableRandom(5).nextBytes(m);
+        assertEquals(
+                size,
+                c.send(ByteBuffer.wrap(m), MessageInfo.createOutgoing(null, 3).payloadProtocolID(77)));
+
+        java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+        ByteBuffer buf = ByteBuffer.allocate(1 << 20); // larger than the receive buffer
+        int parts = 0;
+        while (true) {
+            buf.clear();
+            MessageInfo mi = a.receive(buf, null, null, Duration.ofSeconds(20));
+            assertNotNull(mi, "part " + parts + " after " + got.size() + " bytes: the transfer stalled");
+            assertEquals(3, mi.streamNumber());
+            assertEquals(77, mi.payloadProtocolID());
+            got.write(buf.array(), 0, buf.position());
+            parts++;
+            if (mi.isComplete()) {
+                break;
+            }
+            assertTrue(got.size() < size, "incomplete after the whole message: " + got.size());
+        }
+        assertTrue(parts > 1, "came in parts: " + parts);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(m, got.toByteArray());
+    }
 }

@@ -38,6 +38,7 @@ import org.sctpj.stack.wire.cause.CookieReceivedWhileShuttingDownCause;
 import org.sctpj.stack.wire.cause.ErrorCause;
 import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
 import org.sctpj.stack.wire.cause.NoUserDataCause;
+import org.sctpj.stack.wire.cause.OutOfResourceCause;
 import org.sctpj.stack.wire.cause.RestartWithNewAddressesCause;
 import org.sctpj.stack.wire.cause.StaleCookieCause;
 import org.sctpj.stack.wire.cause.UnrecognizedChunkTypeCause;
@@ -157,7 +158,18 @@ public final class Association {
     private int[] gapStarts = new int[16];
     private int[] gapEnds = new int[16];
     private static final int[] NO_GAPS = new int[0];
-    private final DataReceiver.MessageSink messageSink = this::deliver;
+    private final DataReceiver.MessageSink messageSink = new DataReceiver.MessageSink() {
+        @Override
+        public void message(
+                int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+            deliver(streamId, ppid, unordered, array, buf, offset, length);
+        }
+
+        @Override
+        public void part(int streamId, int ppid, boolean unordered, byte[] array, boolean last) {
+            host.emit(new SctpEvent.MessagePart(id, streamId, ppid, unordered, array, last));
+        }
+    };
 
     // Setup timers (T1-init / T1-cookie), RFC 9260 section 5.1.
     private long t1Deadline = NONE;
@@ -337,6 +349,9 @@ public final class Association {
     }
 
     private void startDataPath(int myInitialTsn, int peerInitialTsn, int peerRwnd, int peerOs, int peerMis) {
+        if (rx != null) {
+            reportPartialDeliveriesAborted(); // a restart: the old receiver's messages in parts end here
+        }
         outboundStreams = Math.min(localOutbound, peerMis);
         inboundStreams = Math.min(peerOs, localMaxInbound);
         tx = new DataSender(o, myInitialTsn, outboundStreams, Integer.toUnsignedLong(peerRwnd), cc);
@@ -754,6 +769,19 @@ public final class Association {
                 d.userDataOffset(),
                 d.userDataLength(),
                 now);
+        if (r == DataReceiver.DataResult.DROPPED_CANNOT_TAKE) {
+            // The receive buffer is full of a message that can never be delivered: say so (RFC
+            // 9260 section 3.3.10.4) rather than let both sides wait forever.
+            protocolAbort(
+                    OutOfResourceCause.INSTANCE,
+                    "cannot take a message: the receive buffer (" + o.receiveBufferBytes()
+                            + " bytes) is full of a message that cannot be delivered"
+                            + (o.partialDeliveryPoint() == 0
+                                    ? " (partial delivery is off: partialDeliveryPoint 0)"
+                                    : ""),
+                    now);
+            return -1;
+        }
         if (r == DataReceiver.DataResult.INVALID_STREAM) {
             // RFC 9260 section 6.5: acknowledge the TSN and report the stream.
             queue(new ErrorChunk(List.of(new InvalidStreamIdentifierCause(d.streamId()))), pkt.from(), peerTag);
@@ -1770,6 +1798,17 @@ public final class Association {
         host.deliver(id, streamId, ppid, unordered, array, buf, offset, length);
     }
 
+    /**
+     * The partial delivery event's aborted indication (RFC 6458 section 6.1.7) for each message
+     * being delivered in parts whose last part will not come.
+     */
+    private void reportPartialDeliveriesAborted() {
+        for (DataReceiver.PartialDelivery p : rx.partialDeliveries()) {
+            host.emit(
+                    new SctpEvent.PartialDeliveryAborted(id, p.streamId(), p.ssn(), p.unordered(), p.deliveredBytes()));
+        }
+    }
+
     private void reportUnsent() {
         if (tx == null) {
             return;
@@ -1785,6 +1824,7 @@ public final class Association {
         }
         if (rx != null) {
             deliverMessages();
+            reportPartialDeliveriesAborted();
         }
         reportUnsent();
         state = State.CLOSED;

@@ -1,7 +1,10 @@
 package org.sctpj.stack.rx;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.wire.Serial;
@@ -32,6 +35,23 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * messages) stay within the receive buffer, or, for a TSN filling a hole below the highest one
  * received, within twice the receive buffer (so that the hole that blocks progress can always be
  * filled). Per-stream state is created on first use.
+ *
+ * <p>Partial delivery (RFC 9260 section 6.9; RFC 6458 section 8.1.21): a message that is next to
+ * deliver on its stream (any unordered one) whose bytes held in sequence from its first fragment
+ * reach {@link SctpOptions#partialDeliveryPoint()}, or whose next fragment would not fit in the
+ * receive buffer even once the application has taken and released all it can, is handed out in
+ * parts ({@link ReceivedMessage#part()}): what is in sequence
+ * at once, then each run of fragments as it becomes in sequence, the last part marked. Its bytes
+ * leave the buffer as the parts are taken, so the window reopens and no message size can stall
+ * the association. At most one message per stream is delivered in parts at a time, and while it
+ * is, no other message of that stream is delivered; other streams go on. A fragment continuing
+ * such a message is accepted while the bytes held stay within twice the receive buffer, like a
+ * hole-filling one. While the application holds what fills the buffer (messages not yet taken or,
+ * with deferred release, not released), chunks wait for it as before: the window reopens as it
+ * reads. When a chunk is dropped for lack of room while nothing can ever make room (no gap, and
+ * no room even once the application has released everything: the buffer is full of a message
+ * that cannot be delivered, as with partial delivery off), {@link DataResult#DROPPED_CANNOT_TAKE} tells the
+ * association to end it. One chunk is always accepted into an empty buffer, however large.
  */
 public final class DataReceiver {
 
@@ -64,6 +84,15 @@ public final class DataReceiver {
         /** No room (receive buffer or TSN window); not recorded as received, the peer will resend. */
         DROPPED_NO_ROOM,
         /**
+         * No room, and none can come: the receive buffer is full of fragments (or waiting
+         * messages) that can never be delivered, so that even once the application has taken and
+         * released everything there is no room for the chunk, and no gap is open, so no later
+         * chunk could complete or free anything. Typically a message
+         * larger than the receive buffer with partial delivery off. The association must end (RFC
+         * 9260 section 3.3.10.4, Out of Resource), or it would stall forever.
+         */
+        DROPPED_CANNOT_TAKE,
+        /**
          * The stream is not open: not stored, but the TSN is acknowledged; the association sends an
          * ERROR with an Invalid Stream Identifier cause (RFC 9260 section 6.5).
          */
@@ -85,16 +114,72 @@ public final class DataReceiver {
          *     (its position and limit are meaningless); or null
          */
         void message(int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length);
+
+        /**
+         * One part of a message delivered in parts (partial delivery), in delivery order; the
+         * parts of a message come in order, {@code last} on its final one. The default passes the
+         * part to {@link #message} as if it were a message.
+         *
+         * @param array a fresh array holding exactly the part, which the sink may keep
+         */
+        default void part(int streamId, int ppid, boolean unordered, byte[] array, boolean last) {
+            message(streamId, ppid, unordered, array, null, 0, array.length);
+        }
     }
+
+    /** A message being delivered in parts. */
+    private static final class Partial {
+        final int streamId;
+        final int ssn;
+        final boolean unordered;
+        final int ppid;
+        /** The TSN of the fragment the next part starts with. */
+        int nextTsn;
+        /** Bytes handed out so far. */
+        long delivered;
+        /** Complete unordered messages of the stream that wait for the last part; null until one. */
+        ArrayDeque<ReceivedMessage> waiting;
+
+        Partial(int streamId, int ssn, boolean unordered, int ppid) {
+            this.streamId = streamId;
+            this.ssn = ssn;
+            this.unordered = unordered;
+            this.ppid = ppid;
+        }
+    }
+
+    /**
+     * A message whose delivery in parts has begun and not ended.
+     *
+     * @param streamId its stream
+     * @param ssn its Stream Sequence Number (meaningless when unordered)
+     * @param unordered whether it was sent unordered
+     * @param deliveredBytes bytes handed out in parts so far
+     */
+    public record PartialDelivery(int streamId, int ssn, boolean unordered, long deliveredBytes) {}
+
+    /** The largest part handed out at once. */
+    static final int MAX_PART = 1 << 20;
+
+    private static final byte WHOLE = 0;
+    private static final byte PART = 1;
+    private static final byte LAST_PART = 2;
 
     private static final class InboundStream {
         int nextSsn;
         /** Complete messages waiting for an earlier SSN; null until the first one. */
         PendingMessages pending;
+        /** The message of this stream being delivered in parts, or null. */
+        Partial partial;
     }
 
     private final SctpOptions options;
     private final long receiveBuffer;
+    /** {@link SctpOptions#partialDeliveryPoint()}; 0: partial delivery off. */
+    private final long pdPoint;
+    /** Streams with a message being delivered in parts. */
+    private int partialCount;
+
     private final long delayedAckNanos;
     private final int inboundStreams;
     private final TsnTracker tracker;
@@ -119,9 +204,13 @@ public final class DataReceiver {
     private int[] readyLength = new int[16];
     /** Whether the entry refers to the reassembly buffer (rather than to a packet). */
     private boolean[] readyReassembled = new boolean[16];
+    /** {@link #WHOLE}, {@link #PART} or {@link #LAST_PART}. */
+    private byte[] readyKind = new byte[16];
 
     private int readyHead;
     private int readyCount;
+    /** Bytes in the ready queue (counted in {@link #buffered} until taken). */
+    private long readyBytes;
 
     // The reassembly buffer: reassembled messages deliverable at once are written one after the
     // other into it and handed out as references, like unfragmented ones are into the packet. It
@@ -160,6 +249,7 @@ public final class DataReceiver {
         }
         this.inboundStreams = inboundStreams;
         this.receiveBuffer = o.receiveBufferBytes();
+        this.pdPoint = o.partialDeliveryPoint();
         this.delayedAckNanos = o.delayedAckTime().toNanos();
         this.tracker = new TsnTracker(peerInitialTsn);
         this.lastAdvertisedRwnd = receiveBuffer;
@@ -206,11 +296,28 @@ public final class DataReceiver {
             return DataResult.DUPLICATE;
         }
         int len = Math.max(0, userDataLength);
-        boolean fits = buffered + len <= receiveBuffer;
+        // One chunk always enters an empty buffer, whatever its size (no chunk can stall alone).
+        boolean fits = buffered + len <= receiveBuffer || buffered == 0;
         boolean fillsHole = Serial.lt(tsn, tracker.highestReceived()) && buffered + len <= 2 * receiveBuffer;
-        if (!tracker.inWindow(tsn) || !(fits || fillsHole)) {
+        boolean inWindow = tracker.inWindow(tsn);
+        // Bytes the application cannot free: fragments and messages not yet deliverable. When
+        // they leave no room for this chunk even once the application has taken and released
+        // everything it can, waiting for the application cannot help.
+        long stuck = buffered - held - readyBytes;
+        boolean noRoomEver = !fits && stuck + len > receiveBuffer;
+        // RFC 9260 section 6.9: then partial delivery of the message this fragment continues is
+        // what frees the buffer.
+        boolean pressure = inWindow
+                && noRoomEver
+                && !fillsHole
+                && buffered + len <= 2 * receiveBuffer
+                && continuesDeliverable(tsn, streamId, ssn & 0xffff, flags);
+        if (!inWindow || !(fits || fillsHole || pressure)) {
             droppedChunks++;
             eventInPacket = true;
+            if (inWindow && noRoomEver && !tracker.hasGaps() && Serial.gt(tsn, tracker.highestReceived())) {
+                return DataResult.DROPPED_CANNOT_TAKE;
+            }
             return DataResult.DROPPED_NO_ROOM;
         }
         tracker.add(tsn);
@@ -221,14 +328,14 @@ public final class DataReceiver {
         int b = flags & (DataChunk.FLAG_B | DataChunk.FLAG_E);
         if (b == (DataChunk.FLAG_B | DataChunk.FLAG_E)) {
             buffered += len;
-            if (keepReferences) {
+            if (keepReferences && noPartial(streamId)) {
                 if (unordered) {
-                    readyAdd(streamId, ppid, true, null, buf, userDataOffset, len, false);
+                    readyAdd(streamId, ppid, true, null, buf, userDataOffset, len, false, WHOLE);
                     return DataResult.NEW;
                 }
                 InboundStream s = stream(streamId);
                 if ((ssn & 0xffff) == s.nextSsn) {
-                    readyAdd(streamId, ppid, false, null, buf, userDataOffset, len, false);
+                    readyAdd(streamId, ppid, false, null, buf, userDataOffset, len, false, WHOLE);
                     s.nextSsn = (s.nextSsn + 1) & 0xffff;
                     releasePending(s);
                     return DataResult.NEW;
@@ -245,10 +352,203 @@ public final class DataReceiver {
         }
         byte[] data = pool.take(len);
         buf.get(userDataOffset, data, 0, len);
-        fragments.put(tsn, streamId, ssn & 0xffff, ppid, flags, data, len);
+        int inSequence = inSequenceBytes(tsn, flags, len);
+        fragments.put(tsn, streamId, ssn & 0xffff, ppid, flags, data, len, inSequence);
         buffered += len;
-        reassemble(tsn, streamId, ssn & 0xffff, flags);
+        if (continuesPartial(tsn, streamId, ssn & 0xffff, flags)) {
+            continuePartial(streams[streamId], streams[streamId].partial);
+            return DataResult.NEW;
+        }
+        int last = inSequence >= 0 ? extendInSequence(tsn, flags, inSequence) : tsn;
+        if (reassemble(tsn, streamId, ssn & 0xffff, flags) || pdPoint == 0 || inSequence < 0) {
+            return DataResult.NEW;
+        }
+        if ((fragments.prefix(fragments.find(last)) >= pdPoint || pressure)
+                && eligible(streamId, ssn & 0xffff, unordered)) {
+            startPartial(stream(streamId), streamId, ssn & 0xffff, unordered, last);
+        }
         return DataResult.NEW;
+    }
+
+    /** The in-sequence bytes from its message's first fragment through a new fragment, or -1. */
+    private int inSequenceBytes(int tsn, int flags, int len) {
+        if ((flags & DataChunk.FLAG_B) != 0) {
+            return len;
+        }
+        int prev = fragments.find(tsn - 1);
+        if (prev < 0 || fragments.prefix(prev) < 0) {
+            return -1;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, (long) fragments.prefix(prev) + len);
+    }
+
+    /**
+     * Extends the in-sequence run of a message through the fragments held after the new one at
+     * {@code tsn} (which filled the hole before them); returns the run's last TSN. Each fragment
+     * learns its count once, so this is amortized constant per fragment.
+     */
+    private int extendInSequence(int tsn, int flags, int inSequence) {
+        int t = tsn;
+        long run = inSequence;
+        for (int f = flags; (f & DataChunk.FLAG_E) == 0; ) {
+            int slot = fragments.find(t + 1);
+            if (slot < 0) {
+                break;
+            }
+            f = fragments.flags(slot);
+            if ((f & DataChunk.FLAG_B) != 0) {
+                break;
+            }
+            run = Math.min(Integer.MAX_VALUE, run + fragments.length(slot));
+            fragments.setPrefix(slot, (int) run);
+            t++;
+        }
+        return t;
+    }
+
+    /** Whether no message of the stream is being delivered in parts. */
+    private boolean noPartial(int streamId) {
+        if (partialCount == 0 || streamId >= streams.length) {
+            return true;
+        }
+        InboundStream s = streams[streamId];
+        return s == null || s.partial == null;
+    }
+
+    /** Whether a message may begin to be delivered in parts: next on its stream, none in parts there. */
+    private boolean eligible(int streamId, int ssn, boolean unordered) {
+        InboundStream s = stream(streamId);
+        return s.partial == null && (unordered || ssn == s.nextSsn);
+    }
+
+    /** Whether the fragment at {@code tsn} is the next one of the stream's message in parts. */
+    private boolean continuesPartial(int tsn, int streamId, int ssn, int flags) {
+        if (partialCount == 0 || streamId < 0 || streamId >= streams.length || streams[streamId] == null) {
+            return false;
+        }
+        Partial p = streams[streamId].partial;
+        boolean unordered = (flags & DataChunk.FLAG_U) != 0;
+        return p != null
+                && p.nextTsn == tsn
+                && (flags & DataChunk.FLAG_B) == 0
+                && p.unordered == unordered
+                && (unordered || p.ssn == ssn);
+    }
+
+    /**
+     * Whether a new fragment continues a message that is, or may now be, delivered in parts: the
+     * next fragment of one in parts, or one right after the in-sequence run of an eligible one.
+     */
+    private boolean continuesDeliverable(int tsn, int streamId, int ssn, int flags) {
+        if (continuesPartial(tsn, streamId, ssn, flags)) {
+            return true;
+        }
+        if (pdPoint == 0 || (flags & DataChunk.FLAG_B) != 0 || streamId < 0 || streamId >= inboundStreams) {
+            return false;
+        }
+        int prev = fragments.find(tsn - 1);
+        return prev >= 0
+                && fragments.prefix(prev) >= 0
+                && (fragments.flags(prev) & DataChunk.FLAG_E) == 0
+                && sameMessage(prev, streamId, ssn, flags)
+                && eligible(streamId, ssn, (flags & DataChunk.FLAG_U) != 0);
+    }
+
+    /** Begins to deliver in parts the message whose in-sequence run ends at {@code last}. */
+    private void startPartial(InboundStream s, int streamId, int ssn, boolean unordered, int last) {
+        int first = last;
+        int slot = fragments.find(first);
+        while ((fragments.flags(slot) & DataChunk.FLAG_B) == 0) {
+            first--;
+            slot = fragments.find(first);
+        }
+        Partial p = new Partial(streamId, ssn, unordered, fragments.ppid(slot));
+        s.partial = p;
+        partialCount++;
+        deliverRun(p, first, last, false);
+        p.nextTsn = last + 1;
+    }
+
+    /** Hands out the fragments now in sequence from the next one of the message in parts. */
+    private void continuePartial(InboundStream s, Partial p) {
+        int t = p.nextTsn;
+        boolean ends = (fragments.flags(fragments.find(t)) & DataChunk.FLAG_E) != 0;
+        while (!ends) {
+            int next = fragments.find(t + 1);
+            if (next < 0) {
+                break;
+            }
+            t++;
+            ends = (fragments.flags(next) & DataChunk.FLAG_E) != 0;
+        }
+        deliverRun(p, p.nextTsn, t, ends);
+        p.nextTsn = t + 1;
+        if (ends) {
+            endPartial(s, p);
+        }
+    }
+
+    /**
+     * Moves the fragments {@code first..last} out of the table into parts of about {@link
+     * #MAX_PART} bytes at most, queued as ready; the final one is the message's last if {@code
+     * ends}.
+     */
+    private void deliverRun(Partial p, int first, int last, boolean ends) {
+        int t = first;
+        while (true) {
+            long n = 0;
+            int end = t;
+            while (true) {
+                n += fragments.length(fragments.find(end));
+                if (end == last || n >= MAX_PART) {
+                    break;
+                }
+                end++;
+            }
+            byte[] part = new byte[(int) n];
+            moveFragments(t, end, part, 0);
+            p.delivered += n;
+            boolean fin = end == last && ends;
+            readyAdd(p.streamId, p.ppid, p.unordered, part, null, 0, (int) n, false, fin ? LAST_PART : PART);
+            if (end == last) {
+                return;
+            }
+            t = end + 1;
+        }
+    }
+
+    /** The last part was queued: the stream's other messages may go on. */
+    private void endPartial(InboundStream s, Partial p) {
+        s.partial = null;
+        partialCount--;
+        if (!p.unordered) {
+            s.nextSsn = (s.nextSsn + 1) & 0xffff;
+        }
+        if (p.waiting != null) {
+            for (ReceivedMessage m : p.waiting) {
+                readyAdd(m);
+            }
+        }
+        releasePending(s);
+    }
+
+    /**
+     * The messages being delivered in parts, whose last part has not been queued: after the
+     * association ended or restarted, each gets a partial delivery aborted indication (RFC 6458
+     * section 6.1.7).
+     */
+    public List<PartialDelivery> partialDeliveries() {
+        if (partialCount == 0) {
+            return List.of();
+        }
+        List<PartialDelivery> out = new ArrayList<>();
+        for (InboundStream s : streams) {
+            if (s != null && s.partial != null) {
+                Partial p = s.partial;
+                out.add(new PartialDelivery(p.streamId, p.ssn, p.unordered, p.delivered));
+            }
+        }
+        return out;
     }
 
     /**
@@ -260,7 +560,7 @@ public final class DataReceiver {
         if ((flags & DataChunk.FLAG_B) == 0) {
             int prev = fragments.find(tsn - 1);
             if (prev < 0
-                    ? tracker.isReceived(tsn - 1)
+                    ? tracker.isReceived(tsn - 1) && !continuesPartial(tsn, streamId, ssn, flags)
                     : (fragments.flags(prev) & DataChunk.FLAG_E) != 0 || !sameMessage(prev, streamId, ssn, flags)) {
                 return false;
             }
@@ -287,14 +587,14 @@ public final class DataReceiver {
     /**
      * If the fragment just stored at {@code tsn} completed its message, moves the message out of
      * the table: into the reassembly buffer when it can be delivered at once by reference, else
-     * into an array of its own; the fragments' arrays go back to the pool.
+     * into an array of its own; the fragments' arrays go back to the pool. Returns whether it did.
      */
-    private void reassemble(int tsn, int streamId, int ssn, int flags) {
+    private boolean reassemble(int tsn, int streamId, int ssn, int flags) {
         int last = tsn;
         for (int f = flags; (f & DataChunk.FLAG_E) == 0; ) {
             int next = fragments.find(last + 1);
             if (next < 0) {
-                return;
+                return false;
             }
             last++;
             f = fragments.flags(next);
@@ -304,7 +604,7 @@ public final class DataReceiver {
         for (int f = flags; (f & DataChunk.FLAG_B) == 0; ) {
             int prev = fragments.find(first - 1);
             if (prev < 0) {
-                return;
+                return false;
             }
             first--;
             firstSlot = prev;
@@ -318,20 +618,21 @@ public final class DataReceiver {
         int length = (int) total;
         boolean unordered = (flags & DataChunk.FLAG_U) != 0;
         InboundStream s = unordered ? null : stream(streamId);
-        if (keepReferences && length <= MAX_REUSED_MESSAGE && (unordered || ssn == s.nextSsn)) {
+        if (keepReferences && length <= MAX_REUSED_MESSAGE && (unordered || ssn == s.nextSsn) && noPartial(streamId)) {
             int at = reserveReassembly(length);
             moveFragments(first, last, reassembly, at);
-            readyAdd(streamId, ppid, unordered, null, reassemblyBuf, at, length, true);
+            readyAdd(streamId, ppid, unordered, null, reassemblyBuf, at, length, true, WHOLE);
             reassemblyRefs++;
             if (!unordered) {
                 s.nextSsn = (s.nextSsn + 1) & 0xffff;
                 releasePending(s);
             }
-            return;
+            return true;
         }
         byte[] data = new byte[length];
         moveFragments(first, last, data, 0);
         complete(new ReceivedMessage(streamId, ppid, unordered, data), ssn);
+        return true;
     }
 
     /** Copies the fragments {@code first..last} into {@code dst} from {@code at} and lets them go. */
@@ -396,7 +697,8 @@ public final class DataReceiver {
             ByteBuffer buf,
             int offset,
             int length,
-            boolean reassembled) {
+            boolean reassembled,
+            byte kind) {
         if (readyCount == readyStream.length) {
             growReady();
         }
@@ -409,11 +711,13 @@ public final class DataReceiver {
         readyOffset[i] = offset;
         readyLength[i] = length;
         readyReassembled[i] = reassembled;
+        readyKind[i] = kind;
         readyCount++;
+        readyBytes += length;
     }
 
     private void readyAdd(ReceivedMessage m) {
-        readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length, false);
+        readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length, false, WHOLE);
     }
 
     private void growReady() {
@@ -426,6 +730,7 @@ public final class DataReceiver {
         int[] off = new int[n * 2];
         int[] len = new int[n * 2];
         boolean[] re = new boolean[n * 2];
+        byte[] kind = new byte[n * 2];
         for (int k = 0; k < readyCount; k++) {
             int i = (readyHead + k) & (n - 1);
             sid[k] = readyStream[i];
@@ -436,6 +741,7 @@ public final class DataReceiver {
             off[k] = readyOffset[i];
             len[k] = readyLength[i];
             re[k] = readyReassembled[i];
+            kind[k] = readyKind[i];
         }
         readyStream = sid;
         readyPpid = ppid;
@@ -445,13 +751,14 @@ public final class DataReceiver {
         readyOffset = off;
         readyLength = len;
         readyReassembled = re;
+        readyKind = kind;
         readyHead = 0;
     }
 
     /** Moves the messages now in sequence from the stream's out-of-order store to the ready queue. */
     private void releasePending(InboundStream s) {
         PendingMessages p = s.pending;
-        if (p == null) {
+        if (p == null || s.partial != null) {
             return;
         }
         while (!p.isEmpty()) {
@@ -469,12 +776,25 @@ public final class DataReceiver {
 
     private void complete(ReceivedMessage m, int ssn) {
         if (m.unordered()) {
-            readyAdd(m);
+            if (noPartial(m.streamId())) {
+                readyAdd(m);
+            } else {
+                // a message of the stream is being delivered in parts: this one waits for its end
+                Partial p = streams[m.streamId()].partial;
+                if (p.waiting == null) {
+                    p.waiting = new ArrayDeque<>();
+                }
+                p.waiting.add(m);
+            }
             return;
         }
         InboundStream s = stream(m.streamId());
         ssn &= 0xffff;
-        if (ssn == s.nextSsn) {
+        if (s.partial != null && !s.partial.unordered && ssn == s.partial.ssn) {
+            drop(m); // the SSN of the message being delivered in parts: the peer reused it
+            return;
+        }
+        if (ssn == s.nextSsn && s.partial == null) {
             readyAdd(m);
             s.nextSsn = (s.nextSsn + 1) & 0xffff;
             releasePending(s);
@@ -587,7 +907,9 @@ public final class DataReceiver {
             data = new byte[readyLength[i]];
             readyBuf[i].get(readyOffset[i], data);
         }
-        ReceivedMessage m = new ReceivedMessage(readyStream[i], readyPpid[i], readyUnordered[i], data);
+        byte kind = readyKind[i];
+        ReceivedMessage m =
+                new ReceivedMessage(readyStream[i], readyPpid[i], readyUnordered[i], data, kind != WHOLE, kind != PART);
         boolean reassembled = readyReassembled[i];
         takeReady(i);
         if (reassembled) {
@@ -614,7 +936,12 @@ public final class DataReceiver {
         int off = readyOffset[i];
         int len = readyLength[i];
         boolean reassembled = readyReassembled[i];
+        byte kind = readyKind[i];
         takeReady(i);
+        if (kind != WHOLE) {
+            sink.part(sid, ppid, unordered, array, kind == LAST_PART);
+            return true;
+        }
         if (!reassembled) {
             sink.message(sid, ppid, unordered, array, buf, off, len);
             return true;
@@ -633,6 +960,7 @@ public final class DataReceiver {
         readyBuf[i] = null;
         readyHead = (readyHead + 1) & (readyStream.length - 1);
         readyCount--;
+        readyBytes -= len;
         if (deferredRelease) {
             held += len; // still counted in buffered until release()
             return;

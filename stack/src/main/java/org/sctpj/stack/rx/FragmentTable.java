@@ -25,6 +25,9 @@ final class FragmentTable {
     private byte[] flags;
     private int[] length;
     private byte[][] data;
+    /** Bytes from the message's first fragment through this one when all are held in sequence, else -1. */
+    private int[] prefix;
+
     private int shift; // 32 - log2(capacity)
     private int mask = -1;
     private int count;
@@ -65,16 +68,22 @@ final class FragmentTable {
      * its {@code len} bytes from index 0 and is owned by the table until {@link #remove}.
      */
     void put(int t, int sid, int seq, int payloadId, int chunkFlags, byte[] bytes, int len) {
+        put(t, sid, seq, payloadId, chunkFlags, bytes, len, -1);
+    }
+
+    /** As {@link #put(int, int, int, int, int, byte[], int)}, with its {@link #prefix}. */
+    void put(int t, int sid, int seq, int payloadId, int chunkFlags, byte[] bytes, int len, int inSequence) {
         if (data == null) {
             allocate(MIN_CAPACITY);
         } else if ((count + 1) * 2 > data.length) {
             resize(data.length * 2);
         }
-        insert(t, sid, seq, payloadId, (byte) chunkFlags, bytes, len);
+        insert(t, sid, seq, payloadId, (byte) chunkFlags, bytes, len, inSequence);
         count++;
     }
 
-    private void insert(int t, int sid, int seq, int payloadId, byte chunkFlags, byte[] bytes, int len) {
+    private void insert(
+            int t, int sid, int seq, int payloadId, byte chunkFlags, byte[] bytes, int len, int inSequence) {
         int i = home(t);
         while (data[i] != null) {
             i = (i + 1) & mask;
@@ -86,6 +95,7 @@ final class FragmentTable {
         flags[i] = chunkFlags;
         length[i] = len;
         data[i] = bytes;
+        prefix[i] = inSequence;
     }
 
     private void allocate(int capacity) {
@@ -96,6 +106,7 @@ final class FragmentTable {
         flags = new byte[capacity];
         length = new int[capacity];
         data = new byte[capacity][];
+        prefix = new int[capacity];
         mask = capacity - 1;
         shift = Integer.numberOfLeadingZeros(capacity) + 1;
     }
@@ -108,10 +119,11 @@ final class FragmentTable {
         byte[] oFlags = flags;
         int[] oLen = length;
         byte[][] oData = data;
+        int[] oPrefix = prefix;
         allocate(capacity);
         for (int i = 0; i < oData.length; i++) {
             if (oData[i] != null) {
-                insert(oTsn[i], oSid[i], oSsn[i], oPpid[i], oFlags[i], oData[i], oLen[i]);
+                insert(oTsn[i], oSid[i], oSsn[i], oPpid[i], oFlags[i], oData[i], oLen[i], oPrefix[i]);
             }
         }
     }
@@ -124,7 +136,7 @@ final class FragmentTable {
         data[slot] = null;
         count--;
         if (count == 0 && data.length > IDLE_CAPACITY) {
-            tsn = streamId = ssn = ppid = length = null;
+            tsn = streamId = ssn = ppid = length = prefix = null;
             flags = null;
             data = null;
             mask = -1;
@@ -143,6 +155,7 @@ final class FragmentTable {
                 flags[hole] = flags[i];
                 length[hole] = length[i];
                 data[hole] = data[i];
+                prefix[hole] = prefix[i];
                 data[i] = null;
                 hole = i;
             }
@@ -172,5 +185,17 @@ final class FragmentTable {
 
     byte[] data(int slot) {
         return data[slot];
+    }
+
+    /**
+     * The bytes of the slot's message from its first (B) fragment through this one, when all of
+     * them are held in sequence; -1 when not known to be (partial delivery, RFC 9260 section 6.9).
+     */
+    int prefix(int slot) {
+        return prefix[slot];
+    }
+
+    void setPrefix(int slot, int inSequence) {
+        prefix[slot] = inSequence;
     }
 }

@@ -24,26 +24,17 @@ import org.sctpj.stack.wire.chunk.ChunkType;
  * Seeded runs that put events in unusual orders, under the conformance monitor and loss up to 30%
  * (both directions, every path): multihomed setup with the COOKIE ECHO or the COOKIE ACK lost,
  * shutdown while heartbeats and retransmissions are in flight, both sides sending and closing at
- * once, messages from 1 byte up to the receive buffer, and paths flapping during setup and
+ * once, messages from 1 byte up to three times the receive buffer (delivered in parts), and paths flapping during setup and
  * teardown. Every run must deliver every message exactly once, in order per ordered stream,
  * close with SHUTDOWN_COMPLETE on both sides, and break no rule the monitor checks.
  *
- * <p>{@code -Dsctpj.scenarios.seeds=N} sets the seeds per scenario and loss (default 340: 8,160
+ * <p>{@code -Dsctpj.scenarios.seeds=N} sets the seeds per scenario and loss (default 340: 9,520
  * runs, which with {@link SimulatedMatrixTest}'s 2,048 make over 10,000 per CI run). A failure
  * prints its scenario, seed and loss; replay one with {@code -Dsctpj.scenario.replay=SCENARIO:seed:loss}
  * and {@code -Dtest=ScenarioMatrixTest#replay} ({@code -Dsctpj.scenario.trace=true} prints every packet
  * delivered).
  */
 class ScenarioMatrixTest {
-
-    /**
-     * Messages larger than the receive buffer need partial delivery (RFC 9260 section 6.6, RFC 6458
-     * section 8.1.21), built on its own branch: until it is merged, {@link
-     * Scenario#SIZES_BEYOND_RECEIVE_BUFFER} is left out of the matrix (such a message would wedge the
-     * association, issue 10 defect 4). Set to true once partial delivery is in; {@link Transfer}
-     * then has to join the parts of a message delivered in pieces before it checks the message.
-     */
-    static final boolean PARTIAL_DELIVERY_AVAILABLE = false;
 
     static final double[] LOSS = {0, 0.05, 0.15, 0.30};
 
@@ -61,18 +52,14 @@ class ScenarioMatrixTest {
         BOTH_SEND_AND_CLOSE,
         /** Messages from 1 byte to the receive buffer. */
         SIZES_UP_TO_RECEIVE_BUFFER,
-        /** Messages up to three times the receive buffer (needs partial delivery). */
+        /** Messages up to three times the receive buffer, delivered in parts (partial delivery). */
         SIZES_BEYOND_RECEIVE_BUFFER,
         /** Two paths going down and up during setup, transfer and teardown. */
         FLAPPING
     }
 
     static List<Scenario> enabled() {
-        List<Scenario> s = new ArrayList<>(List.of(Scenario.values()));
-        if (!PARTIAL_DELIVERY_AVAILABLE) {
-            s.remove(Scenario.SIZES_BEYOND_RECEIVE_BUFFER);
-        }
-        return s;
+        return List.of(Scenario.values());
     }
 
     /** Fast timers, heartbeats every 100 ms, and retransmission limits that 30% loss cannot exhaust. */

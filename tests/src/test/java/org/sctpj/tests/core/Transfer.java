@@ -1,5 +1,6 @@
 package org.sctpj.tests.core;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +34,11 @@ final class Transfer {
     private int nextToSend;
     private final BitSet delivered = new BitSet();
     private final Map<Integer, Integer> lastOrderedIndex = new HashMap<>();
+    /** Messages being delivered in parts, by stream. */
+    private final Map<Integer, ByteArrayOutputStream> parts = new HashMap<>();
+    /** Messages that came in parts. */
+    long partedMessages;
+
     long deliveredCount;
     long duplicated;
     long misordered;
@@ -131,9 +137,35 @@ final class Transfer {
     }
 
     private void onReceiverEvent(SctpEvent e) {
+        if (e instanceof SctpEvent.MessagePart part) {
+            onPart(part);
+            return;
+        }
         if (!(e instanceof SctpEvent.MessageReceived m)) {
             return;
         }
+        if (parts.containsKey(m.streamId())) {
+            misordered++; // RFC 9260 6.9 as sctpj documents it: nothing else of a stream between its parts
+        }
+        onMessage(m);
+    }
+
+    /**
+     * A part of a message delivered in parts (partial delivery): gathered per stream (one message
+     * per stream at a time) and checked like a whole message after the last part.
+     */
+    private void onPart(SctpEvent.MessagePart part) {
+        ByteArrayOutputStream g = parts.computeIfAbsent(part.streamId(), k -> new ByteArrayOutputStream());
+        g.writeBytes(part.data());
+        if (part.last()) {
+            parts.remove(part.streamId());
+            partedMessages++;
+            onMessage(new SctpEvent.MessageReceived(
+                    part.association(), part.streamId(), part.ppid(), part.unordered(), g.toByteArray()));
+        }
+    }
+
+    private void onMessage(SctpEvent.MessageReceived m) {
         int idx = m.ppid() - PPID_BASE;
         if (idx < 0 || idx >= plan.size()) {
             corrupted++;

@@ -1,10 +1,7 @@
 package org.sctpj.tests.interop;
 
 import java.io.ByteArrayOutputStream;
-import java.lang.reflect.RecordComponent;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.sctpj.stack.AssociationId;
@@ -21,39 +18,14 @@ import org.sctpj.stack.SctpEvent;
  */
 final class MessageParts {
 
-    /**
-     * One part: the core's {@code SctpEvent.MessagePart} (when the core delivers in parts), read by
-     * its record components {@code association, streamId, ppid, unordered, data, last}, so that
-     * the harness works with a core that has partial delivery and with one that has not.
-     */
+    /** One part: the core's {@link SctpEvent.MessagePart}. */
     record Part(AssociationId association, int streamId, int ppid, boolean unordered, byte[] data, boolean last) {
-        /** The part {@code e} is, if it is a record named {@code MessagePart}; empty otherwise. */
+        /** The part {@code e} is, if it is a {@link SctpEvent.MessagePart}; empty otherwise. */
         static Optional<Part> of(Object e) {
-            Class<?> c = e.getClass();
-            if (!c.isRecord() || !c.getSimpleName().equals("MessagePart")) {
+            if (!(e instanceof SctpEvent.MessagePart m)) {
                 return Optional.empty();
             }
-            Map<String, Object> v = new HashMap<>();
-            try {
-                for (RecordComponent rc : c.getRecordComponents()) {
-                    v.put(rc.getName(), rc.getAccessor().invoke(e));
-                }
-            } catch (ReflectiveOperationException x) {
-                throw new AssertionError("cannot read the components of " + e, x);
-            }
-            for (String k : List.of("association", "streamId", "ppid", "unordered", "data", "last")) {
-                if (!v.containsKey(k)) {
-                    throw new AssertionError(c.getName() + " has no component " + k + " (it has " + v.keySet()
-                            + "): adapt MessageParts.Part.of to the core's event");
-                }
-            }
-            return Optional.of(new Part(
-                    (AssociationId) v.get("association"),
-                    (Integer) v.get("streamId"),
-                    (Integer) v.get("ppid"),
-                    (Boolean) v.get("unordered"),
-                    (byte[]) v.get("data"),
-                    (Boolean) v.get("last")));
+            return Optional.of(new Part(m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.last()));
         }
     }
 
