@@ -1590,7 +1590,11 @@ public final class Association {
     }
 
     private void onT3(Path p, long now) {
+        boolean answeredProbe = tx.answeredProbeTimesOut();
         tx.onT3Expired(p, paths, now);
+        if (answeredProbe) {
+            return; // RFC 9260 6.1 A: the peer keeps answering, its window is just closed
+        }
         pathError(p, now);
         if (state != State.CLOSED) {
             countAssociationError(now);

@@ -79,6 +79,10 @@ public final class DataSender {
     private long outstandingBytes;
     /** Bytes of chunks acknowledged by neither the cumulative ack nor a gap block. */
     private long unackedBytes;
+    /** A zero window probe (RFC 9260 section 6.1 rule A) is outstanding. */
+    private boolean probing;
+    /** A SACK came while {@link #probing}, since the probe was sent or T3-rtx last expired. */
+    private boolean probeAnswered;
 
     private int markedCount;
     private int fastPending;
@@ -471,6 +475,10 @@ public final class DataSender {
                 c.rttProbe = true;
             }
             ring.addLast(c);
+            if (probe) {
+                probing = true;
+                probeAnswered = false;
+            }
             if (last) {
                 s.queue.removeFirst();
                 queuedMessages--;
@@ -677,6 +685,12 @@ public final class DataSender {
         }
 
         peerRwnd = Math.max(0, aRwnd - unackedBytes);
+        if (probing) {
+            probeAnswered = true; // the peer is alive, its window closed (RFC 9260 6.1 A)
+            if (unackedBytes == 0) {
+                probing = false; // the probe was acknowledged
+            }
+        }
         for (int pi0 = 0; pi0 < paths.size(); pi0++) {
             Path p = paths.get(pi0);
             int i = p.index();
@@ -850,7 +864,20 @@ public final class DataSender {
      *
      * @param paths the association's paths
      */
+    /**
+     * Whether the T3-rtx expiry about to be handled times out a zero window probe that the peer
+     * has been answering with SACKs since it was sent (or since the previous expiry). RFC 9260
+     * section 6.1 rule A: such expiries should not count as errors of the destination or of the
+     * association, since a receiver may keep its window closed for as long as its application
+     * does not read; the probe is still retransmitted with the backed-off RTO. Call before
+     * {@link #onT3Expired}, which starts a new answer period.
+     */
+    public boolean answeredProbeTimesOut() {
+        return probing && probeAnswered;
+    }
+
     public void onT3Expired(Path p, List<Path> paths, long now) {
+        probeAnswered = false;
         cc.onT3Timeout(p);
         p.rto().backoff();
         if (!cmt) {
