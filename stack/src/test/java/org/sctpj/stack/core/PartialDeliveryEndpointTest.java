@@ -26,7 +26,6 @@ import org.sctpj.stack.wire.chunk.DataChunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;
 import org.sctpj.stack.wire.chunk.InitChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
-import org.sctpj.stack.wire.param.StateCookieParameter;
 
 /**
  * Partial delivery at the endpoint (RFC 9260 section 6.9, RFC 6458 sections 6.1.7 and 8.1.21),
@@ -60,11 +59,7 @@ class PartialDeliveryEndpointTest {
             InitAckChunk ack = (InitAckChunk) p.sent().get(0).chunks().get(0);
             localTag = ack.initiateTag();
             rwnd = Integer.toUnsignedLong(ack.aRwnd());
-            Bytes cookie = ack.parameters().stream()
-                    .filter(x -> x instanceof StateCookieParameter)
-                    .map(x -> ((StateCookieParameter) x).cookie())
-                    .findFirst()
-                    .orElseThrow();
+            Bytes cookie = EndpointSecurityTest.cookieOf(ack);
             p.deliver(localTag, new CookieEchoChunk(cookie));
             assertInstanceOf(CookieAckChunk.class, p.sent().get(0).chunks().get(0));
             id = p.ep.associations().get(0);
@@ -191,11 +186,7 @@ class PartialDeliveryEndpointTest {
         // The peer restarts (RFC 9260 section 5.2.4 case A): a new INIT, then its COOKIE ECHO.
         e.p.deliver(0, new InitChunk(0x01020304, 1 << 20, 4, 4, 90_000, List.of()));
         InitAckChunk ack = (InitAckChunk) e.p.sent().get(0).chunks().get(0);
-        Bytes cookie = ack.parameters().stream()
-                .filter(x -> x instanceof StateCookieParameter)
-                .map(x -> ((StateCookieParameter) x).cookie())
-                .findFirst()
-                .orElseThrow();
+        Bytes cookie = EndpointSecurityTest.cookieOf(ack);
         e.p.deliver(ack.initiateTag(), new CookieEchoChunk(cookie));
         List<SctpEvent> tail = e.p.events.subList(e.p.events.size() - 2, e.p.events.size());
         assertEquals(new SctpEvent.PartialDeliveryAborted(e.id, 1, 0, false, delivered), tail.get(0), "" + tail);

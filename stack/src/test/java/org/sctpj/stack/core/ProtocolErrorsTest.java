@@ -55,11 +55,7 @@ class ProtocolErrorsTest {
             p.deliver(0, new InitChunk(PEER_TAG, 65536, 10, 4, PEER_TSN, initParams));
             InitAckChunk ack = (InitAckChunk) p.sent().get(0).chunks().get(0);
             localTag = ack.initiateTag();
-            Bytes cookie = ack.parameters().stream()
-                    .filter(x -> x instanceof org.sctpj.stack.wire.param.StateCookieParameter)
-                    .map(x -> ((org.sctpj.stack.wire.param.StateCookieParameter) x).cookie())
-                    .findFirst()
-                    .orElseThrow();
+            Bytes cookie = EndpointSecurityTest.cookieOf(ack);
             p.deliver(localTag, new CookieEchoChunk(cookie));
             assertInstanceOf(CookieAckChunk.class, p.sent().get(0).chunks().get(0));
             id = p.ep.associations().get(0);

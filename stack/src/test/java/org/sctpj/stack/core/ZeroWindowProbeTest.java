@@ -20,7 +20,6 @@ import org.sctpj.stack.wire.chunk.DataChunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;
 import org.sctpj.stack.wire.chunk.InitChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
-import org.sctpj.stack.wire.param.StateCookieParameter;
 
 /**
  * Zero window probing (RFC 9260 section 6.1 rule A): a peer whose window stays closed, but which
@@ -62,11 +61,7 @@ class ZeroWindowProbeTest {
         p.deliver(0, new InitChunk(PEER_TAG, 1500, 4, 4, PEER_TSN, List.of()));
         InitAckChunk ack = (InitAckChunk) p.sent().get(0).chunks().get(0);
         localTag = ack.initiateTag();
-        Bytes cookie = ack.parameters().stream()
-                .filter(x -> x instanceof StateCookieParameter)
-                .map(x -> ((StateCookieParameter) x).cookie())
-                .findFirst()
-                .orElseThrow();
+        Bytes cookie = EndpointSecurityTest.cookieOf(ack);
         p.deliver(localTag, new CookieEchoChunk(cookie));
         assertTrue(p.sent().get(0).chunks().get(0) instanceof CookieAckChunk);
         id = p.ep.associations().get(0);
