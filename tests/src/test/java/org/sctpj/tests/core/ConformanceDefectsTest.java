@@ -199,6 +199,25 @@ class ConformanceDefectsTest {
                 sackDestinations.stream().distinct().toList());
     }
 
+    /**
+     * Found by the scenario matrix once the monitor checked RFC 9260 section 5.4 (nothing but
+     * HEARTBEATs to an unconfirmed address): with A connected to Z's first address only and the
+     * first COOKIE ECHO lost, a SHUTDOWN ACK (Z, a SHUTDOWN repeated from A's second address) and a
+     * SHUTDOWN COMPLETE (A, the SHUTDOWN ACK from Z's second address) went back to the source, still
+     * unconfirmed; and Z bundled its pending SACK into a HEARTBEAT probing A's second address. The
+     * replays of those runs must pass.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {"COOKIE_ECHO_LOST:5678024:0.15", "COOKIE_ECHO_LOST:5828485:0.15", "COOKIE_ECHO_LOST:2795508:0.05"
+            })
+    void answersAndProbesToAnUnconfirmedAddressCarryNothingElse(String replay) {
+        String[] f = replay.split(":");
+        ScenarioMatrixTest.Outcome o = ScenarioMatrixTest.run(
+                ScenarioMatrixTest.Scenario.valueOf(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]));
+        assertTrue(o.ok(), o.toString());
+    }
+
     static void runUntilBothClosed(CorePair p) {
         p.sim.runUntil(
                 () -> CorePair.saw(p.a, AssociationChangeType.SHUTDOWN_COMPLETE)
