@@ -172,6 +172,11 @@ public final class EndpointNode implements SimNode {
         return endpoint.transmitState().orElse(ConformanceMonitor.NO_ASSOCIATION);
     }
 
+    @Override
+    public List<InetAddress> lastTransmitUserPeers() {
+        return endpoint.transmitUserPeers();
+    }
+
     /** Hands every pending event to the listener. */
     public void drainEvents() {
         SctpEvent e;

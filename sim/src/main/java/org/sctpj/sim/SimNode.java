@@ -51,6 +51,16 @@ public interface SimNode {
     }
 
     /**
+     * For the {@link org.sctpj.sim.monitor.ConformanceMonitor}: the peer addresses the user gave
+     * when it asked the association that built the last packet of {@link #pollTransmit} to connect
+     * (which RFC 9260 section 5.4 takes as confirmed), empty (the default) when there were none or
+     * the node cannot tell. Packets do not carry them.
+     */
+    default java.util.List<InetAddress> lastTransmitUserPeers() {
+        return java.util.List.of();
+    }
+
+    /**
      * For the {@link org.sctpj.sim.monitor.ConformanceMonitor}: whether the packet of the last
      * {@link #handleInput} was dropped before the protocol endpoint saw it (a test's filter), so
      * that the monitor does not credit the endpoint with what it carried. False by default.

@@ -314,7 +314,7 @@ public final class Simulator {
         byte[] seen = monitor != null ? e.bytes.clone() : null;
         node.handleInput(ByteBuffer.wrap(e.bytes), e.source, e.destination, now);
         if (monitor != null && !node.lastInputDropped()) {
-            monitor.onDeliver(to, ByteBuffer.wrap(seen));
+            monitor.onDeliver(to, ByteBuffer.wrap(seen), e.source, e.destination);
         }
         drain(to);
     }
@@ -363,7 +363,14 @@ public final class Simulator {
             InetAddress src = o.source();
             InetAddress dst = o.destination();
             if (monitor != null) {
-                monitor.onSend(side, now, ByteBuffer.wrap(bytes), src, dst, node.lastTransmitState());
+                monitor.onSend(
+                        side,
+                        now,
+                        ByteBuffer.wrap(bytes),
+                        src,
+                        dst,
+                        node.lastTransmitState(),
+                        node.lastTransmitUserPeers());
             }
             network.send(
                     side,

@@ -129,6 +129,8 @@ public final class Endpoint {
     private InetAddress transmitSource;
     /** The state of the association that built the last packet polled; null for the endpoint's own. */
     private Association.State transmitState;
+
+    private List<InetAddress> transmitUserPeers = List.of();
     // The association of the last packet received, to skip the PeerKey lookup while it repeats.
     private InetAddress lastFrom;
     private int lastFromPort = -1;
@@ -648,6 +650,7 @@ public final class Endpoint {
             out.position(start);
             transmitSource = t.source();
             transmitState = null;
+            transmitUserPeers = List.of();
             return t.destination();
         }
         while (!draining.isEmpty()) {
@@ -657,6 +660,7 @@ public final class Endpoint {
                 stats.sent++;
                 transmitSource = a.transmitSource();
                 transmitState = a.state();
+                transmitUserPeers = a.userPeers();
                 return d;
             }
             draining.poll();
@@ -670,6 +674,7 @@ public final class Endpoint {
                 stats.sent++;
                 transmitSource = a.transmitSource();
                 transmitState = a.state();
+                transmitUserPeers = a.userPeers();
                 return d;
             }
         }
@@ -691,12 +696,23 @@ public final class Endpoint {
         return transmitState == null ? Optional.empty() : Optional.of(transmitState.name());
     }
 
+    /**
+     * The peer addresses the user gave to connect the association which built the last polled
+     * packet (confirmed from the start, RFC 9260 section 5.4 rule 1), empty when the endpoint built
+     * that packet itself or the peer initiated the association. Read-only, for conformance checks
+     * of where packets may go.
+     */
+    public List<InetAddress> transmitUserPeers() {
+        return transmitUserPeers;
+    }
+
     /** The next packet to send, or empty when there is nothing to send now. */
     public Optional<Transmit> pollTransmit(long now) {
         Transmit t = endpointOutput.poll();
         if (t != null) {
             stats.sent++;
             transmitState = null;
+            transmitUserPeers = List.of();
             return Optional.of(t);
         }
         while (!draining.isEmpty()) {
@@ -705,6 +721,7 @@ public final class Endpoint {
             if (out.isPresent()) {
                 stats.sent++;
                 transmitState = a.state();
+                transmitUserPeers = a.userPeers();
                 return out;
             }
             draining.poll();
@@ -721,6 +738,7 @@ public final class Endpoint {
                 pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
                 transmitState = a.state();
+                transmitUserPeers = a.userPeers();
                 return out;
             }
         }

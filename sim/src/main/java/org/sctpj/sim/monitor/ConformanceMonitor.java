@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.sctpj.sim.Side;
@@ -45,7 +47,16 @@ import org.sctpj.stack.wire.Crc32c;
  *       SHUTDOWN ACK (9.2);
  *   <li>receiver window (6.1 rule A, 6.2.1): new DATA only while the bytes outstanding are below
  *       the peer's last advertised window, or when nothing is outstanding (the zero-window probe);
- *       a packet started within the window may overshoot it.
+ *       a packet started within the window may overshoot it;
+ *   <li>path verification (5.4): inside an association, a packet to a peer address the sender has
+ *       not confirmed carries only a HEARTBEAT with a nonce (a Heartbeat Information of 8 bytes or
+ *       more), HEARTBEAT ACKs, and a COOKIE ECHO or COOKIE ACK only bundled with such a HEARTBEAT
+ *       (and an INIT ACK, which answers an INIT at its source, 5.2.2). The peer's addresses are
+ *       those its INIT and INIT ACK came from and list, and those the user gave to connect;
+ *       confirmed are those the user gave and the addresses the sender's INIT went to (rule 1), the one its INIT ACK went to (rule 2), the source of the
+ *       INIT ACK it received (the handshake ran over it), and the destination of any HEARTBEAT
+ *       whose Heartbeat Information came back to it in a HEARTBEAT ACK. The model keeps these per
+ *       node and peer port across the association's incarnations (a restart keeps the addresses).
  * </ul>
  *
  * <p>Packets from nodes that are not protocol endpoints (test nodes that forge packets) feed the
@@ -76,6 +87,13 @@ public final class ConformanceMonitor {
     static final int I_FORWARD_TSN = 194;
 
     private static final int MAX_GAPS = 256;
+    /** HEARTBEATs remembered per node and peer port, to match their acknowledgements. */
+    private static final int MAX_HEARTBEATS = 1024;
+    /** Addresses remembered per node and peer port (announced, confirmed). */
+    private static final int MAX_ADDRESSES = 256;
+
+    private static final int IPV4_ADDRESS = 5;
+    private static final int IPV6_ADDRESS = 6;
 
     private record ConnKey(Side side, int localPort, int peerPort) {}
 
@@ -88,6 +106,17 @@ public final class ConformanceMonitor {
         final Set<Integer> receivedTags = new HashSet<>();
         /** Own tag -> the peer tags paired with it in an INIT ACK (either direction). */
         final Map<Integer, Set<Integer>> pairs = new HashMap<>();
+        /** The peer's addresses: sources of its INIT and INIT ACK and the addresses they list. */
+        final Set<InetAddress> announced = new HashSet<>();
+        /** The peer addresses this node has confirmed (RFC 9260 section 5.4). */
+        final Set<InetAddress> confirmed = new HashSet<>();
+        /** HEARTBEAT chunk value (its Heartbeat Information) -> the address it was sent to. */
+        final Map<ByteBuffer, InetAddress> heartbeatsSent = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ByteBuffer, InetAddress> eldest) {
+                return size() > MAX_HEARTBEATS;
+            }
+        };
 
         void pair(int own, int peer) {
             pairs.computeIfAbsent(own, k -> new HashSet<>()).add(peer);
@@ -210,9 +239,21 @@ public final class ConformanceMonitor {
     /**
      * A packet reached node {@code to} (after the network's loss, corruption and duplication): it
      * updates what that node can know. Packets with a bad checksum or framing are ignored, as the
-     * node drops them.
+     * node drops them. The addresses are unknown: what the packet teaches about the peer's addresses
+     * is not learnt (see {@link #onDeliver(Side, ByteBuffer, InetAddress, InetAddress)}).
      */
     public void onDeliver(Side to, ByteBuffer packet) {
+        onDeliver(to, packet, null, null);
+    }
+
+    /**
+     * A packet sent from {@code source} to {@code destination} reached node {@code to}: as {@link
+     * #onDeliver(Side, ByteBuffer)}, and it also teaches the peer's addresses (an INIT's or INIT
+     * ACK's source and listed addresses) and which of them the node has confirmed (the INIT ACK's
+     * source, and the destination of a HEARTBEAT this HEARTBEAT ACK answers; RFC 9260 section 5.4).
+     * Either address may be null when unknown.
+     */
+    public void onDeliver(Side to, ByteBuffer packet, InetAddress source, InetAddress destination) {
         packetsSeen++;
         ByteBuffer b = packet.duplicate();
         int start = b.position();
@@ -241,6 +282,13 @@ public final class ConformanceMonitor {
                         if (!f.sackSeen) {
                             f.peerRwnd = rwnd;
                         }
+                        learnAddresses(c, b, off, clen, source, type == INIT_ACK);
+                    }
+                }
+                case HEARTBEAT_ACK -> {
+                    InetAddress probed = c.heartbeatsSent.get(chunkValue(b, off, clen));
+                    if (probed != null) {
+                        addBounded(c.confirmed, probed);
                     }
                 }
                 case SACK, NR_SACK -> {
@@ -265,6 +313,50 @@ public final class ConformanceMonitor {
             }
             off += (clen + 3) & ~3;
         }
+    }
+
+    /**
+     * An INIT or INIT ACK reached the node: its source and listed addresses are the peer's; the
+     * INIT ACK's source is confirmed, the handshake ran over it (as the core and Linux take it: the
+     * INIT ACK carries the Initiate Tag only the INIT's receiver knew).
+     */
+    private static void learnAddresses(Conn c, ByteBuffer b, int off, int clen, InetAddress source, boolean initAck) {
+        if (source != null) {
+            addBounded(c.announced, source);
+            if (initAck) {
+                addBounded(c.confirmed, source);
+            }
+        }
+        for (int p = off + 20; p + 4 <= off + clen; ) {
+            int type = b.getShort(p) & 0xffff;
+            int plen = b.getShort(p + 2) & 0xffff;
+            if (plen < 4 || p + plen > off + clen) {
+                return;
+            }
+            if ((type == IPV4_ADDRESS && plen == 8) || (type == IPV6_ADDRESS && plen == 20)) {
+                byte[] raw = new byte[plen - 4];
+                b.get(p + 4, raw);
+                try {
+                    addBounded(c.announced, InetAddress.getByAddress(raw));
+                } catch (java.net.UnknownHostException e) {
+                    throw new AssertionError("4 or 16 bytes are an IP address", e);
+                }
+            }
+            p += (plen + 3) & ~3;
+        }
+    }
+
+    private static void addBounded(Set<InetAddress> set, InetAddress a) {
+        if (set.size() < MAX_ADDRESSES) {
+            set.add(a);
+        }
+    }
+
+    /** A copy of a chunk's value (after its 4-byte header): compares by content. */
+    static ByteBuffer chunkValue(ByteBuffer b, int off, int clen) {
+        byte[] v = new byte[Math.max(0, clen - 4)];
+        b.get(off + 4, v);
+        return ByteBuffer.wrap(v);
     }
 
     private void onAck(Conn c, Side to, int local, int peer, int vtag, ByteBuffer b, int off, int clen, boolean nr) {
@@ -309,21 +401,47 @@ public final class ConformanceMonitor {
      */
     public void onSend(
             Side from, long nowNanos, ByteBuffer packet, InetAddress source, InetAddress destination, String state) {
+        onSend(from, nowNanos, packet, source, destination, state, List.of());
+    }
+
+    /**
+     * As {@link #onSend(Side, long, ByteBuffer, InetAddress, InetAddress, String)}, with the peer
+     * addresses the user gave when it asked the sender's association to connect: RFC 9260 section
+     * 5.4 (rule 1) takes them as confirmed, and packets do not carry them.
+     *
+     * @throws ProtocolViolation at the first rule the packet breaks
+     */
+    public void onSend(
+            Side from,
+            long nowNanos,
+            ByteBuffer packet,
+            InetAddress source,
+            InetAddress destination,
+            String state,
+            List<InetAddress> userPeers) {
         packetsSeen++;
+        if (!userPeers.isEmpty() && wellFormed(packet, packet.position(), packet.remaining())) {
+            ByteBuffer h = packet.duplicate();
+            Conn c = conn(from, h.getShort(h.position()) & 0xffff, h.getShort(h.position() + 2) & 0xffff);
+            for (InetAddress u : userPeers) {
+                addBounded(c.announced, u);
+                addBounded(c.confirmed, u);
+            }
+        }
         ByteBuffer b = packet.duplicate();
         int start = b.position();
         int len = b.remaining();
         if (state == null) {
-            learnFromSender(from, b, start, len);
+            learnFromSender(from, b, start, len, destination);
             return;
         }
         packetsChecked++;
         Judge j = new Judge(from, nowNanos, b, start, len, source, destination, state);
         j.run();
-        learnFromSender(from, b, start, len);
+        learnFromSender(from, b, start, len, destination);
     }
 
-    private void learnFromSender(Side from, ByteBuffer b, int start, int len) {
+    private void learnFromSender(Side from, ByteBuffer b, int start, int len, InetAddress destination) {
         if (!wellFormed(b, start, len)) {
             return;
         }
@@ -340,6 +458,14 @@ public final class ConformanceMonitor {
                 if (type == INIT_ACK) {
                     c.pair(initTag, vtag);
                 }
+                // RFC 9260 section 5.4: the addresses the INIT goes to (the user's, rule 1) and the
+                // one the INIT ACK goes to (rule 2) are confirmed.
+                if (destination != null) {
+                    addBounded(c.announced, destination);
+                    addBounded(c.confirmed, destination);
+                }
+            } else if (type == HEARTBEAT && destination != null) {
+                c.heartbeatsSent.put(chunkValue(b, off, clen), destination);
             } else if (type == SHUTDOWN || type == SHUTDOWN_ACK) {
                 flow(from, srcPort, dstPort, vtag).shutdownSent = true;
             } else if (type == RECONFIG) {
@@ -449,6 +575,7 @@ public final class ConformanceMonitor {
             if (n == 0) {
                 fail("a packet without chunks (RFC 9260 3)");
             }
+            checkDestinationConfirmed(c);
             if (n > 1 && (first == INIT || first == INIT_ACK || first == SHUTDOWN_COMPLETE)) {
                 fail(name(first) + " bundled with other chunks: it travels alone (RFC 9260 6.10)");
             }
@@ -463,6 +590,57 @@ public final class ConformanceMonitor {
                 }
                 checkData(srcPort, dstPort, vtag);
             }
+        }
+
+        /**
+         * RFC 9260 section 5.4: to a peer address the sender has not confirmed, only a HEARTBEAT
+         * with a nonce, a HEARTBEAT ACK, and a COOKIE ECHO or COOKIE ACK bundled with such a
+         * HEARTBEAT. An INIT ACK answers an INIT at its source (section 5.2.2) and is let through.
+         * Judged only inside an association and for addresses the peer announced.
+         */
+        void checkDestinationConfirmed(Conn c) {
+            if (state.equals(NO_ASSOCIATION)
+                    || state.equals("COOKIE_WAIT")
+                    || c.confirmed.isEmpty()
+                    || !c.announced.contains(destination)
+                    || c.confirmed.contains(destination)) {
+                return;
+            }
+            boolean probe = false;
+            for (int off = start + 12; off + 4 <= start + len; ) {
+                int clen = b.getShort(off + 2) & 0xffff;
+                if ((b.get(off) & 0xff) == HEARTBEAT && hasNonce(off, clen)) {
+                    probe = true;
+                }
+                off += (clen + 3) & ~3;
+            }
+            for (int off = start + 12; off + 4 <= start + len; ) {
+                int type = b.get(off) & 0xff;
+                int clen = b.getShort(off + 2) & 0xffff;
+                boolean allowed =
+                        switch (type) {
+                            case HEARTBEAT -> hasNonce(off, clen);
+                            case HEARTBEAT_ACK, INIT_ACK -> true;
+                            case COOKIE_ECHO, COOKIE_ACK -> probe;
+                            default -> false;
+                        };
+                if (!allowed) {
+                    fail(name(type) + " to " + destination.getHostAddress() + ", a peer address the sender has not"
+                            + " confirmed: only a HEARTBEAT with a nonce, a HEARTBEAT ACK, and a COOKIE ECHO or"
+                            + " COOKIE ACK bundled with such a HEARTBEAT may go there (RFC 9260 5.4)");
+                }
+                off += (clen + 3) & ~3;
+            }
+        }
+
+        /** A HEARTBEAT whose Heartbeat Information has room for a 64-bit nonce (RFC 9260 5.4). */
+        boolean hasNonce(int off, int clen) {
+            if (clen < 8) {
+                return false;
+            }
+            int ptype = b.getShort(off + 4) & 0xffff;
+            int plen = b.getShort(off + 6) & 0xffff;
+            return ptype == 1 && plen >= 4 + 8 && plen <= clen - 4;
         }
 
         void checkTag(Conn c, int type, int flags, int vtag) {

@@ -377,6 +377,100 @@ class ConformanceMonitorTest {
         assertDoesNotThrow(() -> a("ESTABLISHED", fromA(TAG_Z).data(103, 0, 3, 3, 100)));
     }
 
+    // ------------------------------------------------------------------ path verification (5.4)
+
+    static final InetAddress ADDR_Z2 = ip(3);
+
+    /** A Heartbeat Information parameter of 12 bytes (room for a nonce) ending in {@code id}. */
+    static ByteBuffer heartbeatInfo(int id) {
+        ByteBuffer v = ByteBuffer.allocate(16);
+        v.putShort((short) 1)
+                .putShort((short) 16)
+                .putLong(0x1234_5678_9abc_def0L)
+                .putInt(id)
+                .flip();
+        return v;
+    }
+
+    /** A HEARTBEAT with {@link #heartbeatInfo}. */
+    static Pkt probe(Pkt p, int id) {
+        return p.chunk(ConformanceMonitor.HEARTBEAT, 0, heartbeatInfo(id));
+    }
+
+    /** The HEARTBEAT ACK that echoes {@link #probe}'s information. */
+    static Pkt probeAck(Pkt p, int id) {
+        return p.chunk(ConformanceMonitor.HEARTBEAT_ACK, 0, heartbeatInfo(id));
+    }
+
+    /**
+     * A handshake over ADDR_A/ADDR_Z in which Z's INIT ACK lists a second address, ADDR_Z2: A has
+     * confirmed ADDR_Z only.
+     */
+    void handshakeWithSecondAddress() {
+        Pkt init = fromA(0).init(ConformanceMonitor.INIT, TAG_A, 100_000, 100);
+        m.onSend(Side.A, 0, init.bytes(), ADDR_A, ADDR_Z, "COOKIE_WAIT");
+        m.onDeliver(Side.Z, init.bytes(), ADDR_A, ADDR_Z);
+        ByteBuffer v = ByteBuffer.allocate(24);
+        v.putInt(TAG_Z)
+                .putInt(100_000)
+                .putShort((short) 10)
+                .putShort((short) 10)
+                .putInt(500);
+        v.putShort((short) 5).putShort((short) 8).put(ADDR_Z2.getAddress()).flip();
+        Pkt initAck = fromZ(TAG_A).chunk(ConformanceMonitor.INIT_ACK, 0, v);
+        m.onSend(Side.Z, 0, initAck.bytes(), ADDR_Z, ADDR_A, ConformanceMonitor.NO_ASSOCIATION);
+        m.onDeliver(Side.A, initAck.bytes(), ADDR_Z, ADDR_A);
+        sendAZ("COOKIE_ECHOED", fromA(TAG_Z).cookieEcho(), ADDR_Z);
+        z("ESTABLISHED", fromZ(TAG_A).chunk(ConformanceMonitor.COOKIE_ACK, 0));
+    }
+
+    void sendAZ(String state, Pkt p, InetAddress to) {
+        m.onSend(Side.A, 0, p.bytes(), ADDR_A, to, state);
+        m.onDeliver(Side.Z, p.bytes(), ADDR_A, to);
+    }
+
+    @Test
+    void toAnUnconfirmedAddressOnlyAHeartbeatWithANonceGoes() {
+        handshakeWithSecondAddress();
+        // Z sent DATA from its second address; the SACK must not answer there.
+        ProtocolViolation v = assertThrows(
+                ProtocolViolation.class,
+                () -> sendAZ("ESTABLISHED", fromA(TAG_Z).sack(499, 100_000), ADDR_Z2));
+        assertTrue(v.rule().contains("RFC 9260 5.4") && v.rule().contains("SACK"), v.getMessage());
+        // Nor DATA, nor a HEARTBEAT without room for a nonce, nor a SACK bundled with a probe.
+        assertThrows(
+                ProtocolViolation.class,
+                () -> sendAZ("ESTABLISHED", fromA(TAG_Z).data(100, 0, 0, 3, 10), ADDR_Z2));
+        assertThrows(
+                ProtocolViolation.class,
+                () -> sendAZ("ESTABLISHED", fromA(TAG_Z).heartbeat(), ADDR_Z2));
+        assertThrows(
+                ProtocolViolation.class,
+                () -> sendAZ("ESTABLISHED", probe(fromA(TAG_Z), 1).sack(499, 100_000), ADDR_Z2));
+    }
+
+    @Test
+    void aProbeAndItsAcknowledgementConfirmTheAddress() {
+        assertDoesNotThrow(() -> {
+            handshakeWithSecondAddress();
+            // To the confirmed address anything goes; to the unconfirmed one a probe, a HEARTBEAT
+            // ACK, and a COOKIE ACK bundled with a probe.
+            sendAZ("ESTABLISHED", fromA(TAG_Z).sack(499, 100_000), ADDR_Z);
+            sendAZ("ESTABLISHED", probe(fromA(TAG_Z), 2), ADDR_Z2);
+            sendAZ("ESTABLISHED", probeAck(fromA(TAG_Z), 9), ADDR_Z2);
+            sendAZ("ESTABLISHED", probe(fromA(TAG_Z).chunk(ConformanceMonitor.COOKIE_ACK, 0), 3), ADDR_Z2);
+            // An acknowledgement of another probe confirms nothing...
+            m.onDeliver(Side.A, probeAck(fromZ(TAG_A), 7).bytes(), ADDR_Z2, ADDR_A);
+        });
+        assertThrows(
+                ProtocolViolation.class,
+                () -> sendAZ("ESTABLISHED", fromA(TAG_Z).sack(499, 100_000), ADDR_Z2));
+        // ...the one of the probe sent there does, even when it comes back from elsewhere.
+        m.onDeliver(Side.A, probeAck(fromZ(TAG_A), 2).bytes(), ADDR_Z, ADDR_A);
+        assertDoesNotThrow(
+                () -> sendAZ("ESTABLISHED", fromA(TAG_Z).sack(499, 100_000).data(100, 0, 0, 3, 10), ADDR_Z2));
+    }
+
     // ------------------------------------------------------------------ what is not judged
 
     @Test

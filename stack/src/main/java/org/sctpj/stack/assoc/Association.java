@@ -145,6 +145,11 @@ public final class Association {
      * its path confirmed (null when none is pending).
      */
     private InetAddress pendingPrimary;
+    /**
+     * The peer addresses the user gave to connect: confirmed from the start (RFC 9260 section 5.4
+     * rule 1). Empty for an association a COOKIE ECHO created.
+     */
+    private List<InetAddress> userPeers = List.of();
 
     private DataSender tx;
     private DataReceiver rx;
@@ -186,7 +191,13 @@ public final class Association {
     private long t5Deadline = NONE;
 
     private int associationErrors;
+    /** The source of the last DATA received: where the SACK goes (RFC 9260 section 6.4). */
     private InetAddress lastDataSource;
+    /**
+     * The source of earlier DATA that was a confirmed path when later DATA came from elsewhere: the
+     * SACK's destination when {@link #lastDataSource} is unconfirmed (sections 5.4 and 6.4).
+     */
+    private InetAddress lastConfirmedDataSource;
     /** The source address of the last packet built. */
     private InetAddress lastSource;
 
@@ -228,6 +239,7 @@ public final class Association {
             a.addPath(p, PathStatus.ACTIVE, now);
         }
         a.announce(peers);
+        a.userPeers = List.copyOf(new LinkedHashSet<>(peers));
         plan.ifPresent(a::applyPlan);
         a.state = State.COOKIE_WAIT;
         a.sendInit(now);
@@ -484,6 +496,14 @@ public final class Association {
             out.add(p.address());
         }
         return out;
+    }
+
+    /**
+     * The peer addresses the user gave to connect, which RFC 9260 section 5.4 (rule 1) takes as
+     * confirmed; empty when the peer initiated the association.
+     */
+    public List<InetAddress> userPeers() {
+        return userPeers;
     }
 
     /** The paths (one per peer address), in index order. */
@@ -758,7 +778,7 @@ public final class Association {
             protocolAbort(new NoUserDataCause(tsn), "DATA chunk with no user data", now);
             return -1;
         }
-        lastDataSource = pkt.from();
+        noteDataSource(pkt.from());
         DataReceiver.DataResult r = rx.onData(
                 d.tsn(),
                 d.streamId(),
@@ -784,7 +804,10 @@ public final class Association {
         }
         if (r == DataReceiver.DataResult.INVALID_STREAM) {
             // RFC 9260 section 6.5: acknowledge the TSN and report the stream.
-            queue(new ErrorChunk(List.of(new InvalidStreamIdentifierCause(d.streamId()))), pkt.from(), peerTag);
+            queue(
+                    new ErrorChunk(List.of(new InvalidStreamIdentifierCause(d.streamId()))),
+                    replyTo(pkt.from()),
+                    peerTag);
         }
         return 1;
     }
@@ -878,7 +901,7 @@ public final class Association {
             }
         } else if (state == State.SHUTDOWN_ACK_SENT) {
             // RFC 9260 section 9.2: an INIT in SHUTDOWN-ACK-SENT is answered by the SHUTDOWN ACK.
-            queue(new ShutdownAckChunk(), pkt.from(), peerTag);
+            queue(new ShutdownAckChunk(), replyTo(pkt.from()), peerTag);
             return;
         } else {
             // RFC 9260 section 5.2.2: a new random tag, and tie-tags so the COOKIE ECHO can be
@@ -1151,7 +1174,8 @@ public final class Association {
                 }
                 afterAck(r, freeBefore, now);
             }
-            case SHUTDOWN_ACK_SENT -> queue(new ShutdownAckChunk(), pkt.from(), peerTag); // our SHUTDOWN ACK was lost
+            case SHUTDOWN_ACK_SENT -> queue(
+                    new ShutdownAckChunk(), replyTo(pkt.from()), peerTag); // our SHUTDOWN ACK was lost
             case SHUTDOWN_SENT -> {
                 // RFC 9260 section 9.2: both sides shut down at once.
                 state = State.SHUTDOWN_ACK_SENT;
@@ -1163,7 +1187,7 @@ public final class Association {
 
     private void onShutdownAck(InboundPacket pkt, long now) {
         if (state == State.SHUTDOWN_SENT || state == State.SHUTDOWN_ACK_SENT) {
-            queue(new ShutdownCompleteChunk(false), pkt.from(), peerTag);
+            queue(new ShutdownCompleteChunk(false), replyTo(pkt.from()), peerTag);
             close(AssociationChangeType.SHUTDOWN_COMPLETE, List.of(), "shutdown complete", now);
         }
         // In COOKIE-WAIT / COOKIE-ECHOED the endpoint treats it as out of the blue (8.5.1 E);
@@ -1214,7 +1238,7 @@ public final class Association {
         if (action.report() && peerTag != 0) {
             byte[] raw = new byte[pkt.length(i)];
             pkt.buffer().get(pkt.offset(i), raw);
-            queue(new ErrorChunk(List.of(new UnrecognizedChunkTypeCause(Bytes.of(raw)))), pkt.from(), peerTag);
+            queue(new ErrorChunk(List.of(new UnrecognizedChunkTypeCause(Bytes.of(raw)))), replyTo(pkt.from()), peerTag);
         }
         return action.continueProcessing();
     }
@@ -1381,7 +1405,9 @@ public final class Association {
                 controls.poll();
             }
             if (!pb.isEmpty()) {
-                if (!alone && p != null && vtag == peerTag && canBundleData()) {
+                // Nothing but the control chunks to an unconfirmed address: a HEARTBEAT ACK or a
+                // probe goes there, a SACK or DATA must not (RFC 9260 section 5.4).
+                if (!alone && p != null && p.status() != PathStatus.UNCONFIRMED && vtag == peerTag && canBundleData()) {
                     bundleSack(now);
                     if (carriesData(p)) {
                         tx.fill(pb, p, paths, now);
@@ -1394,10 +1420,7 @@ public final class Association {
             return null;
         }
         if (rx.sackNeeded(now)) {
-            Path p = lastDataSource != null ? pathOf(lastDataSource) : null;
-            if (p == null) {
-                p = dataPath();
-            }
+            Path p = sackPath();
             startPacket(p);
             bundleSack(now);
             if (carriesData(p)) {
@@ -1452,6 +1475,45 @@ public final class Association {
             }
         }
         return null;
+    }
+
+    /**
+     * Where an answer to a packet from {@code from} goes: back to it (RFC 9260 section 6.4), unless
+     * it is a path still unconfirmed, where only HEARTBEATs may go (section 5.4): then to the path
+     * new data takes.
+     */
+    private InetAddress replyTo(InetAddress from) {
+        Path p = pathOf(from);
+        return p != null && p.status() == PathStatus.UNCONFIRMED ? dataPath().address() : from;
+    }
+
+    /** Remembers where DATA came from, and the confirmed source before it when the source changes. */
+    private void noteDataSource(InetAddress from) {
+        if (lastDataSource != null && !lastDataSource.equals(from)) {
+            Path prev = pathOf(lastDataSource);
+            if (prev != null && prev.status() != PathStatus.UNCONFIRMED) {
+                lastConfirmedDataSource = lastDataSource;
+            }
+        }
+        lastDataSource = from;
+    }
+
+    /**
+     * Where a SACK goes: to the source of the DATA it answers (RFC 9260 section 6.4), but never to
+     * an unconfirmed address (section 5.4 allows only HEARTBEATs there). Then to an earlier source
+     * of the DATA it acknowledges that is confirmed (6.4 allows any of them), else to the path new
+     * data takes (the primary while it is active).
+     */
+    private Path sackPath() {
+        Path p = lastDataSource != null ? pathOf(lastDataSource) : null;
+        if (p != null && p.status() != PathStatus.UNCONFIRMED) {
+            return p;
+        }
+        Path q = lastConfirmedDataSource != null ? pathOf(lastConfirmedDataSource) : null;
+        if (q != null && q.status() != PathStatus.UNCONFIRMED) {
+            return q;
+        }
+        return dataPath();
     }
 
     private static boolean isAlone(Chunk c) {

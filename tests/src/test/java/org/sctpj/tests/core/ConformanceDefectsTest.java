@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sctpj.sim.Side;
 import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.AssociationChangeType;
 import org.sctpj.stack.SctpOptions;
@@ -21,8 +22,8 @@ import org.sctpj.stack.wire.chunk.ChunkType;
 /**
  * Defects of issue 10 that the conformance monitor (which runs in every simulated test and fails it
  * at the first packet that breaks a rule) or the test's own assertions catch: HEARTBEATs before the
- * COOKIE ACK and during shutdown, two SHUTDOWN chunks in one packet, and an answer's DATA that
- * leaves the pending SACK behind.
+ * COOKIE ACK and during shutdown, two SHUTDOWN chunks in one packet, an answer's DATA that
+ * leaves the pending SACK behind, and a SACK sent to an address the sender had not confirmed.
  */
 class ConformanceDefectsTest {
 
@@ -140,6 +141,77 @@ class ConformanceDefectsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"COOKIE_ACK_LOST:143056836:0.15", "SHUTDOWN_IN_FLIGHT:278091624:0.30"})
     void anAbortAfterThePeerClosedEndsShutdownAckSentCleanly(String replay) {
+        String[] f = replay.split(":");
+        ScenarioMatrixTest.Outcome o = ScenarioMatrixTest.run(
+                ScenarioMatrixTest.Scenario.valueOf(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]));
+        assertTrue(o.ok(), o.toString());
+    }
+
+    /**
+     * RFC 9260 section 5.4: nothing but a HEARTBEAT (and the exceptions bundled with one) goes to
+     * an address the sender has not confirmed. A connects to both of Z's addresses (confirmed for
+     * A, rule 1) and makes the second its primary, so its DATA reaches Z from its second address;
+     * Z learnt that one from the INIT's address list and its probes of it never come back (A drops
+     * Z's HEARTBEATs), so it stays unconfirmed for Z. Z sent its SACKs to the DATA's source anyway
+     * (section 6.4's SHOULD, which 5.4's MUST NOT overrides), and the monitor failed the run; now
+     * they go to the confirmed path and the messages are acknowledged.
+     */
+    @org.junit.jupiter.api.Test
+    void theSackForDataFromAnUnconfirmedAddressGoesToAConfirmedOne() {
+        CorePair p = new CorePair(7, 2, SctpOptions.DEFAULTS, SctpOptions.DEFAULTS, l -> l.delay(Duration.ofMillis(5)));
+        p.a.dropInbound(b -> TeardownAndPathsTest.hasChunk(b, ChunkType.HEARTBEAT));
+        List<String> sackDestinations = new ArrayList<>();
+        p.sim.addTap((now, link, src, dst, b) -> {
+            if (link.endsWith("Z>A") && TeardownAndPathsTest.hasChunk(b, ChunkType.SACK)) {
+                sackDestinations.add(dst.getHostAddress());
+            }
+        });
+        p.a.onEvent(e -> {
+            if (e instanceof SctpEvent.AssociationChange c && c.type() == AssociationChangeType.COMMUNICATION_UP) {
+                p.a.endpoint().setPrimary(c.association(), p.addrsZ.get(1));
+                for (int i = 0; i < 3; i++) {
+                    p.a.endpoint().send(c.association(), SendInfo.of(0, i), ByteBuffer.wrap(new byte[500]), p.a.now());
+                }
+            }
+        });
+        p.connectAt(0);
+        p.sim.runUntil(
+                () -> p.z.events().stream()
+                                        .filter(e -> e instanceof SctpEvent.MessageReceived)
+                                        .count()
+                                == 3
+                        && p.a.endpoint()
+                                        .info(p.assocA)
+                                        .orElseThrow()
+                                        .transfer()
+                                        .outstandingBytes()
+                                == 0,
+                5_000_000_000L);
+        AssociationInfo a = p.a.endpoint().info(p.assocA).orElseThrow();
+        assertTrue(a.paths().get(1).bytesSent() > 0, "A's DATA went to Z's second address: " + a.paths());
+        assertEquals(0, a.transfer().outstandingBytes(), "everything acknowledged");
+        AssociationInfo z = p.z.endpoint().info(CorePair.upId(p.z)).orElseThrow();
+        assertEquals("UNCONFIRMED", z.paths().get(1).status(), "A's second address, for Z: " + z.paths());
+        assertTrue(p.a.droppedInbound() > 0, "Z probed A's second address");
+        assertFalse(sackDestinations.isEmpty(), "Z sent no SACK");
+        assertEquals(
+                List.of(p.addrsA.get(0).getHostAddress()),
+                sackDestinations.stream().distinct().toList());
+    }
+
+    /**
+     * Found by the scenario matrix once the monitor checked RFC 9260 section 5.4 (nothing but
+     * HEARTBEATs to an unconfirmed address): with A connected to Z's first address only and the
+     * first COOKIE ECHO lost, a SHUTDOWN ACK (Z, a SHUTDOWN repeated from A's second address) and a
+     * SHUTDOWN COMPLETE (A, the SHUTDOWN ACK from Z's second address) went back to the source, still
+     * unconfirmed; and Z bundled its pending SACK into a HEARTBEAT probing A's second address. The
+     * replays of those runs must pass.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {"COOKIE_ECHO_LOST:5678024:0.15", "COOKIE_ECHO_LOST:5828485:0.15", "COOKIE_ECHO_LOST:2795508:0.05"
+            })
+    void answersAndProbesToAnUnconfirmedAddressCarryNothingElse(String replay) {
         String[] f = replay.split(":");
         ScenarioMatrixTest.Outcome o = ScenarioMatrixTest.run(
                 ScenarioMatrixTest.Scenario.valueOf(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]));

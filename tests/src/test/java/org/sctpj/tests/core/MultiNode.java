@@ -15,6 +15,7 @@ final class MultiNode implements SimNode {
     private final List<EndpointNode> nodes;
     private int cursor;
     private String lastState;
+    private List<InetAddress> lastUserPeers = List.of();
     private boolean lastInputDropped;
 
     MultiNode(List<EndpointNode> nodes) {
@@ -44,6 +45,11 @@ final class MultiNode implements SimNode {
     }
 
     @Override
+    public List<InetAddress> lastTransmitUserPeers() {
+        return lastUserPeers;
+    }
+
+    @Override
     public void handleTimeout(long nowNanos) {
         for (EndpointNode n : nodes) {
             if (n.nextTimeout() <= nowNanos) {
@@ -69,6 +75,7 @@ final class MultiNode implements SimNode {
             if (o != null) {
                 cursor = (cursor + k + 1) % nodes.size();
                 lastState = n.lastTransmitState();
+                lastUserPeers = n.lastTransmitUserPeers();
                 return o;
             }
         }
