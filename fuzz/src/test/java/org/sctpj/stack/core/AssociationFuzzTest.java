@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.Endpoint;
@@ -67,6 +68,8 @@ class AssociationFuzzTest {
     static final InetAddress REMOTE2 = Peer.ip(192, 0, 2, 3);
     static final InetAddress STRANGER = Peer.ip(198, 51, 100, 7);
     static final int PEER_TAG = 0x0a0b0c0d;
+
+    static final boolean TRACE = Boolean.getBoolean("sctpj.fuzz.trace");
 
     /** Operations per input at most, so that one input stays cheap. */
     static final int MAX_OPERATIONS = 48;
@@ -186,6 +189,7 @@ class AssociationFuzzTest {
 
         void operation() {
             int op = in.consumeInt(0, 15);
+            trace(() -> "op " + op + " at " + p.now);
             switch (op) {
                 case 0 -> deliver(tag(), source(), chunkBytes());
                 case 1 -> deliver(tag(), source(), data());
@@ -352,6 +356,13 @@ class AssociationFuzzTest {
             }
         }
 
+        /** With {@code -Dsctpj.fuzz.trace=true}, prints what an input does (to replay a finding). */
+        static void trace(Supplier<String> line) {
+            if (TRACE) {
+                System.out.println(line.get());
+            }
+        }
+
         void api(Runnable call) {
             try {
                 call.run();
@@ -376,6 +387,8 @@ class AssociationFuzzTest {
         }
 
         void deliverPacket(byte[] pkt, InetAddress from) {
+            trace(() -> "  in from " + from.getHostAddress() + ": "
+                    + SctpPacket.decode(ByteBuffer.wrap(pkt), ChecksumPolicy.IGNORE));
             int before = p.ep.associations().size();
             p.ep.handleInput(ByteBuffer.wrap(pkt), from, Peer.LOCAL, p.now);
             p.drainEvents();
@@ -400,7 +413,9 @@ class AssociationFuzzTest {
                         lastHeartbeatInfo = hb.info();
                     }
                 }
-                out.add(t.get());
+                Transmit sent = t.get();
+                trace(() -> "  out to " + sent.destination().getHostAddress() + ": " + s.value());
+                out.add(sent);
             }
             p.drainEvents();
             return out;
