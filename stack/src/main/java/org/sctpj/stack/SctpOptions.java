@@ -12,7 +12,14 @@ import java.time.Duration;
  * SctpOptions o = SctpOptions.LAN.toBuilder().noDelay(true).sendBufferBytes(8 << 20).build();
  * }</pre>
  *
- * @param rtoInitial RTO.Initial, the retransmission timeout before any RTT is measured (1 s)
+ * <p>Options that cannot work together are refused with an {@link IllegalArgumentException} that
+ * names them and says what to change: RTO.Min above RTO.Max, RTO.Initial outside [RTO.Min,
+ * RTO.Max], a delayed SACK longer than half of RTO.Min (see {@code delayedAckTime}), buffers below
+ * the smallest receiver window of RFC 9260 section 3.3.2 (1500 bytes), a maximum message size
+ * above the send buffer, and a cookie secret that rotates faster than a cookie lives.
+ *
+ * @param rtoInitial RTO.Initial, the retransmission timeout before any RTT is measured (1 s);
+ *     within [rtoMin, rtoMax], where every RTO is kept (RFC 9260 section 6.3.1, C6 and C7)
  * @param rtoMin RTO.Min (1 s)
  * @param rtoMax RTO.Max (60 s)
  * @param maxBurst Max.Burst, the most packets sent at once on one path in response to one event (4)
@@ -25,7 +32,11 @@ import java.time.Duration;
  * @param validCookieLife Valid.Cookie.Life, how long a State Cookie is accepted (60 s)
  * @param cookieSecretRotation how often the cookie HMAC secret changes; a cookie signed with the
  *     previous secret is still accepted, so this must be at least {@code validCookieLife} (10 min)
- * @param delayedAckTime how long a SACK may be delayed (200 ms, RFC 9260 section 6.2)
+ * @param delayedAckTime how long a SACK may be delayed (200 ms, RFC 9260 section 6.2); at most
+ *     500 ms (section 6.2) and at most half of {@code rtoMin}: the sender's retransmission timer
+ *     (section 6.3.1) can be as short as RTO.Min, and a lone packet's SACK arrives after the peer's
+ *     delay plus the round trip, so the delay must leave RTO.Min room for the round trip, or every
+ *     quiet exchange is retransmitted (the rule assumes a peer configured alike)
  * @param sackFrequency a SACK is sent at least for every this many packets with DATA received (2)
  * @param noDelay disables the Nagle-like bundling delay of small messages (false: Nagle on)
  * @param pathMtu the MTU assumed for new paths, in bytes of IP packet (1500)
@@ -173,8 +184,10 @@ public record SctpOptions(
 
     /**
      * The cluster profile of the source thesis (Table 6.1): RTO.Min 20 ms, RTO.Max 100 ms,
-     * HB.interval 50 ms, Path.Max.Retrans 2; RTO.Initial lowered to RTO.Max. Failover within about
-     * 475 ms in the worst case (formula 6.1).
+     * HB.interval 50 ms, Path.Max.Retrans 2; RTO.Initial lowered to RTO.Max, and the delayed SACK
+     * shortened to 10 ms (half of RTO.Min, see {@link #delayedAckTime()}): with the RFC's 200 ms a
+     * lone packet would wait for its SACK longer than the whole RTO range and be retransmitted every
+     * time. Failover within about 475 ms in the worst case (formula 6.1).
      */
     public static final SctpOptions LAN = WAN.toBuilder()
             .rtoInitial(Duration.ofMillis(100))
@@ -182,6 +195,7 @@ public record SctpOptions(
             .rtoMax(Duration.ofMillis(100))
             .heartbeatInterval(Duration.ofMillis(50))
             .pathMaxRetrans(2)
+            .delayedAckTime(Duration.ofMillis(10))
             .build();
 
     /** Validates the combination. */
@@ -190,7 +204,14 @@ public record SctpOptions(
         positive("rtoMin", rtoMin);
         positive("rtoMax", rtoMax);
         if (rtoMin.compareTo(rtoMax) > 0) {
-            throw new IllegalArgumentException("rtoMin " + rtoMin + " exceeds rtoMax " + rtoMax);
+            throw new IllegalArgumentException("rtoMin " + rtoMin + " exceeds rtoMax " + rtoMax
+                    + ": the RTO is kept within [rtoMin, rtoMax] (RFC 9260 section 6.3.1, C6 and C7);"
+                    + " lower rtoMin or raise rtoMax");
+        }
+        if (rtoInitial.compareTo(rtoMin) < 0 || rtoInitial.compareTo(rtoMax) > 0) {
+            throw new IllegalArgumentException("rtoInitial " + rtoInitial + " lies outside [rtoMin " + rtoMin
+                    + ", rtoMax " + rtoMax + "]: every RTO, the first one included, is kept within that range"
+                    + " (RFC 9260 section 6.3.1, C6 and C7); set rtoInitial between rtoMin and rtoMax");
         }
         atLeast("maxBurst", maxBurst, 1);
         atLeast("associationMaxRetrans", associationMaxRetrans, 0);
@@ -203,9 +224,18 @@ public record SctpOptions(
                     + " must be at least validCookieLife " + validCookieLife
                     + ", or valid cookies would be refused");
         }
-        if (delayedAckTime.isNegative() || delayedAckTime.compareTo(Duration.ofMillis(500)) > 0) {
+        if (delayedAckTime == null
+                || delayedAckTime.isNegative()
+                || delayedAckTime.compareTo(Duration.ofMillis(500)) > 0) {
             throw new IllegalArgumentException(
                     "delayedAckTime must be 0..500 ms (RFC 9260 section 6.2), was " + delayedAckTime);
+        }
+        if (delayedAckTime.multipliedBy(2).compareTo(rtoMin) > 0) {
+            throw new IllegalArgumentException("delayedAckTime " + delayedAckTime + " exceeds half of rtoMin " + rtoMin
+                    + ": a peer with these options holds the SACK of a lone packet for up to delayedAckTime"
+                    + " (RFC 9260 section 6.2), and the retransmission timer may expire after rtoMin"
+                    + " (section 6.3.1), so every quiet exchange would be retransmitted; lower delayedAckTime"
+                    + " to at most rtoMin / 2 (or 0) or raise rtoMin");
         }
         atLeast("sackFrequency", sackFrequency, 1);
         if (pathMtu < 576 || pathMtu > 65535) {

@@ -1579,7 +1579,9 @@ public final class Association {
         if (o.heartbeatEnabled() && state == State.ESTABLISHED) {
             m = Math.min(m, heartbeats.next());
         }
-        if (rx != null) {
+        if (canBundleData()) {
+            // Only while a SACK can be sent: in COOKIE-ECHOED and SHUTDOWN-ACK-SENT build() sends
+            // none, and a deadline nothing clears would be due again at once, forever.
             m = Math.min(m, rx.sackDeadline());
         }
         return m;

@@ -90,11 +90,15 @@ final class Heartbeats {
         return i;
     }
 
-    /** Earliest heartbeat deadline (due or timeout) over all paths. */
+    /**
+     * Earliest heartbeat deadline over all paths: the timeout of an outstanding heartbeat, else
+     * when the next is due. While one is outstanding no other is sent on that path, so its due
+     * time is no deadline: counted, it would stay due, unserved, until the timeout.
+     */
     long next() {
         long m = NONE;
         for (int i = 0; i < due.length; i++) {
-            m = Math.min(m, Math.min(due[i], timeout[i]));
+            m = Math.min(m, timeout[i] != NONE ? timeout[i] : due[i]);
         }
         return m;
     }

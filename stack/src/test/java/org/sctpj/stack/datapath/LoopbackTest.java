@@ -34,6 +34,7 @@ class LoopbackTest {
                 .rtoInitial(Duration.ofMillis(100))
                 .rtoMin(Duration.ofMillis(30))
                 .rtoMax(Duration.ofMillis(400))
+                .delayedAckTime(Duration.ofMillis(15))
                 .noDelay(noDelay)
                 .sendBufferBytes(64 * 1024)
                 .receiveBufferBytes(48 * 1024)

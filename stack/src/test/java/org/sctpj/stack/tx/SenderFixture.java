@@ -46,6 +46,7 @@ final class SenderFixture {
                 .rtoInitial(Duration.ofMillis(100))
                 .rtoMin(Duration.ofMillis(10))
                 .rtoMax(Duration.ofMillis(1000))
+                .delayedAckTime(Duration.ofMillis(5))
                 .maxBurst(100)
                 .build();
     }

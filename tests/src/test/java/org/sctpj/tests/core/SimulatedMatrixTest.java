@@ -33,6 +33,7 @@ class SimulatedMatrixTest {
             .rtoInitial(Duration.ofMillis(200))
             .rtoMin(Duration.ofMillis(50))
             .rtoMax(Duration.ofSeconds(1))
+            .delayedAckTime(Duration.ofMillis(25))
             .associationMaxRetrans(40)
             .pathMaxRetrans(40)
             .maxInitRetransmits(40)

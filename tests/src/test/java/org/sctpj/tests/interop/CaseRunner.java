@@ -278,7 +278,8 @@ public final class CaseRunner {
             if (fastTimers()) {
                 b.rtoInitial(Duration.ofMillis(300))
                         .rtoMin(Duration.ofMillis(100))
-                        .rtoMax(Duration.ofMillis(1000));
+                        .rtoMax(Duration.ofMillis(1000))
+                        .delayedAckTime(Duration.ofMillis(50));
             }
             if (c == InteropCase.HEARTBEAT_IDLE) {
                 b.heartbeatInterval(Duration.ofMillis(200));

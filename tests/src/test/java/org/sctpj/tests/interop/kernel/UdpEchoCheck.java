@@ -97,6 +97,7 @@ public final class UdpEchoCheck {
                     .outboundStreams(streams)
                     .rtoInitial(Duration.ofMillis(500))
                     .rtoMin(Duration.ofMillis(200))
+                    .delayedAckTime(Duration.ofMillis(100))
                     .build();
             Endpoint ep =
                     new Endpoint(LOCAL_SCTP_PORT, List.of(local), opts, new SplittableRandom(), System.nanoTime());
