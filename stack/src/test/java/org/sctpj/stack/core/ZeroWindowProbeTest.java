@@ -40,6 +40,7 @@ class ZeroWindowProbeTest {
     static final SctpOptions OPTIONS = SctpOptions.DEFAULTS.toBuilder()
             .rtoInitial(Duration.ofMillis(100))
             .rtoMin(Duration.ofMillis(50))
+            .delayedAckTime(Duration.ofMillis(20))
             .rtoMax(Duration.ofMillis(200))
             .associationMaxRetrans(3)
             .pathMaxRetrans(3)

@@ -39,6 +39,7 @@ class PartialDeliveryLoopbackTest {
         SctpOptions o = SctpOptions.WAN.toBuilder()
                 .rtoInitial(Duration.ofMillis(100))
                 .rtoMin(Duration.ofMillis(30))
+                .delayedAckTime(Duration.ofMillis(15))
                 .rtoMax(Duration.ofMillis(400))
                 .noDelay(true)
                 .sendBufferBytes(16 << 20)

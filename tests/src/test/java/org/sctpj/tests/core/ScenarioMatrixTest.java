@@ -68,6 +68,7 @@ class ScenarioMatrixTest {
         return SctpOptions.DEFAULTS.toBuilder()
                 .rtoInitial(Duration.ofMillis(100))
                 .rtoMin(Duration.ofMillis(30))
+                .delayedAckTime(Duration.ofMillis(15))
                 .rtoMax(Duration.ofMillis(400))
                 .heartbeatInterval(Duration.ofMillis(100))
                 .associationMaxRetrans(60)
