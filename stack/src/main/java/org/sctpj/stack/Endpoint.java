@@ -396,7 +396,8 @@ public final class Endpoint {
     /** RFC 9260 section 8.4, and section 5.1 for INIT and COOKIE ECHO without an association. */
     private void outOfTheBlue(InboundPacket pkt, long now) {
         int first = pkt.type(0);
-        if (first == ChunkType.INIT && initForAnAssociation(pkt, now)) {
+        if (first == ChunkType.INIT) {
+            initWithoutAssociation(pkt, now);
             return;
         }
         stats.outOfTheBlue++;
@@ -405,34 +406,6 @@ public final class Endpoint {
             return; // 8.4 (2)
         }
         switch (first) {
-            case ChunkType.INIT -> {
-                if (vtag != 0 || pkt.chunkCount() != 1) {
-                    return; // 8.5.1 A: an INIT travels alone with tag 0
-                }
-                Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(0), pkt.length(0));
-                if (!p.isOk() || !(p.value() instanceof InitChunk init)) {
-                    stats.malformed++;
-                    return;
-                }
-                if (!listening) {
-                    // 8.4 (3): nobody listens: ABORT tagged with the INIT's Initiate Tag.
-                    reply(pkt, init.initiateTag(), AbortChunk.of(false));
-                    return;
-                }
-                Handshake.answerInit(
-                                host,
-                                options,
-                                init,
-                                pkt.sourcePort(),
-                                pkt.from(),
-                                pkt.to(),
-                                unusedTag(),
-                                random.nextInt(),
-                                0,
-                                0,
-                                now)
-                        .ifPresent(ans -> reply(pkt, ans.verificationTag(), ans.chunk()));
-            }
             case ChunkType.SHUTDOWN_ACK ->
             // 8.4 (5): SHUTDOWN COMPLETE with the T bit, reflecting the packet's tag.
             reply(pkt, vtag, new ShutdownCompleteChunk(true));
@@ -567,24 +540,46 @@ public final class Endpoint {
     }
 
     /**
-     * An INIT from an address of no association that lists an address of one (RFC 9260 section
-     * 5.2.2): it is for that association, which refuses the new source address. Returns whether
-     * the INIT went to an association.
+     * An INIT that arrived from an address and port of no association (RFC 9260 section 5.1, 8.4
+     * rule 3, 8.5.1 A). One that lists an address of an association is that association's (section
+     * 5.2.2: it refuses the new source address); any other is answered statelessly.
      */
-    private boolean initForAnAssociation(InboundPacket pkt, long now) {
-        if (byPeer.isEmpty() || pkt.verificationTag() != 0 || pkt.chunkCount() != 1) {
-            return false;
+    private void initWithoutAssociation(InboundPacket pkt, long now) {
+        if (pkt.verificationTag() != 0 || pkt.chunkCount() != 1) {
+            stats.outOfTheBlue++;
+            return; // 8.5.1 A: an INIT travels alone with tag 0
         }
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(0), pkt.length(0));
         if (!p.isOk() || !(p.value() instanceof InitChunk init)) {
-            return false;
+            stats.outOfTheBlue++;
+            stats.malformed++;
+            return;
         }
-        Association owner = ownerOfAny(InitHandling.read(init.parameters()).addresses, pkt.sourcePort());
-        if (owner == null) {
-            return false;
+        Association owner =
+                byPeer.isEmpty() ? null : ownerOfAny(InitHandling.read(init.parameters()).addresses, pkt.sourcePort());
+        if (owner != null) {
+            owner.handlePacket(pkt, now);
+            return;
         }
-        owner.handlePacket(pkt, now);
-        return true;
+        stats.outOfTheBlue++;
+        if (!listening) {
+            // 8.4 (3): nobody listens: ABORT tagged with the INIT's Initiate Tag.
+            reply(pkt, init.initiateTag(), AbortChunk.of(false));
+            return;
+        }
+        Handshake.answerInit(
+                        host,
+                        options,
+                        init,
+                        pkt.sourcePort(),
+                        pkt.from(),
+                        pkt.to(),
+                        unusedTag(),
+                        random.nextInt(),
+                        0,
+                        0,
+                        now)
+                .ifPresent(ans -> reply(pkt, ans.verificationTag(), ans.chunk()));
     }
 
     /** A random non-zero tag that no association of ours uses. */
@@ -649,8 +644,7 @@ public final class Endpoint {
             out.limit(out.position());
             out.position(start);
             transmitSource = t.source();
-            transmitState = null;
-            transmitUserPeers = List.of();
+            noteSender(null);
             return t.destination();
         }
         while (!draining.isEmpty()) {
@@ -659,8 +653,7 @@ public final class Endpoint {
             if (d != null) {
                 stats.sent++;
                 transmitSource = a.transmitSource();
-                transmitState = a.state();
-                transmitUserPeers = a.userPeers();
+                noteSender(a);
                 return d;
             }
             draining.poll();
@@ -673,8 +666,7 @@ public final class Endpoint {
                 pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
                 transmitSource = a.transmitSource();
-                transmitState = a.state();
-                transmitUserPeers = a.userPeers();
+                noteSender(a);
                 return d;
             }
         }
@@ -696,6 +688,12 @@ public final class Endpoint {
         return transmitState == null ? Optional.empty() : Optional.of(transmitState.name());
     }
 
+    /** Records who built the packet just polled ({@code null}: the endpoint itself), for the accessors below. */
+    private void noteSender(Association a) {
+        transmitState = a == null ? null : a.state();
+        transmitUserPeers = a == null ? List.of() : a.userPeers();
+    }
+
     /**
      * The peer addresses the user gave to connect the association which built the last polled
      * packet (confirmed from the start, RFC 9260 section 5.4 rule 1), empty when the endpoint built
@@ -711,8 +709,7 @@ public final class Endpoint {
         Transmit t = endpointOutput.poll();
         if (t != null) {
             stats.sent++;
-            transmitState = null;
-            transmitUserPeers = List.of();
+            noteSender(null);
             return Optional.of(t);
         }
         while (!draining.isEmpty()) {
@@ -720,8 +717,7 @@ public final class Endpoint {
             Optional<Transmit> out = a.pollTransmit(now);
             if (out.isPresent()) {
                 stats.sent++;
-                transmitState = a.state();
-                transmitUserPeers = a.userPeers();
+                noteSender(a);
                 return out;
             }
             draining.poll();
@@ -737,8 +733,7 @@ public final class Endpoint {
             if (out.isPresent()) {
                 pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
-                transmitState = a.state();
-                transmitUserPeers = a.userPeers();
+                noteSender(a);
                 return out;
             }
         }
