@@ -115,7 +115,21 @@ public final class Association {
 
     private final List<Path> paths = new ArrayList<>();
     private int primary;
-    private final Heartbeats heartbeats = new Heartbeats();
+    /** Every protocol timer of this association (T1, T2, T3 per path, T5, heartbeats, delayed SACK). */
+    private final TimerTable timers = new TimerTable();
+
+    private final TimerTable.Owner timerOwner = new TimerTable.Owner() {
+        @Override
+        public boolean counts(TimerKind kind) {
+            return timerCounts(kind);
+        }
+
+        @Override
+        public void expired(TimerKind kind, int path, long now) {
+            timerExpired(kind, path, now);
+        }
+    };
+    private final Heartbeats heartbeats = new Heartbeats(timers);
     private final CongestionController cc;
     /** CMT: the path after the one that last got data, for round robin over destinations. */
     private int nextCmtPath;
@@ -176,8 +190,7 @@ public final class Association {
         }
     };
 
-    // Setup timers (T1-init / T1-cookie), RFC 9260 section 5.1.
-    private long t1Deadline = NONE;
+    // Setup timers (T1-init / T1-cookie), RFC 9260 section 5.1: their deadlines are in the table.
     private int t1Count;
     private InitChunk sentInit;
     private Bytes cookieToEcho;
@@ -185,10 +198,6 @@ public final class Association {
     private long cookieEchoSentAt;
 
     private long preservativeMillis;
-
-    // Shutdown timers, RFC 9260 section 9.2.
-    private long t2Deadline = NONE;
-    private long t5Deadline = NONE;
 
     private int associationErrors;
     /** The source of the last DATA received: where the SACK goes (RFC 9260 section 6.4). */
@@ -368,6 +377,7 @@ public final class Association {
         inboundStreams = Math.min(peerOs, localMaxInbound);
         tx = new DataSender(o, myInitialTsn, outboundStreams, Integer.toUnsignedLong(peerRwnd), cc);
         rx = new DataReceiver(o, peerInitialTsn, inboundStreams);
+        rx.bindSackTimer(timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
         // Messages are taken (deliverMessages) before each packet's processing returns, so the
         // receiver may refer to the packet instead of copying it.
         rx.keepReferences(true);
@@ -387,7 +397,9 @@ public final class Association {
         }
         Path p = new Path(paths.size(), addr, o.pathMtu(), o);
         p.setStatus(status);
+        p.bindT3(timers.slots(), TimerTable.slot(TimerKind.T3_RTX, p.index()));
         paths.add(p);
+        timers.usePaths(paths.size());
         if (tx != null) {
             cc.init(p, tx.peerRwnd());
         }
@@ -1029,7 +1041,7 @@ public final class Association {
             }
             announce(c.peerAddresses());
             startDataPath(c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
-            t1Deadline = NONE;
+            stopT1();
             if (!wasUp) {
                 state = State.ESTABLISHED;
                 cookieToEcho = null;
@@ -1042,7 +1054,7 @@ public final class Association {
             // Case D: a retransmitted (or replayed) COOKIE ECHO; enter ESTABLISHED if still setting
             // up. Nothing else changes: not the primary, not the paths.
             if (state == State.COOKIE_WAIT || state == State.COOKIE_ECHOED) {
-                t1Deadline = NONE;
+                stopT1();
                 state = State.ESTABLISHED;
                 cookieToEcho = null;
                 adoptPendingPrimary();
@@ -1059,9 +1071,9 @@ public final class Association {
     /** Peer restart (section 5.2.4 A): new tags and TSNs, unacknowledged data reported failed. */
     private void restart(StateCookie c, InetAddress from, long now) {
         reportUnsent();
-        t1Deadline = NONE;
-        t2Deadline = NONE;
-        t5Deadline = NONE;
+        stopT1();
+        timers.stop(TimerKind.T2_SHUTDOWN);
+        timers.stop(TimerKind.T5_SHUTDOWN_GUARD);
         controls.clear();
         int previousTag = localTag;
         localTag = c.localTag();
@@ -1084,7 +1096,7 @@ public final class Association {
         if (state != State.COOKIE_ECHOED) {
             return; // RFC 9260 section 5.2.5
         }
-        t1Deadline = NONE;
+        stopT1();
         cookieToEcho = null;
         state = State.ESTABLISHED;
         adoptPendingPrimary();
@@ -1572,19 +1584,7 @@ public final class Association {
         if (state == State.CLOSED) {
             return NONE;
         }
-        long m = Math.min(t1Deadline, Math.min(t2Deadline, t5Deadline));
-        for (int k = 0; k < paths.size(); k++) {
-            m = Math.min(m, paths.get(k).t3Deadline());
-        }
-        if (o.heartbeatEnabled() && state == State.ESTABLISHED) {
-            m = Math.min(m, heartbeats.next());
-        }
-        if (canBundleData()) {
-            // Only while a SACK can be sent: in COOKIE-ECHOED and SHUTDOWN-ACK-SENT build() sends
-            // none, and a deadline nothing clears would be due again at once, forever.
-            m = Math.min(m, rx.sackDeadline());
-        }
-        return m;
+        return timers.nextTimeout(timerOwner);
     }
 
     /** Runs every timer due at {@code now}. */
@@ -1592,27 +1592,60 @@ public final class Association {
         if (state == State.CLOSED) {
             return;
         }
-        if (t1Deadline <= now) {
-            onT1(now);
+        timers.handleTimeout(now, timerOwner);
+    }
+
+    /**
+     * Which timers count in the current state. None once CLOSED. Heartbeats only in ESTABLISHED
+     * (see {@link #heartbeatTimer}). The delayed SACK only while a SACK can be sent: in
+     * COOKIE-ECHOED and SHUTDOWN-ACK-SENT build() sends none, and a deadline nothing clears would be
+     * due again at once, forever.
+     */
+    private boolean timerCounts(TimerKind kind) {
+        if (state == State.CLOSED) {
+            return false;
         }
-        if (state != State.CLOSED && t5Deadline <= now) {
-            // RFC 9260 section 9.2: T5-shutdown-guard: give up and ABORT.
-            queue(AbortChunk.of(false), primaryAddress(), peerTag);
-            close(AssociationChangeType.COMMUNICATION_LOST, List.of(), "shutdown guard timer expired", now);
-            return;
-        }
-        if (state != State.CLOSED && t2Deadline <= now) {
-            onT2(now);
-        }
-        for (int i = 0; i < paths.size() && state != State.CLOSED; i++) {
-            Path p = paths.get(i);
-            if (p.t3Deadline() <= now && tx != null) {
-                onT3(p, now);
+        return switch (kind) {
+            case HEARTBEAT -> o.heartbeatEnabled() && state == State.ESTABLISHED;
+            case DELAYED_SACK -> canBundleData();
+            default -> true;
+        };
+    }
+
+    /** The one timer dispatch: each expired timer to the procedure that owns it. */
+    private void timerExpired(TimerKind kind, int path, long now) {
+        switch (kind) {
+            case T1_INIT, T1_COOKIE -> onT1(now);
+            case T5_SHUTDOWN_GUARD -> {
+                // RFC 9260 section 9.2: T5-shutdown-guard: give up and ABORT.
+                queue(AbortChunk.of(false), primaryAddress(), peerTag);
+                close(AssociationChangeType.COMMUNICATION_LOST, List.of(), "shutdown guard timer expired", now);
             }
+            case T2_SHUTDOWN -> onT2(now);
+            case T3_RTX -> {
+                if (tx != null) {
+                    onT3(paths.get(path), now);
+                }
+            }
+            case HEARTBEAT -> {
+                if (tx != null) {
+                    heartbeatTimer(path, now);
+                }
+            }
+            case DELAYED_SACK -> {} // the SACK is due: the next pollTransmit sends it (rx.sackNeeded)
         }
-        if (state != State.CLOSED && o.heartbeatEnabled() && tx != null) {
-            heartbeatTimers(now);
-        }
+    }
+
+    /** Stops T1-init and T1-cookie. */
+    private void stopT1() {
+        timers.stop(TimerKind.T1_INIT);
+        timers.stop(TimerKind.T1_COOKIE);
+    }
+
+    /** Runs T1 of {@code kind} (T1-init or T1-cookie) until {@code at}; the other one stops. */
+    private void startT1(TimerKind kind, long at) {
+        stopT1();
+        timers.start(kind, at);
     }
 
     private void onT1(long now) {
@@ -1628,13 +1661,13 @@ public final class Association {
         p.rto().backoff();
         if (state == State.COOKIE_WAIT) {
             queue(sentInit, p.address(), 0);
-            t1Deadline = now + p.rto().rto();
+            startT1(TimerKind.T1_INIT, now + p.rto().rto());
         } else if (state == State.COOKIE_ECHOED) {
             queue(new CookieEchoChunk(cookieToEcho), p.address(), peerTag);
             cookieEchoSentAt = now;
-            t1Deadline = now + p.rto().rto();
+            startT1(TimerKind.T1_COOKIE, now + p.rto().rto());
         } else {
-            t1Deadline = NONE;
+            stopT1();
         }
     }
 
@@ -1650,7 +1683,7 @@ public final class Association {
         } else if (state == State.SHUTDOWN_ACK_SENT) {
             queue(new ShutdownAckChunk(), p.address(), peerTag);
         }
-        t2Deadline = now + p.rto().rto();
+        timers.start(TimerKind.T2_SHUTDOWN, now + p.rto().rto());
     }
 
     private void onT3(Path p, long now) {
@@ -1666,53 +1699,46 @@ public final class Association {
     }
 
     /**
-     * HEARTBEAT timers (RFC 9260 section 8.3) run in ESTABLISHED only. Before it, RFC 9260 section
-     * 5.1 allows nothing but the COOKIE ECHO until the COOKIE ACK: a peer that lost the COOKIE ECHO
-     * has no association and answers a HEARTBEAT with an ABORT, ending the setup. In the shutdown
-     * states the answer to a HEARTBEAT can arrive after this side closed, and draws an out-of-the-
-     * blue ABORT (section 8.4 rule 8) that turns the peer's clean close into COMMUNICATION_LOST;
-     * T3-rtx and T2-shutdown watch the paths there instead (sections 6.3.3 and 9.2).
+     * The HEARTBEAT timer of path i (RFC 9260 section 8.3): the outstanding HEARTBEAT timed out,
+     * or the next is due. It runs in ESTABLISHED only (see {@link #timerCounts}). Before it, RFC
+     * 9260 section 5.1 allows nothing but the COOKIE ECHO until the COOKIE ACK: a peer that lost
+     * the COOKIE ECHO has no association and answers a HEARTBEAT with an ABORT, ending the setup. In
+     * the shutdown states the answer to a HEARTBEAT can arrive after this side closed, and draws an
+     * out-of-the-blue ABORT (section 8.4 rule 8) that turns the peer's clean close into
+     * COMMUNICATION_LOST; T3-rtx and T2-shutdown watch the paths there instead (sections 6.3.3 and
+     * 9.2).
      */
-    private void heartbeatTimers(long now) {
-        if (state != State.ESTABLISHED) {
-            return;
-        }
-        for (int i = 0; i < paths.size() && state != State.CLOSED; i++) {
-            Path p = paths.get(i);
-            if (heartbeats.timeout(i) <= now) {
-                heartbeats.expire(i);
-                pathError(p, now);
-                if (state == State.CLOSED) {
-                    return;
-                }
-                if (p.status() != PathStatus.UNCONFIRMED) {
-                    countAssociationError(now);
-                }
-                if (state == State.CLOSED) {
-                    return;
-                }
-                if (p.status() == PathStatus.POTENTIALLY_FAILED) {
-                    // RFC 7829 section 5.1: probe a PF destination once per RTO, without backoff.
-                    heartbeats.schedule(i, now);
-                } else {
-                    p.rto().backoff();
-                    heartbeats.schedule(
-                            i,
-                            now
-                                    + (p.status() == PathStatus.UNCONFIRMED
-                                            ? p.rto().rto()
-                                            : heartbeatDelay(p)));
-                }
+    private void heartbeatTimer(int i, long now) {
+        Path p = paths.get(i);
+        if (heartbeats.timeout(i) <= now) {
+            heartbeats.expire(i);
+            pathError(p, now);
+            if (state == State.CLOSED) {
+                return;
             }
-            if (state != State.CLOSED && heartbeats.due(i) <= now && !heartbeats.outstanding(i)) {
-                boolean idle = p.lastSendNanos() == Long.MIN_VALUE
-                        || now - p.lastSendNanos() >= o.heartbeatInterval().toNanos();
-                if (idle || p.status() != PathStatus.ACTIVE) {
-                    Bytes info = heartbeats.send(i, p.address(), now, p.rto().rto(), host.random());
-                    queue(new HeartbeatChunk(List.of(new HeartbeatInfoParameter(info))), p.address(), peerTag);
-                } else {
-                    heartbeats.schedule(i, p.lastSendNanos() + heartbeatDelay(p));
-                }
+            if (p.status() != PathStatus.UNCONFIRMED) {
+                countAssociationError(now);
+            }
+            if (state == State.CLOSED) {
+                return;
+            }
+            if (p.status() == PathStatus.POTENTIALLY_FAILED) {
+                // RFC 7829 section 5.1: probe a PF destination once per RTO, without backoff.
+                heartbeats.schedule(i, now);
+            } else {
+                p.rto().backoff();
+                heartbeats.schedule(
+                        i, now + (p.status() == PathStatus.UNCONFIRMED ? p.rto().rto() : heartbeatDelay(p)));
+            }
+        }
+        if (state != State.CLOSED && heartbeats.due(i) <= now && !heartbeats.outstanding(i)) {
+            boolean idle = p.lastSendNanos() == Long.MIN_VALUE
+                    || now - p.lastSendNanos() >= o.heartbeatInterval().toNanos();
+            if (idle || p.status() != PathStatus.ACTIVE) {
+                Bytes info = heartbeats.send(i, p.address(), now, p.rto().rto(), host.random());
+                queue(new HeartbeatChunk(List.of(new HeartbeatInfoParameter(info))), p.address(), peerTag);
+            } else {
+                heartbeats.schedule(i, p.lastSendNanos() + heartbeatDelay(p));
             }
         }
     }
@@ -1799,14 +1825,14 @@ public final class Association {
         Path p = paths.get(primary);
         sentInit = Handshake.buildInit(host, o, p.address(), localTag, localInitialTsn, preservativeMillis);
         queue(sentInit, p.address(), 0);
-        t1Deadline = now + p.rto().rto();
+        startT1(TimerKind.T1_INIT, now + p.rto().rto());
     }
 
     private void sendCookieEcho(long now) {
         Path p = paths.get(primary);
         queue(new CookieEchoChunk(cookieToEcho), p.address(), peerTag);
         cookieEchoSentAt = now;
-        t1Deadline = now + p.rto().rto();
+        startT1(TimerKind.T1_COOKIE, now + p.rto().rto());
     }
 
     private void progressShutdown(long now) {
@@ -1816,7 +1842,9 @@ public final class Association {
         if (state == State.SHUTDOWN_PENDING) {
             state = State.SHUTDOWN_SENT;
             queueShutdown(now);
-            t5Deadline = now + o.shutdownGuardFactor() * o.rtoMax().toNanos();
+            timers.start(
+                    TimerKind.T5_SHUTDOWN_GUARD,
+                    now + o.shutdownGuardFactor() * o.rtoMax().toNanos());
         } else if (state == State.SHUTDOWN_RECEIVED) {
             state = State.SHUTDOWN_ACK_SENT;
             queueShutdownAck(now);
@@ -1826,13 +1854,13 @@ public final class Association {
     private void queueShutdown(long now) {
         Path p = dataPath();
         queue(new ShutdownChunk(rx.cumulativeTsn()), p.address(), peerTag);
-        t2Deadline = now + p.rto().rto();
+        timers.start(TimerKind.T2_SHUTDOWN, now + p.rto().rto());
     }
 
     private void queueShutdownAck(long now) {
         Path p = dataPath();
         queue(new ShutdownAckChunk(), p.address(), peerTag);
-        t2Deadline = now + p.rto().rto();
+        timers.start(TimerKind.T2_SHUTDOWN, now + p.rto().rto());
     }
 
     private void protocolAbort(ErrorCause cause, String why, long now) {
@@ -1896,7 +1924,9 @@ public final class Association {
         }
         reportUnsent();
         state = State.CLOSED;
-        t1Deadline = t2Deadline = t5Deadline = NONE;
+        stopT1();
+        timers.stop(TimerKind.T2_SHUTDOWN);
+        timers.stop(TimerKind.T5_SHUTDOWN_GUARD);
         for (Path p : paths) {
             p.stopT3();
         }

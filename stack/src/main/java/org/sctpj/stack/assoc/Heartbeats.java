@@ -7,49 +7,62 @@ import java.util.random.RandomGenerator;
 import org.sctpj.stack.wire.Bytes;
 
 /**
- * Heartbeat state per destination (RFC 9260 section 8.3): when the next HEARTBEAT is due, the one
- * outstanding (nonce, send time) and its timeout. The Heartbeat Information we send is opaque to
- * the peer: path index, a random 64-bit nonce, the send time and the destination address, so an
- * acknowledgement can be matched, timed and checked against forgery.
+ * Heartbeat state per destination (RFC 9260 section 8.3): the one HEARTBEAT outstanding (nonce,
+ * send time) and the path's {@link TimerKind#HEARTBEAT} deadline in the association's {@link
+ * TimerTable}: while a HEARTBEAT is outstanding, when it times out; otherwise when the next one is
+ * due. The Heartbeat Information we send is opaque to the peer: path index, a random 64-bit nonce,
+ * the send time and the destination address, so an acknowledgement can be matched, timed and
+ * checked against forgery.
  */
 final class Heartbeats {
-    static final long NONE = Long.MAX_VALUE;
+    static final long NONE = TimerTable.NONE;
 
-    private long[] due = new long[0];
-    private long[] timeout = new long[0];
+    private final TimerTable timers;
+    private boolean[] outstanding = new boolean[0];
     private long[] nonce = new long[0];
     private long[] sentAt = new long[0];
 
+    /** Heartbeats whose deadlines live in {@code timers}. */
+    Heartbeats(TimerTable timers) {
+        this.timers = timers;
+    }
+
     /** Makes room for {@code n} paths; new ones are due at {@code firstDue}. */
     void ensure(int n, long firstDue) {
-        int old = due.length;
+        int old = outstanding.length;
         if (n <= old) {
             return;
         }
-        due = Arrays.copyOf(due, n);
-        timeout = Arrays.copyOf(timeout, n);
+        outstanding = Arrays.copyOf(outstanding, n);
         nonce = Arrays.copyOf(nonce, n);
         sentAt = Arrays.copyOf(sentAt, n);
         for (int i = old; i < n; i++) {
-            due[i] = firstDue;
-            timeout[i] = NONE;
+            timers.start(TimerKind.HEARTBEAT, i, firstDue);
         }
     }
 
+    /** When the next HEARTBEAT on path i is due; {@link #NONE} while one is outstanding. */
     long due(int i) {
-        return due[i];
+        return outstanding[i] ? NONE : timers.deadline(TimerKind.HEARTBEAT, i);
     }
 
+    /** When the outstanding HEARTBEAT on path i times out; {@link #NONE} when none is. */
     long timeout(int i) {
-        return timeout[i];
+        return outstanding[i] ? timers.deadline(TimerKind.HEARTBEAT, i) : NONE;
     }
 
     boolean outstanding(int i) {
-        return timeout[i] != NONE;
+        return outstanding[i];
     }
 
+    /**
+     * The next HEARTBEAT on path i is due at {@code at}. While one is outstanding this does nothing:
+     * the path's deadline is then the timeout, and the answer or the timeout schedules the next.
+     */
     void schedule(int i, long at) {
-        due[i] = at;
+        if (!outstanding[i]) {
+            timers.start(TimerKind.HEARTBEAT, i, at);
+        }
     }
 
     /** Records a HEARTBEAT sent on path i and returns its Heartbeat Information. */
@@ -57,22 +70,24 @@ final class Heartbeats {
         long n = random.nextLong();
         nonce[i] = n;
         sentAt[i] = now;
-        timeout[i] = now + rto;
-        due[i] = NONE;
+        outstanding[i] = true;
+        timers.start(TimerKind.HEARTBEAT, i, now + rto);
         byte[] addr = dest.getAddress();
         ByteBuffer b = ByteBuffer.allocate(4 + 8 + 8 + 1 + addr.length);
         b.putInt(i).putLong(n).putLong(now).put((byte) addr.length).put(addr);
         return Bytes.of(b.array());
     }
 
-    /** The timed-out heartbeat on path i is given up. */
+    /** The timed-out heartbeat on path i is given up; nothing is due until {@link #schedule}. */
     void expire(int i) {
-        timeout[i] = NONE;
+        outstanding[i] = false;
+        timers.start(TimerKind.HEARTBEAT, i, NONE);
     }
 
     /**
      * Matches a HEARTBEAT ACK's information: returns the path index and fills {@code rtt[0]}, or
-     * -1 if it is not the answer to our outstanding heartbeat (unknown, stale or forged).
+     * -1 if it is not the answer to our outstanding heartbeat (unknown, stale or forged). A match
+     * leaves nothing due until {@link #schedule}.
      */
     int match(Bytes info, long now, long[] rtt) {
         if (info.length() < 21) {
@@ -82,24 +97,12 @@ final class Heartbeats {
         int i = b.getInt();
         long n = b.getLong();
         long sent = b.getLong();
-        if (i < 0 || i >= due.length || timeout[i] == NONE || nonce[i] != n || sentAt[i] != sent) {
+        if (i < 0 || i >= outstanding.length || !outstanding[i] || nonce[i] != n || sentAt[i] != sent) {
             return -1;
         }
-        timeout[i] = NONE;
+        outstanding[i] = false;
+        timers.start(TimerKind.HEARTBEAT, i, NONE);
         rtt[0] = now - sent;
         return i;
-    }
-
-    /**
-     * Earliest heartbeat deadline over all paths: the timeout of an outstanding heartbeat, else
-     * when the next is due. While one is outstanding no other is sent on that path, so its due
-     * time is no deadline: counted, it would stay due, unserved, until the timeout.
-     */
-    long next() {
-        long m = NONE;
-        for (int i = 0; i < due.length; i++) {
-            m = Math.min(m, timeout[i] != NONE ? timeout[i] : due[i]);
-        }
-        return m;
     }
 }

@@ -30,7 +30,10 @@ public final class Path {
     private long flightSize;
     private int errorCount;
     private long lastSendNanos = Long.MIN_VALUE;
-    private long t3Deadline = Long.MAX_VALUE;
+    /** Where the T3-rtx deadline lives: a slot of the association's timer table once bound. */
+    private long[] t3Slots = {Long.MAX_VALUE};
+
+    private int t3Slot;
     private long bytesSent;
     private long packetsSent;
     private long chunksRetransmitted;
@@ -187,31 +190,42 @@ public final class Path {
         return lastSendNanos;
     }
 
+    /**
+     * Keeps the T3-rtx deadline in {@code slots[slot]} from now on (the association's timer table,
+     * which then sees it without asking), carrying over the current deadline. A path not bound keeps
+     * it to itself, as in tests of the data sender alone.
+     */
+    public void bindT3(long[] slots, int slot) {
+        slots[slot] = t3Slots[t3Slot];
+        t3Slots = slots;
+        t3Slot = slot;
+    }
+
     /** The T3-rtx expiry time, {@link Long#MAX_VALUE} when the timer is stopped. */
     public long t3Deadline() {
-        return t3Deadline;
+        return t3Slots[t3Slot];
     }
 
     /** Whether T3-rtx is running. */
     public boolean t3Running() {
-        return t3Deadline != Long.MAX_VALUE;
+        return t3Slots[t3Slot] != Long.MAX_VALUE;
     }
 
     /** Starts T3-rtx with the current RTO if it is not running (RFC 9260 section 6.3.2 R1). */
     public void startT3(long now) {
-        if (t3Deadline == Long.MAX_VALUE) {
-            t3Deadline = now + rto.rto();
+        if (t3Slots[t3Slot] == Long.MAX_VALUE) {
+            t3Slots[t3Slot] = now + rto.rto();
         }
     }
 
     /** Stops T3-rtx (R2). */
     public void stopT3() {
-        t3Deadline = Long.MAX_VALUE;
+        t3Slots[t3Slot] = Long.MAX_VALUE;
     }
 
     /** Restarts T3-rtx with the current RTO, running or not (R3). */
     public void restartT3(long now) {
-        t3Deadline = now + rto.rto();
+        t3Slots[t3Slot] = now + rto.rto();
     }
 
     /**

@@ -230,7 +230,10 @@ public final class DataReceiver {
     private boolean gapsAtPacketStart;
     private boolean eventInPacket;
     private boolean immediate;
-    private long sackDeadline = Long.MAX_VALUE;
+    /** Where the delayed-SACK deadline lives: a slot of the association's timer table once bound. */
+    private long[] sackSlots = {Long.MAX_VALUE};
+
+    private int sackSlot;
     private int packetsSinceSack;
     private long lastAdvertisedRwnd;
 
@@ -846,8 +849,8 @@ public final class DataReceiver {
                     || packetsSinceSack >= options.sackFrequency()
                     || delayedAckNanos == 0) {
                 immediate = true;
-            } else if (sackDeadline == Long.MAX_VALUE) {
-                sackDeadline = now + delayedAckNanos;
+            } else if (sackSlots[sackSlot] == Long.MAX_VALUE) {
+                sackSlots[sackSlot] = now + delayedAckNanos;
             }
         } else if (immediateRequested || eventInPacket) {
             immediate = true;
@@ -856,14 +859,24 @@ public final class DataReceiver {
         eventInPacket = false;
     }
 
+    /**
+     * Keeps the delayed-SACK deadline in {@code slots[slot]} from now on (the association's timer
+     * table), carrying over the current one. A receiver not bound keeps it to itself.
+     */
+    public void bindSackTimer(long[] slots, int slot) {
+        slots[slot] = sackSlots[sackSlot];
+        sackSlots = slots;
+        sackSlot = slot;
+    }
+
     /** When the delayed SACK is due; {@link Long#MAX_VALUE} when no SACK is delayed. */
     public long sackDeadline() {
-        return sackDeadline;
+        return sackSlots[sackSlot];
     }
 
     /** Whether a SACK should be sent now: one is due at once, or the delayed-ack timer expired. */
     public boolean sackNeeded(long now) {
-        return immediate || now >= sackDeadline;
+        return immediate || now >= sackSlots[sackSlot];
     }
 
     /**
@@ -887,7 +900,7 @@ public final class DataReceiver {
         w.sack(tracker.cumulativeTsn(), rwnd, gapStarts, gapEnds, gaps, dups, dupsOut);
         dupCount = 0;
         immediate = false;
-        sackDeadline = Long.MAX_VALUE;
+        sackSlots[sackSlot] = Long.MAX_VALUE;
         packetsSinceSack = 0;
         lastAdvertisedRwnd = rwnd;
     }

@@ -6,7 +6,7 @@ import java.net.InetAddress;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The heartbeat deadlines one path reports to the association's timer (RFC 9260 section 8.3). */
+/** The heartbeat deadline one path keeps in the association's timer table (RFC 9260 section 8.3). */
 class HeartbeatsTest {
 
     /**
@@ -18,12 +18,17 @@ class HeartbeatsTest {
      */
     @Test
     void aDueTimeBeforeTheOutstandingHeartbeatsTimeoutIsNoDeadline() throws Exception {
-        Heartbeats h = new Heartbeats();
+        TimerTable t = new TimerTable();
+        t.usePaths(1);
+        TimerTableTest.Recorder all = new TimerTableTest.Recorder();
+        Heartbeats h = new Heartbeats(t);
         h.ensure(1, 0);
         h.send(0, InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, 2}), 476, 100, new SplittableRandom(1));
         h.schedule(0, 555);
-        assertEquals(576, h.next(), "the outstanding heartbeat's timeout, not the due time behind it");
+        assertEquals(576, t.nextTimeout(all), "the outstanding heartbeat's timeout, not the due time behind it");
         h.expire(0);
-        assertEquals(555, h.next(), "once the heartbeat is given up, the due time counts again");
+        assertEquals(TimerTable.NONE, t.nextTimeout(all), "once given up, nothing is due until the next is scheduled");
+        h.schedule(0, 600);
+        assertEquals(600, t.nextTimeout(all));
     }
 }
