@@ -15,7 +15,7 @@ import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.Transmit;
-import org.sctpj.stack.assoc.StateCookie;
+import org.sctpj.stack.handshake.StateCookie;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.ChecksumPolicy;
 import org.sctpj.stack.wire.Crc32c;

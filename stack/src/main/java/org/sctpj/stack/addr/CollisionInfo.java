@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What is known about private addresses that more than one host publishes (SEEDS section 5:
+ * Private-address collisions (not INIT collisions, which are {@code handshake.InitCollision}):
+ * what is known about private addresses that more than one host publishes (SEEDS section 5:
  * "private addresses are trusted only when no two hosts publish the same private address").
  * Private here means {@link AddressClass#isPrivate()}: private IPv4 and IPv6 ULA. Public
  * addresses are always trusted.

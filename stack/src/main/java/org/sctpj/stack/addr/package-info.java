@@ -7,8 +7,9 @@
  * org.sctpj.stack.addr.DefaultAddressSelector} applies the rules below, {@link
  * org.sctpj.stack.addr.ExplicitAddressSelector} uses lists the user gives instead. {@link
  * org.sctpj.stack.addr.AddressPolicy} bundles a selector with the host's interfaces and the
- * collision information; {@code Endpoint.setAddressPolicy} makes the endpoint use it for what
- * INIT / INIT ACK announce, which peer addresses an association uses (primary first), the source
+ * private-address collision information ({@link org.sctpj.stack.addr.CollisionInfo}; INIT
+ * collisions are another matter, in {@code handshake}); {@code Endpoint.setAddressPolicy} makes the
+ * endpoint use it for what INIT / INIT ACK announce, which peer addresses an association uses (primary first), the source
  * address per path and the CMT path set.
  *
  * <h2>Rules and their sources</h2>

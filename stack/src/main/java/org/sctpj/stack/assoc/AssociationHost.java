@@ -8,6 +8,7 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.addr.AddressPolicy;
+import org.sctpj.stack.handshake.CookieSecrets;
 
 /**
  * What an {@link Association} needs from the endpoint that owns it. Implemented by {@link

@@ -1,4 +1,4 @@
-package org.sctpj.stack.assoc;
+package org.sctpj.stack.handshake;
 
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package org.sctpj.stack.assoc;
+package org.sctpj.stack.handshake;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.assoc.AssociationHost;
 import org.sctpj.stack.wire.chunk.AbortChunk;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;

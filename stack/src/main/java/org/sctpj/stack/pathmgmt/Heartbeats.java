@@ -1,9 +1,11 @@
-package org.sctpj.stack.assoc;
+package org.sctpj.stack.pathmgmt;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
+import org.sctpj.stack.assoc.TimerKind;
+import org.sctpj.stack.assoc.TimerTable;
 import org.sctpj.stack.wire.Bytes;
 
 /**

@@ -1,10 +1,12 @@
-package org.sctpj.stack.assoc;
+package org.sctpj.stack.pathmgmt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.InetAddress;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.sctpj.stack.assoc.TimerKind;
+import org.sctpj.stack.assoc.TimerTable;
 
 /** The heartbeat deadline one path keeps in the association's timer table (RFC 9260 section 8.3). */
 class HeartbeatsTest {
@@ -20,7 +22,15 @@ class HeartbeatsTest {
     void aDueTimeBeforeTheOutstandingHeartbeatsTimeoutIsNoDeadline() throws Exception {
         TimerTable t = new TimerTable();
         t.usePaths(1);
-        TimerTableTest.Recorder all = new TimerTableTest.Recorder();
+        TimerTable.Owner all = new TimerTable.Owner() {
+            @Override
+            public boolean counts(TimerKind kind) {
+                return true;
+            }
+
+            @Override
+            public void expired(TimerKind kind, int path, long now) {}
+        };
         Heartbeats h = new Heartbeats(t);
         h.ensure(1, 0);
         h.send(0, InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, 2}), 476, 100, new SplittableRandom(1));

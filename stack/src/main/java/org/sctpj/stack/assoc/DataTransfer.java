@@ -1,0 +1,526 @@
+package org.sctpj.stack.assoc;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Optional;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.Transmit;
+import org.sctpj.stack.path.CmtScheduler;
+import org.sctpj.stack.path.Path;
+import org.sctpj.stack.path.PathStatus;
+import org.sctpj.stack.rx.DataReceiver;
+import org.sctpj.stack.tx.AckResult;
+import org.sctpj.stack.tx.DataSender;
+import org.sctpj.stack.tx.PacketBuilder;
+import org.sctpj.stack.tx.UnsentMessage;
+import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
+import org.sctpj.stack.wire.cause.NoUserDataCause;
+import org.sctpj.stack.wire.cause.OutOfResourceCause;
+import org.sctpj.stack.wire.chunk.Chunk;
+import org.sctpj.stack.wire.chunk.ChunkType;
+import org.sctpj.stack.wire.chunk.DataChunkView;
+import org.sctpj.stack.wire.chunk.ErrorChunk;
+import org.sctpj.stack.wire.chunk.SackChunkView;
+
+/**
+ * Data transfer at the association level (RFC 9260 section 6): the user's messages into the
+ * {@link DataSender}, DATA chunks into the {@link DataReceiver} and its messages out to the user,
+ * SACKs into the sender with what an acknowledgement means for the paths and the send events,
+ * T3-rtx expiry (section 6.3.3), and the assembly of each outgoing packet: queued control chunks
+ * first, then the SACK and DATA bundled where allowed (section 6.10), to the path new data takes
+ * or, with CMT, to the active destinations in turn. Where the SACK goes (section 6.4) and where
+ * answers go stay out of unconfirmed addresses (section 5.4).
+ *
+ * <p>The sending and receiving halves themselves (queues, fragmentation, retransmission,
+ * reassembly) are in {@code tx} and {@code rx}; this class drives them from the association.
+ */
+public final class DataTransfer {
+
+    private final Tcb t;
+    private final PacketBuilder pb;
+    private final SackChunkWriter sackWriter;
+    /** CMT: the path after the one that last got data, for round robin over destinations. */
+    private int nextCmtPath;
+    /** The source address of the last packet built. */
+    private InetAddress lastSource;
+    // Reused on the data path so that a packet of DATA or SACK allocates nothing.
+    private final DataChunkView dataView = new DataChunkView();
+    private final SackChunkView sackView = new SackChunkView();
+    private int[] gapStarts = new int[16];
+    private int[] gapEnds = new int[16];
+    private final DataReceiver.MessageSink messageSink = new DataReceiver.MessageSink() {
+        @Override
+        public void message(
+                int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+            deliver(streamId, ppid, unordered, array, buf, offset, length);
+        }
+
+        @Override
+        public void part(int streamId, int ppid, boolean unordered, byte[] array, boolean last) {
+            t.host.emit(new SctpEvent.MessagePart(t.id, streamId, ppid, unordered, array, last));
+        }
+    };
+
+    DataTransfer(Tcb t) {
+        this.t = t;
+        this.pb = new PacketBuilder(65535);
+        this.sackWriter = new SackChunkWriter(pb);
+    }
+
+    /**
+     * Builds the data path from the handshake's parameters (RFC 9260 section 5.1): stream counts,
+     * sender, receiver (its delayed SACK bound to the timer table) and each path's window. On a
+     * restart the old receiver's messages in parts end here.
+     */
+    public void startDataPath(int myInitialTsn, int peerInitialTsn, int peerRwnd, int peerOs, int peerMis) {
+        if (t.rx != null) {
+            reportPartialDeliveriesAborted(); // a restart: the old receiver's messages in parts end here
+        }
+        t.outboundStreams = Math.min(t.localOutbound, peerMis);
+        t.inboundStreams = Math.min(peerOs, t.localMaxInbound);
+        t.tx = new DataSender(t.o, myInitialTsn, t.outboundStreams, Integer.toUnsignedLong(peerRwnd), t.cc);
+        t.rx = new DataReceiver(t.o, peerInitialTsn, t.inboundStreams);
+        t.rx.bindSackTimer(t.timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
+        // Messages are taken (deliverMessages) before each packet's processing returns, so the
+        // receiver may refer to the packet instead of copying it.
+        t.rx.keepReferences(true);
+        for (Path p : t.paths) {
+            t.cc.init(p, Integer.toUnsignedLong(peerRwnd));
+        }
+    }
+
+    // ------------------------------------------------------------------ user commands
+
+    /** See {@link Association#send}. */
+    SendStatus send(SendInfo info, ByteBuffer data, long now) {
+        checkSendable(info);
+        return accepted(t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data));
+    }
+
+    /** See {@link Association#sendOwned}. */
+    SendStatus sendOwned(SendInfo info, byte[] array, int length, long now) {
+        checkSendable(info);
+        return accepted(
+                t.tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length));
+    }
+
+    private void checkSendable(SendInfo info) {
+        switch (t.state) {
+            case ESTABLISHED -> {}
+            case COOKIE_WAIT, COOKIE_ECHOED -> throw new IllegalStateException(
+                    t.id + " is not established yet: wait for the COMMUNICATION_UP event before sending");
+            case CLOSED -> throw new IllegalStateException(t.id + " is closed: open a new association");
+            default -> throw new IllegalStateException(t.id + " is shutting down (" + t.state + "): no new data");
+        }
+        if (info.streamId() >= t.outboundStreams) {
+            throw new IllegalArgumentException("stream " + info.streamId() + " does not exist on " + t.id
+                    + ": the peer granted " + t.outboundStreams + " outbound streams (0.." + (t.outboundStreams - 1)
+                    + ")");
+        }
+    }
+
+    private SendStatus accepted(DataSender.SendStatus s) {
+        if (s == DataSender.SendStatus.WOULD_BLOCK) {
+            return SendStatus.WOULD_BLOCK;
+        }
+        t.wasDry = false;
+        return SendStatus.ACCEPTED;
+    }
+
+    // ------------------------------------------------------------------ input
+
+    /** DATA: returns 1 if new data was taken, 0 otherwise, -1 if the association was aborted. */
+    int onData(InboundPacket pkt, int i, long now) {
+        if (t.rx == null
+                || !(t.state == Association.State.ESTABLISHED
+                        || t.state == Association.State.SHUTDOWN_PENDING
+                        || t.state == Association.State.SHUTDOWN_SENT)) {
+            return 0; // RFC 9260 section 9.2: no new data after SHUTDOWN was received
+        }
+        DataChunkView d = dataView;
+        if (!d.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
+            // RFC 9260 section 6.2: a DATA chunk with no user data is answered with ABORT.
+            int tsn = pkt.length(i) >= 8 ? pkt.buffer().getInt(pkt.offset(i) + 4) : 0;
+            t.abort.protocolAbort(new NoUserDataCause(tsn), "DATA chunk with no user data", now);
+            return -1;
+        }
+        noteDataSource(pkt.from());
+        DataReceiver.DataResult r = t.rx.onData(
+                d.tsn(),
+                d.streamId(),
+                d.ssn(),
+                d.ppid(),
+                d.flags(),
+                d.buffer(),
+                d.userDataOffset(),
+                d.userDataLength(),
+                now);
+        if (r == DataReceiver.DataResult.DROPPED_CANNOT_TAKE) {
+            // The receive buffer is full of a message that can never be delivered: say so (RFC
+            // 9260 section 3.3.10.4) rather than let both sides wait forever.
+            t.abort.protocolAbort(
+                    OutOfResourceCause.INSTANCE,
+                    "cannot take a message: the receive buffer (" + t.o.receiveBufferBytes()
+                            + " bytes) is full of a message that cannot be delivered"
+                            + (t.o.partialDeliveryPoint() == 0
+                                    ? " (partial delivery is off: partialDeliveryPoint 0)"
+                                    : ""),
+                    now);
+            return -1;
+        }
+        if (r == DataReceiver.DataResult.INVALID_STREAM) {
+            // RFC 9260 section 6.5: acknowledge the TSN and report the stream.
+            t.queue(
+                    new ErrorChunk(List.of(new InvalidStreamIdentifierCause(d.streamId()))),
+                    t.pathSet.replyTo(pkt.from()),
+                    t.peerTag);
+        }
+        return 1;
+    }
+
+    /**
+     * After the chunks of a packet: the receiver decides when to SACK (RFC 9260 section 6.2), the
+     * messages completed go to the user, and in SHUTDOWN-SENT a packet with DATA is answered with
+     * a SHUTDOWN (section 9.2).
+     */
+    void afterPacket(boolean hadData, boolean immediate, long now) {
+        if (t.rx != null && t.state != Association.State.CLOSED) {
+            t.rx.onPacketProcessed(hadData, immediate, now);
+            deliverMessages();
+            if (hadData && t.state == Association.State.SHUTDOWN_SENT) {
+                // RFC 9260 section 9.2: answer each packet with DATA with a SHUTDOWN, restart T2.
+                t.shutdown.queueShutdown(now);
+            }
+        }
+    }
+
+    /** SACK (RFC 9260 section 6.2.1). */
+    void onSack(InboundPacket pkt, int i, long now) {
+        if (t.tx == null || t.settingUp()) {
+            return;
+        }
+        SackChunkView s = sackView;
+        if (!s.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
+            return;
+        }
+        int n = s.gapBlockCount();
+        if (n > gapStarts.length) {
+            gapStarts = new int[Math.max(n, gapStarts.length * 2)];
+            gapEnds = new int[gapStarts.length];
+        }
+        int[] starts = gapStarts;
+        int[] ends = gapEnds;
+        for (int g = 0; g < n; g++) {
+            starts[g] = s.gapStart(g);
+            ends[g] = s.gapEnd(g);
+        }
+        long freeBefore = t.tx.freeBytes();
+        AckResult r = t.tx.onSack(
+                s.cumTsnAck(), Integer.toUnsignedLong(s.aRwnd()), starts, ends, n, s.dupCount(), t.paths, now);
+        afterAck(r, freeBefore, now);
+    }
+
+    /**
+     * Error counters, path recovery and the send events after acknowledged data (of a SACK, or of
+     * a SHUTDOWN's Cumulative TSN Ack); then the shutdown may proceed.
+     */
+    public void afterAck(AckResult r, long freeBefore, long now) {
+        if (r.anyNewlyAcked()) {
+            t.associationErrors = 0;
+            for (int k = 0; k < t.paths.size(); k++) {
+                Path p = t.paths.get(k);
+                if (r.newlyAckedOn(p.index())) {
+                    p.resetErrorCount();
+                    p.recordAck(now);
+                    if (p.status() == PathStatus.INACTIVE || p.status() == PathStatus.POTENTIALLY_FAILED) {
+                        t.failover.setPathStatus(p, PathStatus.ACTIVE);
+                    }
+                }
+            }
+        }
+        long free = t.tx.freeBytes();
+        if (free > freeBefore && free >= t.sendThreshold) {
+            t.host.emit(new SctpEvent.SendSpaceAvailable(t.id, free));
+        }
+        if (t.tx.isEmpty() && !t.wasDry) {
+            t.wasDry = true;
+            t.host.emit(new SctpEvent.SenderDry(t.id));
+        }
+        t.shutdown.progressShutdown(now);
+    }
+
+    /**
+     * T3-rtx of {@code p} expired (RFC 9260 section 6.3.3): the sender marks its data for
+     * retransmission; the path and the association count an error (section 8), unless the timer
+     * timed out a zero window probe the peer keeps answering (section 6.1 A).
+     */
+    void onT3(Path p, long now) {
+        boolean answeredProbe = t.tx.answeredProbeTimesOut();
+        t.tx.onT3Expired(p, t.paths, now);
+        if (answeredProbe) {
+            return; // RFC 9260 6.1 A: the peer keeps answering, its window is just closed
+        }
+        t.failover.pathError(p, now);
+        if (t.state != Association.State.CLOSED) {
+            t.failover.countAssociationError(now);
+        }
+    }
+
+    /** Remembers where DATA came from, and the confirmed source before it when the source changes. */
+    private void noteDataSource(InetAddress from) {
+        if (t.lastDataSource != null && !t.lastDataSource.equals(from)) {
+            Path prev = t.pathOf(t.lastDataSource);
+            if (prev != null && prev.status() != PathStatus.UNCONFIRMED) {
+                t.lastConfirmedDataSource = t.lastDataSource;
+            }
+        }
+        t.lastDataSource = from;
+    }
+
+    /**
+     * Where a SACK goes: to the source of the DATA it answers (RFC 9260 section 6.4), but never to
+     * an unconfirmed address (section 5.4 allows only HEARTBEATs there). Then to an earlier source
+     * of the DATA it acknowledges that is confirmed (6.4 allows any of them), else to the path new
+     * data takes (the primary while it is active).
+     */
+    private Path sackPath() {
+        Path p = t.lastDataSource != null ? t.pathOf(t.lastDataSource) : null;
+        if (p != null && p.status() != PathStatus.UNCONFIRMED) {
+            return p;
+        }
+        Path q = t.lastConfirmedDataSource != null ? t.pathOf(t.lastConfirmedDataSource) : null;
+        if (q != null && q.status() != PathStatus.UNCONFIRMED) {
+            return q;
+        }
+        return t.failover.dataPath();
+    }
+
+    // ------------------------------------------------------------------ delivery to the user
+
+    /** Hands every message the receiver completed to the user. */
+    public void deliverMessages() {
+        DataReceiver r = t.rx;
+        try {
+            while (r.pollMessage(messageSink)) {
+                // each message went to deliver()
+            }
+        } finally {
+            // If a message handler threw, what is left must not keep pointing into the packet.
+            r.detachReferences();
+        }
+    }
+
+    private void deliver(
+            int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+        t.host.deliver(t.id, streamId, ppid, unordered, array, buf, offset, length);
+    }
+
+    /**
+     * The partial delivery event's aborted indication (RFC 6458 section 6.1.7) for each message
+     * being delivered in parts whose last part will not come.
+     */
+    public void reportPartialDeliveriesAborted() {
+        for (DataReceiver.PartialDelivery p : t.rx.partialDeliveries()) {
+            t.host.emit(new SctpEvent.PartialDeliveryAborted(
+                    t.id, p.streamId(), p.ssn(), p.unordered(), p.deliveredBytes()));
+        }
+    }
+
+    /** A SEND_FAILED event for each message the sender still holds, which it drops. */
+    public void reportUnsent() {
+        if (t.tx == null) {
+            return;
+        }
+        for (UnsentMessage u : t.tx.drainUnsent()) {
+            t.host.emit(
+                    new SctpEvent.SendFailed(t.id, u.streamId(), u.ppid(), u.unordered(), u.data(), u.partiallySent()));
+        }
+    }
+
+    // ------------------------------------------------------------------ output
+
+    private int maxPacket(Path p) {
+        return maxPacket(p.address(), p.mtu());
+    }
+
+    private int maxPacket(InetAddress dest, int mtu) {
+        int ip = dest instanceof Inet6Address ? 40 : 20;
+        return mtu - ip - t.o.encapsulationOverhead();
+    }
+
+    /**
+     * Whether DATA may be bundled into a packet to {@code p}: with CMT, when p takes new data (or,
+     * with no active path, it is {@link org.sctpj.stack.pathmgmt.Failover#dataPath()}); without,
+     * when p is {@link org.sctpj.stack.pathmgmt.Failover#dataPath()}.
+     */
+    private boolean carriesData(Path p) {
+        if (t.o.cmt() && CmtScheduler.takesNewData(p)) {
+            return true;
+        }
+        return p == t.failover.dataPath();
+    }
+
+    /** See {@link Association#pollTransmit(long)}. */
+    Optional<Transmit> pollTransmit(long now) {
+        InetAddress dest = build(now);
+        return dest == null ? Optional.empty() : Optional.of(new Transmit(pb.finish(), lastSource, dest));
+    }
+
+    /** See {@link Association#pollTransmit(ByteBuffer, long)}. */
+    InetAddress pollTransmit(ByteBuffer out, long now) {
+        int start = out.position();
+        pb.target(out);
+        try {
+            InetAddress dest = build(now);
+            if (dest == null) {
+                out.position(start);
+                return null;
+            }
+            int n = pb.finishInPlace();
+            out.limit(start + n);
+            out.position(start);
+            return dest;
+        } finally {
+            pb.targetOwn();
+        }
+    }
+
+    /** The local address the last packet of {@link #pollTransmit} goes out from. */
+    InetAddress transmitSource() {
+        return lastSource;
+    }
+
+    /** Builds the next packet in {@link #pb}; returns its destination, or null when none is due. */
+    private InetAddress build(long now) {
+        Tcb.Control c = t.controls.peek();
+        if (c != null) {
+            InetAddress dest = c.destination();
+            int vtag = c.verificationTag();
+            Path p = t.pathOf(dest);
+            pb.reset(t.host.localPort(), t.peerPort, vtag, maxPacket(dest, p != null ? p.mtu() : t.o.pathMtu()));
+            boolean alone = false;
+            while (!alone
+                    && (c = t.controls.peek()) != null
+                    && c.destination().equals(dest)
+                    && c.verificationTag() == vtag) {
+                alone = isAlone(c.chunk());
+                if (alone && !pb.isEmpty()) {
+                    break; // INIT, INIT ACK and SHUTDOWN COMPLETE travel alone (RFC 9260 section 6.10)
+                }
+                if (!pb.tryAdd(c.chunk())) {
+                    if (pb.isEmpty()) {
+                        t.controls.poll(); // larger than the path can carry: drop rather than stall
+                        continue;
+                    }
+                    break;
+                }
+                t.controls.poll();
+            }
+            if (!pb.isEmpty()) {
+                // Nothing but the control chunks to an unconfirmed address: a HEARTBEAT ACK or a
+                // probe goes there, a SACK or DATA must not (RFC 9260 section 5.4).
+                if (!alone
+                        && p != null
+                        && p.status() != PathStatus.UNCONFIRMED
+                        && vtag == t.peerTag
+                        && t.canBundleData()) {
+                    bundleSack(now);
+                    if (carriesData(p)) {
+                        t.tx.fill(pb, p, t.paths, now);
+                    }
+                }
+                return finish(dest);
+            }
+        }
+        if (!t.canBundleData()) {
+            return null;
+        }
+        if (t.rx.sackNeeded(now)) {
+            Path p = sackPath();
+            startPacket(p);
+            bundleSack(now);
+            if (carriesData(p)) {
+                t.tx.fill(pb, p, t.paths, now);
+            }
+            return finish(p.address());
+        }
+        if (t.tx.hasDataToSend(now) && t.o.cmt() && CmtScheduler.activeCount(t.paths) > 0) {
+            return cmtTransmit(now);
+        }
+        if (t.tx.hasDataToSend(now)) {
+            Path p = t.failover.dataPath();
+            if (p.flightSize() == 0
+                    && p.lastSendNanos() != Long.MIN_VALUE
+                    && now - p.lastSendNanos() > p.rto().rto()) {
+                // RFC 9260 section 7.2.1: after an idle RTO the window decays before new data goes.
+                t.cc.onIdle(p);
+            }
+            startPacket(p);
+            bundleSack(now);
+            t.tx.fill(pb, p, t.paths, now);
+            if (!pb.isEmpty()) {
+                return finish(p.address());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * CMT: the next packet of DATA, from the active destinations in turn (round robin, one packet
+     * each), each within its own cwnd; empty when none may send.
+     */
+    private InetAddress cmtTransmit(long now) {
+        int n = t.paths.size();
+        for (int k = 0; k < n; k++) {
+            int idx = (nextCmtPath + k) % n;
+            Path p = t.paths.get(idx);
+            if (!CmtScheduler.takesNewData(p)) {
+                continue;
+            }
+            if (p.flightSize() == 0
+                    && p.lastSendNanos() != Long.MIN_VALUE
+                    && now - p.lastSendNanos() > p.rto().rto()) {
+                t.cc.onIdle(p);
+            }
+            startPacket(p);
+            bundleSack(now);
+            t.tx.fill(pb, p, t.paths, now);
+            if (!pb.isEmpty()) {
+                nextCmtPath = (idx + 1) % n;
+                return finish(p.address());
+            }
+        }
+        return null;
+    }
+
+    private static boolean isAlone(Chunk c) {
+        int type = c.type();
+        return type == ChunkType.INIT || type == ChunkType.INIT_ACK || type == ChunkType.SHUTDOWN_COMPLETE;
+    }
+
+    private void startPacket(Path p) {
+        pb.reset(t.host.localPort(), t.peerPort, t.peerTag, maxPacket(p));
+    }
+
+    /**
+     * Puts the SACK in the packet being built when one is due or delayed (RFC 9260 sections 6.2 and
+     * 6.10): DATA going out, an answer to the peer's DATA for instance, carries the acknowledgement
+     * instead of leaving it to the delayed-SACK timer. If the packet then takes no DATA, the SACK
+     * leaves alone, earlier than the delay would have sent it.
+     */
+    private void bundleSack(long now) {
+        if (t.rx.sackNeeded(now) || t.rx.sackDeadline() != Tcb.NONE) {
+            t.rx.writeSack(sackWriter, pb.remaining());
+        }
+    }
+
+    /** The packet in {@link #pb} goes to {@code dest}: notes its source, returns dest. */
+    private InetAddress finish(InetAddress dest) {
+        lastSource = t.pathSet.sourceFor(dest);
+        return dest;
+    }
+}

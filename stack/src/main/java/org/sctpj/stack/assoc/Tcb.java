@@ -1,0 +1,244 @@
+package org.sctpj.stack.assoc;
+
+import java.net.InetAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.handshake.Connect;
+import org.sctpj.stack.handshake.InitCollision;
+import org.sctpj.stack.handshake.StateCookie;
+import org.sctpj.stack.path.CongestionController;
+import org.sctpj.stack.path.LinkedIncreasesCongestionController;
+import org.sctpj.stack.path.Path;
+import org.sctpj.stack.path.Rfc9260CongestionController;
+import org.sctpj.stack.pathmgmt.Failover;
+import org.sctpj.stack.pathmgmt.HeartbeatHandler;
+import org.sctpj.stack.pathmgmt.PathSet;
+import org.sctpj.stack.rx.DataReceiver;
+import org.sctpj.stack.teardown.Abort;
+import org.sctpj.stack.teardown.Shutdown;
+import org.sctpj.stack.tx.DataSender;
+import org.sctpj.stack.wire.chunk.Chunk;
+import org.sctpj.stack.wire.chunk.ChunkType;
+
+/**
+ * The transmission control block of one association (RFC 9260 section 14.1): the state every
+ * procedure shares (association state, tags, initial TSNs, stream counts, the paths and the
+ * primary, the peer addresses announced, the data sender and receiver, the association's error
+ * counter, where the last DATA came from), the queue of control chunks waiting to go out, the
+ * {@link TimerTable}, and the procedures themselves, so that one can call another (a shutdown that
+ * times out aborts, an acknowledgement brings a path back).
+ *
+ * <p>It is a plain record of state: its fields are public so that the procedures, each in the
+ * package named after it ({@code handshake}, {@code teardown}, {@code pathmgmt}, and {@link
+ * DataTransfer} here), read and write them directly; none of these packages is exported. What
+ * belongs to one procedure alone (T1's retransmission count, the heartbeat nonces, the CMT round
+ * robin) stays in that procedure. {@link Association} owns one and dispatches to the procedures.
+ *
+ * <p>Not thread-safe, like the association.
+ */
+public final class Tcb {
+
+    /** A stopped timer's deadline; "none" for times. */
+    public static final long NONE = Long.MAX_VALUE;
+
+    /** Bound on {@link #announced}: a peer that lists more cannot restart with the excess ones. */
+    public static final int MAX_ANNOUNCED = 4 * StateCookie.MAX_ADDRESSES;
+
+    /** A control chunk waiting to be sent, with its destination and packet Verification Tag. */
+    public record Control(Chunk chunk, InetAddress destination, int verificationTag) {}
+
+    /** The endpoint that owns the association. */
+    public final AssociationHost host;
+    /** The association's id. */
+    public final AssociationId id;
+    /** The association's options. */
+    public final SctpOptions o;
+    /** The peer's SCTP port. */
+    public final int peerPort;
+    /** The association this block belongs to, as the host knows it. */
+    public final Association association;
+
+    /** The association state (RFC 9260 section 4). */
+    public Association.State state;
+    /** Our Verification Tag (our Initiate Tag). */
+    public int localTag;
+    /** The peer's Verification Tag (its Initiate Tag); 0 before it is known. */
+    public int peerTag;
+    /** Our initial TSN. */
+    public int localInitialTsn;
+    /** The outbound streams we ask for. */
+    public int localOutbound;
+    /** The inbound streams we accept at most. */
+    public int localMaxInbound;
+    /** Negotiated outbound streams (0 before establishment). */
+    public int outboundStreams;
+    /** Negotiated inbound streams (0 before establishment). */
+    public int inboundStreams;
+
+    /** The paths, one per peer address, in index order (at most {@link TimerTable#MAX_PATHS}). */
+    public final List<Path> paths = new ArrayList<>();
+    /** Index of the primary path. */
+    public int primary;
+    /** Every protocol timer of the association. */
+    public final TimerTable timers = new TimerTable();
+    /** The congestion controller of every path. */
+    public final CongestionController cc;
+    /**
+     * The source address per peer address: the address policy's pairs, and for the peer address
+     * the handshake used, the local address the peer reached (so that the answers leave from the
+     * address the peer sent to, whatever the longest-prefix choice would be).
+     */
+    public final Map<InetAddress, InetAddress> pairedSources = new HashMap<>();
+    /** The local address each handshake packet arrived on, per peer address (see {@link PathSet#sourceFor}). */
+    public final Map<InetAddress, InetAddress> replySources = new HashMap<>();
+    /** Peer addresses whose handshake address is also the closest local one (always used). */
+    public final Set<InetAddress> pinnedByPrefix = new HashSet<>();
+    /**
+     * The peer addresses the peer announced for this association (the addresses of its INIT or
+     * INIT ACK and their source, those the user connected to), whether or not they became paths:
+     * an INIT or a restart that brings an address outside this set and the paths is refused (RFC
+     * 9260 sections 5.2.1, 5.2.2 and 5.2.4). At most {@link #MAX_ANNOUNCED}.
+     */
+    public final Set<InetAddress> announced = new LinkedHashSet<>();
+    /** Set once an address policy gave this association a plan. */
+    public boolean policyActive;
+    /**
+     * The address policy's primary, taken as the primary once the association is established and
+     * its path confirmed (null when none is pending).
+     */
+    public InetAddress pendingPrimary;
+    /**
+     * The peer addresses the user gave to connect: confirmed from the start (RFC 9260 section 5.4
+     * rule 1). Empty for an association a COOKIE ECHO created.
+     */
+    public List<InetAddress> userPeers = List.of();
+
+    /** The sending half of the data transfer (null before the handshake gives its parameters). */
+    public DataSender tx;
+    /** The receiving half of the data transfer (null before the handshake gives its parameters). */
+    public DataReceiver rx;
+    /** Control chunks waiting to be sent, in order. */
+    public final ArrayDeque<Control> controls = new ArrayDeque<>();
+    /** Consecutive timeouts counted against the association (RFC 9260 section 8.1). */
+    public int associationErrors;
+    /** The source of the last DATA received: where the SACK goes (RFC 9260 section 6.4). */
+    public InetAddress lastDataSource;
+    /**
+     * The source of earlier DATA that was a confirmed path when later DATA came from elsewhere: the
+     * SACK's destination when {@link #lastDataSource} is unconfirmed (sections 5.4 and 6.4).
+     */
+    public InetAddress lastConfirmedDataSource;
+
+    /** The send callback's free-space threshold (see {@link Association#setSendThreshold}). */
+    public long sendThreshold;
+    /** Whether the sender-dry event was given since the last message was accepted. */
+    public boolean wasDry = true;
+
+    /** Setup: INIT, INIT ACK, COOKIE ECHO, COOKIE ACK and T1 (RFC 9260 section 5.1). */
+    public final Connect connect;
+    /** INIT and COOKIE ECHO for an existing association (RFC 9260 sections 5.2.1 to 5.2.6). */
+    public final InitCollision collision;
+    /** Graceful shutdown, T2 and T5 (RFC 9260 section 9.2). */
+    public final Shutdown shutdown;
+    /** ABORT and the end of the association (RFC 9260 section 9.1). */
+    public final Abort abort;
+    /** The paths, their source addresses and the primary (RFC 9260 sections 5.4 and 10.1). */
+    public final PathSet pathSet;
+    /** Error counting, SCTP-PF and failover (RFC 9260 sections 8.1 and 8.2, RFC 7829). */
+    public final Failover failover;
+    /** HEARTBEAT and path confirmation (RFC 9260 sections 8.3 and 5.4). */
+    public final HeartbeatHandler heartbeats;
+    /** DATA and SACK, packet assembly (RFC 9260 section 6). */
+    public final DataTransfer data;
+
+    Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
+        this.host = host;
+        this.id = id;
+        this.o = o;
+        this.peerPort = peerPort;
+        this.association = association;
+        this.cc = o.congestionControl() == SctpOptions.CongestionControl.LINKED_INCREASES
+                ? new LinkedIncreasesCongestionController(paths)
+                : new Rfc9260CongestionController();
+        this.connect = new Connect(this);
+        this.collision = new InitCollision(this);
+        this.shutdown = new Shutdown(this);
+        this.abort = new Abort(this);
+        this.pathSet = new PathSet(this);
+        this.failover = new Failover(this);
+        this.heartbeats = new HeartbeatHandler(this);
+        this.data = new DataTransfer(this);
+    }
+
+    /** Whether the handshake is still under way (COOKIE-WAIT or COOKIE-ECHOED). */
+    public boolean settingUp() {
+        return state == Association.State.COOKIE_WAIT || state == Association.State.COOKIE_ECHOED;
+    }
+
+    /** Queues a control chunk for {@code dest} in a packet tagged {@code vtag}. */
+    public void queue(Chunk chunk, InetAddress dest, int vtag) {
+        int t = chunk.type();
+        if (t == ChunkType.SHUTDOWN || t == ChunkType.SHUTDOWN_ACK) {
+            // One SHUTDOWN (or SHUTDOWN ACK) says all there is to say: a newer one replaces one
+            // still queued, so a packet never carries two (RFC 9260 sections 6.10 and 9.2). Two
+            // get queued when one packet both completes our data (progressShutdown) and carries
+            // DATA that SHUTDOWN-SENT answers with a SHUTDOWN, or repeats a SHUTDOWN.
+            controls.removeIf(c -> c.chunk().type() == t);
+        }
+        controls.add(new Control(chunk, dest, vtag));
+    }
+
+    /** The path to {@code a}, or null when it is none of ours. */
+    public Path pathOf(InetAddress a) {
+        for (int k = 0; k < paths.size(); k++) {
+            Path p = paths.get(k);
+            if (p.address().equals(a)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** The primary path's address. */
+    public InetAddress primaryAddress() {
+        return paths.get(primary).address();
+    }
+
+    /** The peer's addresses, in path order. */
+    public List<InetAddress> peerAddresses() {
+        List<InetAddress> out = new ArrayList<>(paths.size());
+        for (Path p : paths) {
+            out.add(p.address());
+        }
+        return out;
+    }
+
+    /** Adds to {@link #announced}, up to its bound. */
+    public void announce(Collection<InetAddress> addrs) {
+        for (InetAddress x : addrs) {
+            if (announced.size() >= MAX_ANNOUNCED) {
+                return;
+            }
+            announced.add(x);
+        }
+    }
+
+    /** Whether a packet may carry DATA and SACK: the data path exists and the state allows it. */
+    public boolean canBundleData() {
+        return rx != null
+                && tx != null
+                && (state == Association.State.ESTABLISHED
+                        || state == Association.State.SHUTDOWN_PENDING
+                        || state == Association.State.SHUTDOWN_RECEIVED
+                        || state == Association.State.SHUTDOWN_SENT);
+    }
+}
