@@ -222,8 +222,8 @@ public final class Association {
         return t.pathSet.sourceFor(peer);
     }
 
-    /** The transmission control block, for tests of the procedures. */
-    Tcb tcb() {
+    /** The transmission control block (internal: for the procedures' unit tests). */
+    public Tcb tcb() {
         return t;
     }
 

@@ -171,11 +171,11 @@ public final class Connect {
         sendCookieEcho(now);
     }
 
-    /** COOKIE ACK (RFC 9260 section 5.1 E): ESTABLISHED; in any other state discarded (5.2.5). */
-    public void onCookieAck(long now) {
-        if (t.state != State.COOKIE_ECHOED) {
-            return; // RFC 9260 section 5.2.5
-        }
+    /**
+     * COOKIE ACK in COOKIE-ECHOED (RFC 9260 section 5.1 E): ESTABLISHED. In any other state {@link
+     * InitCollision#onCookieAck} discards it (5.2.5).
+     */
+    void onCookieAck(long now) {
         enterEstablished(now);
     }
 

@@ -1,6 +1,5 @@
 package org.sctpj.stack.pathmgmt;
 
-import java.net.InetAddress;
 import java.util.List;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.PeerAddressState;
@@ -159,11 +158,5 @@ public final class HeartbeatHandler {
         long rto = p.rto().rto();
         long jitter = rto <= 1 ? 0 : t.host.random().nextLong(rto) - rto / 2;
         return t.o.heartbeatInterval().toNanos() + rto + jitter;
-    }
-
-    /** Whether a HEARTBEAT to {@code a}'s path is outstanding; false for no path. */
-    public boolean outstanding(InetAddress a) {
-        Path p = t.pathOf(a);
-        return p != null && heartbeats.outstanding(p.index());
     }
 }
