@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.socket.MessageInfo;
@@ -147,7 +148,7 @@ final class Echo {
     static int client(
             StackRuntime rt, SctpOptions o, InetSocketAddress server, int udpPort, int count, int size, int streams)
             throws IOException {
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(rt, o))) {
+        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), o))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, udpPort);
             ch.connect(server, Duration.ofSeconds(10));
             ByteBuffer in = ByteBuffer.allocate(size);

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.socket.MessageInfo;
@@ -176,7 +177,7 @@ final class Perf {
             srv.udpPort = udp[0];
             srv.closer = s::close;
         } else {
-            SctpServerChannel sc = SctpServerChannel.open(SctpProvider.of(rt, c.options));
+            SctpServerChannel sc = SctpServerChannel.open(SctpProvider.of(CallbackRuntime.of(rt), c.options));
             sc.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, c.udpPort);
             sc.bind(new InetSocketAddress(c.host, srv.sctpPort));
             srv.udpPort = sc.udpPort();
@@ -341,7 +342,7 @@ final class Perf {
         ByteBuffer payload = ByteBuffer.allocateDirect(size);
         AtomicLong sent = new AtomicLong();
         AtomicLong count = new AtomicLong();
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(rt, c.options))) {
+        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), c.options))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, serverUdpPort);
             long cpu0 = cpu();
             long t0 = System.nanoTime();

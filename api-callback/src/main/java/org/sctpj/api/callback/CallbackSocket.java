@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.Endpoint;
@@ -778,5 +779,90 @@ public final class CallbackSocket implements AutoCloseable {
             closedLatch.countDown();
             guarded(() -> callbacks.onClosed(CallbackSocket.this));
         }
+    }
+
+    // ------------------------------------------------------------------ the socket's thread
+
+    /**
+     * Whether the calling thread is the socket's thread: true inside a callback or a task given to
+     * {@link #execute}. Any thread.
+     */
+    public boolean isSocketThread() {
+        return thread.isStackThread();
+    }
+
+    /**
+     * Runs {@code task} on the socket's thread, after the commands (sends included) the calling
+     * thread handed over before it; called on the socket's thread itself, it runs there once the
+     * current callback and the work queued before it are done. Never blocks. A task that throws is
+     * reported to the runtime's error reporter and the thread goes on. Runs even once the socket is
+     * closed, as long as its thread lives.
+     *
+     * @throws IllegalStateException if the socket's thread is closed (the runtime was closed)
+     */
+    public void execute(Runnable task) {
+        thread.execute(task);
+    }
+
+    /**
+     * On the socket's thread (inside a callback or a task): runs {@code task} there once the thread
+     * has caught up with its input (just before it would wait for more), or after 1 ms while it
+     * stays busy. For work done once per burst of input rather than once per message, such as
+     * waking an application thread that waits for messages.
+     *
+     * @throws IllegalStateException if called on another thread (use {@link #execute} there)
+     */
+    public void whenIdle(Runnable task) {
+        thread.whenIdle(task);
+    }
+
+    /**
+     * On the socket's thread (inside a callback or a task): runs {@code task} there at the end of
+     * the thread's current round of work (the commands, packets, timers and callbacks it handles
+     * now), before it looks for more.
+     *
+     * @throws IllegalStateException if called on another thread (use {@link #execute} there)
+     */
+    public void atTurnEnd(Runnable task) {
+        thread.atTurnEnd(task);
+    }
+
+    // ------------------------------------------------------------------ UDP encapsulation
+
+    /**
+     * The local UDP port of the socket's UDP encapsulation (RFC 6951; the lower layer {@link
+     * UdpLayers#factory} opens), the one the system chose when 0 was asked; 0 before {@link #bind}
+     * or when the lower layer is not UDP encapsulation. Any thread.
+     */
+    public int udpLocalPort() {
+        EndpointHandle h = handle;
+        return h != null && h.lowerLayer() instanceof UdpEncapsulation u ? u.localPort() : 0;
+    }
+
+    /**
+     * Sends the packets for {@code peer} to its UDP port {@code port} (RFC 6951 section 5.4), until
+     * a packet from that address shows another. Call it before {@link #connect} to a peer that
+     * does not listen on UDP port {@value UdpLayers#DEFAULT_PORT}. Any thread; waits for the
+     * socket's thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for a port outside 1..65535
+     * @throws IllegalStateException if the socket is not bound or closed, or its lower layer is not
+     *     UDP encapsulation (open it with {@link UdpLayers#factory})
+     */
+    public void setUdpRemotePort(InetAddress peer, int port) {
+        Objects.requireNonNull(peer, "peer");
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("remote UDP port must be 1..65535, was " + port);
+        }
+        EndpointHandle h = bound();
+        if (!(h.lowerLayer() instanceof UdpEncapsulation u)) {
+            throw new IllegalStateException(
+                    "the socket's lower layer is " + h.lowerLayer().getClass().getSimpleName()
+                            + ", not UDP encapsulation: open the socket with UdpLayers.factory to use UDP ports");
+        }
+        call(() -> {
+            u.setRemotePort(peer, port);
+            return null;
+        });
     }
 }

@@ -20,14 +20,12 @@ import java.util.function.Supplier;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
-import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
-import org.sctpj.stack.llp.LowerLayer;
 
 /**
  * One endpoint of the socket API: a {@link CallbackSocket} whose callbacks fill the inboxes of the
@@ -63,7 +61,6 @@ final class Core implements Callbacks {
     private volatile Function<AssocState, Inbox> acceptor;
 
     private CallbackSocket socket;
-    private volatile UdpEncapsulation udp;
     private int users = 1;
     private volatile boolean closed;
 
@@ -91,17 +88,7 @@ final class Core implements Callbacks {
             throws IOException {
         Core c = new Core(provider, options, port, addresses);
         int udpPort = options.get(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT);
-        c.socket = CallbackSocket.open(
-                provider.runtime(),
-                c.sctpOptions,
-                (p, a) -> {
-                    LowerLayer l = provider.open(p, a, udpPort);
-                    if (l instanceof UdpEncapsulation u) {
-                        c.udp = u;
-                    }
-                    return l;
-                },
-                c);
+        c.socket = provider.runtime().open(c.sctpOptions, provider.layers(udpPort), c);
         try {
             c.socket.bind(port, addresses);
         } catch (IOException | RuntimeException e) {
@@ -122,8 +109,7 @@ final class Core implements Callbacks {
 
     /** The local UDP port of the encapsulation, or 0 for another lower layer. */
     int udpPort() {
-        UdpEncapsulation u = udp;
-        return u == null ? 0 : u.localPort();
+        return socket.udpLocalPort();
     }
 
     /** Stops accepting new associations (those that arrive are aborted). */
@@ -165,7 +151,7 @@ final class Core implements Callbacks {
             LINGER.schedule(
                     () -> {
                         try {
-                            s.stackThread().execute(() -> s.close(true, Duration.ofSeconds(30)));
+                            s.execute(() -> s.close(true, Duration.ofSeconds(30)));
                         } catch (IllegalStateException e) {
                             s.close();
                         }
@@ -185,12 +171,12 @@ final class Core implements Callbacks {
 
     /** Runs {@code task} on the stack thread and waits for its result. */
     <T> T onStack(Supplier<T> task) throws IOException {
-        if (socket.stackThread().isStackThread()) {
+        if (socket.isSocketThread()) {
             return task.get();
         }
         CompletableFuture<T> f = new CompletableFuture<>();
         try {
-            socket.stackThread().execute(() -> {
+            socket.execute(() -> {
                 try {
                     f.complete(task.get());
                 } catch (Throwable t) {
@@ -221,10 +207,9 @@ final class Core implements Callbacks {
             addrs.add(p.getAddress());
         }
         return onStack(() -> {
-            UdpEncapsulation u = udp;
-            if (u != null) {
+            if (socket.udpLocalPort() != 0) {
                 for (InetAddress a : addrs) {
-                    u.setRemotePort(a, remoteUdp);
+                    socket.setUdpRemotePort(a, remoteUdp);
                 }
             }
             AssociationId id = socket.connect(addrs, port);
@@ -398,8 +383,8 @@ final class Core implements Callbacks {
         }
         Inbox in = a.inbox;
         switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data, length, last), length, wakeBatchBytes)) {
-            case Inbox.WAKE_AT_IDLE -> s.stackThread().whenIdle(in.wakeAtIdle);
-            case Inbox.WAKE_AT_TURN_END -> s.stackThread().atTurnEnd(in.wakeAtTurnEnd);
+            case Inbox.WAKE_AT_IDLE -> s.whenIdle(in.wakeAtIdle);
+            case Inbox.WAKE_AT_TURN_END -> s.atTurnEnd(in.wakeAtTurnEnd);
             default -> {}
         }
     }

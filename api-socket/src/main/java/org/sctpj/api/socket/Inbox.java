@@ -77,9 +77,9 @@ final class Inbox {
     /** {@link #add}: run {@link #wakeAtTurnEnd} at the end of the stack thread's turn. */
     static final int WAKE_AT_TURN_END = 2;
 
-    /** Wakes the waiters; for {@link org.sctpj.timers.StackThread#whenIdle}. */
+    /** Wakes the waiters; for {@link org.sctpj.api.callback.CallbackSocket#whenIdle}. */
     final Runnable wakeAtIdle = () -> wake(false);
-    /** Wakes the waiters; for {@link org.sctpj.timers.StackThread#atTurnEnd}. */
+    /** Wakes the waiters; for {@link org.sctpj.api.callback.CallbackSocket#atTurnEnd}. */
     final Runnable wakeAtTurnEnd = () -> wake(true);
 
     volatile Set<SctpStandardSocketOptions.Event> events;

@@ -1,19 +1,13 @@
 package org.sctpj.api.socket;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.util.List;
 import java.util.Objects;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.LowerLayerFactory;
-import org.sctpj.llp.udp.UdpConfig;
-import org.sctpj.llp.udp.UdpEncapsulation;
+import org.sctpj.api.callback.UdpLayers;
 import org.sctpj.stack.SctpOptions;
-import org.sctpj.stack.llp.LowerLayer;
-import org.sctpj.timers.StackConfig;
-import org.sctpj.timers.StackRuntime;
 
 /**
- * Where channels run: the stack threads ({@link StackRuntime}), the protocol defaults the channel
+ * Where channels run: the threads ({@link CallbackRuntime}), the protocol defaults the channel
  * options start from, and the lower layer (UDP encapsulation, RFC 6951, unless another is given).
  * The channels' {@code open()} methods without a provider use {@link #defaultProvider()}.
  */
@@ -21,11 +15,11 @@ public final class SctpProvider {
 
     private static SctpProvider defaultProvider;
 
-    private final StackRuntime runtime;
+    private final CallbackRuntime runtime;
     private final SctpOptions defaults;
     private final LowerLayerFactory layers;
 
-    private SctpProvider(StackRuntime runtime, SctpOptions defaults, LowerLayerFactory layers) {
+    private SctpProvider(CallbackRuntime runtime, SctpOptions defaults, LowerLayerFactory layers) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.layers = layers;
@@ -37,14 +31,16 @@ public final class SctpProvider {
      */
     public static synchronized SctpProvider defaultProvider() {
         if (defaultProvider == null) {
-            defaultProvider = new SctpProvider(
-                    StackRuntime.start(1, StackConfig.DEFAULT.withName("sctpj-socket")), SctpOptions.DEFAULTS, null);
+            defaultProvider = new SctpProvider(CallbackRuntime.start(1, "sctpj-socket"), SctpOptions.DEFAULTS, null);
         }
         return defaultProvider;
     }
 
-    /** Channels on {@code runtime}, starting from {@code defaults}, over UDP encapsulation. */
-    public static SctpProvider of(StackRuntime runtime, SctpOptions defaults) {
+    /**
+     * Channels on {@code runtime}, starting from {@code defaults}, over UDP encapsulation. To share
+     * a {@code StackRuntime} with callback sockets, wrap it: {@code CallbackRuntime.of(runtime)}.
+     */
+    public static SctpProvider of(CallbackRuntime runtime, SctpOptions defaults) {
         return new SctpProvider(runtime, defaults, null);
     }
 
@@ -53,12 +49,12 @@ public final class SctpProvider {
      * layers} opens (raw IP, or an in-memory network in tests); the UDP port options are then
      * ignored.
      */
-    public static SctpProvider of(StackRuntime runtime, SctpOptions defaults, LowerLayerFactory layers) {
+    public static SctpProvider of(CallbackRuntime runtime, SctpOptions defaults, LowerLayerFactory layers) {
         return new SctpProvider(runtime, defaults, Objects.requireNonNull(layers, "layers"));
     }
 
-    /** The stack threads. */
-    public StackRuntime runtime() {
+    /** The threads the channels run on. */
+    public CallbackRuntime runtime() {
         return runtime;
     }
 
@@ -67,22 +63,16 @@ public final class SctpProvider {
         return defaults;
     }
 
-    /** Whether the lower layer is UDP encapsulation (so the UDP port options apply). */
-    boolean isUdp() {
-        return layers == null;
-    }
-
-    /** Opens the lower layer; {@code udpPort} is the local UDP port (UDP encapsulation only). */
-    LowerLayer open(int sctpPort, List<InetAddress> addresses, int udpPort) throws IOException {
-        if (layers != null) {
-            return layers.open(sctpPort, addresses);
-        }
-        return UdpEncapsulation.open(
-                UdpConfig.builder().localPort(udpPort).bindAddresses(addresses).build());
+    /**
+     * What opens an endpoint's lower layer: the provider's, else UDP encapsulation on local UDP
+     * port {@code udpPort}.
+     */
+    LowerLayerFactory layers(int udpPort) {
+        return layers != null ? layers : UdpLayers.factory(udpPort);
     }
 
     /** The local UDP port servers use unless told otherwise: $SCTPJ_UDP_PORT, else 9899. */
     static int defaultServerUdpPort() {
-        return UdpConfig.defaultLocalPort(System.getenv());
+        return UdpLayers.defaultLocalPort();
     }
 }

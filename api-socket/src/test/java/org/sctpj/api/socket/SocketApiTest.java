@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.timers.StackConfig;
@@ -45,8 +46,8 @@ class SocketApiTest {
 
     final StackRuntime serverRt = StackRuntime.start(1, StackConfig.DEFAULT.withName("srv"));
     final StackRuntime clientRt = StackRuntime.start(1, StackConfig.DEFAULT.withName("cli"));
-    final SctpProvider serverP = SctpProvider.of(serverRt, OPTS);
-    final SctpProvider clientP = SctpProvider.of(clientRt, OPTS);
+    final SctpProvider serverP = SctpProvider.of(CallbackRuntime.of(serverRt), OPTS);
+    final SctpProvider clientP = SctpProvider.of(CallbackRuntime.of(clientRt), OPTS);
     final List<AutoCloseable> toClose = new ArrayList<>();
 
     @AfterEach
@@ -575,12 +576,13 @@ class SocketApiTest {
         int receiveBuffer = 64 << 10;
         int size = 3_000_000;
         SctpServerChannel s = SctpServerChannel.open(SctpProvider.of(
-                serverRt, OPTS.toBuilder().receiveBufferBytes(receiveBuffer).build()));
+                CallbackRuntime.of(serverRt),
+                OPTS.toBuilder().receiveBufferBytes(receiveBuffer).build()));
         toClose.add(s);
         s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         s.bind(new InetSocketAddress(LO, 0));
         SctpChannel c = SctpChannel.open(SctpProvider.of(
-                clientRt,
+                CallbackRuntime.of(clientRt),
                 OPTS.toBuilder().sendBufferBytes(8 << 20).maxMessageSize(size).build()));
         toClose.add(c);
         c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.callback.LowerLayerFactory;
@@ -313,7 +314,7 @@ final class SctpPeer {
     private static final int RECEIVE_BUFFER = 64 * 1024;
 
     private SctpProvider provider() {
-        return SctpProvider.of(runtime, SctpOptions.LAN);
+        return SctpProvider.of(CallbackRuntime.of(runtime), SctpOptions.LAN);
     }
 
     /** Remembers how the association ended (for the log when it was not a clean shutdown). */

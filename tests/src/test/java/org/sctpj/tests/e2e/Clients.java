@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.socket.AssociationChangeNotification;
@@ -183,7 +184,7 @@ final class Clients {
         Traffic.Digests sent = new Traffic.Digests();
         long limit =
                 ending == Ending.ABORT_HALFWAY ? total / 2 : ending == Ending.WAIT_FOR_SERVER ? Long.MAX_VALUE : total;
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(rt, E2ePeer.OPTS))) {
+        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), E2ePeer.OPTS))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, server.udpPort);
             if (sendBuffer > 0) {
                 ch.setOption(SctpStandardSocketOptions.SO_SNDBUF, sendBuffer);

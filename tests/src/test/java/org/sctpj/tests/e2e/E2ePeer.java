@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.socket.Association;
@@ -162,7 +163,7 @@ public final class E2ePeer {
 
     static void sinkSocket(StackRuntime rt, InetAddress host, int port, long endAfter, boolean abort)
             throws IOException {
-        SctpServerChannel server = SctpServerChannel.open(SctpProvider.of(rt, OPTS));
+        SctpServerChannel server = SctpServerChannel.open(SctpProvider.of(CallbackRuntime.of(rt), OPTS));
         server.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         server.bind(new InetSocketAddress(host, port));
         Thread acceptor = new Thread(() -> {
@@ -221,7 +222,7 @@ public final class E2ePeer {
     }
 
     static void sinkMulti(StackRuntime rt, InetAddress host, int port) throws IOException {
-        SctpMultiChannel m = SctpMultiChannel.open(SctpProvider.of(rt, OPTS));
+        SctpMultiChannel m = SctpMultiChannel.open(SctpProvider.of(CallbackRuntime.of(rt), OPTS));
         m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
         m.setOption(SctpStandardSocketOptions.SO_RCVBUF, OneToManyE2eTest.BUFFER, null);
         m.bind(new InetSocketAddress(host, port));
