@@ -48,7 +48,7 @@ need java openjdk-17-jdk-headless
 need mvn maven
 
 jar=bench/target/benchmarks.jar
-if [ ! -f "$jar" ] || [ -n "$(find stack timers llp-udp-encap api-callback api-socket bench -name target -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
+if [ ! -f "$jar" ] || [ -n "$(find stack timers native llp-udp-encap api-callback api-socket bench -name target -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
   echo "run.sh: building $jar (mvn package, tests skipped)..." >&2
   mvn -B -q -ntp -DskipTests -Dspotless.apply.skip=true -pl bench -am package >&2
 fi

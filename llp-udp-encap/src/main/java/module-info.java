@@ -5,7 +5,7 @@
  */
 module org.sctpj.llp.udp {
     requires transitive org.sctpj.stack;
-    requires org.jnrproject.ffi;
+    requires org.sctpj.nativeio; // brings org.jnrproject.ffi (jnr.ffi.Pointer) with it
 
     exports org.sctpj.llp.udp;
 }

@@ -1,6 +1,7 @@
 package org.sctpj.llp.raw;
 
 import java.nio.ByteBuffer;
+import org.sctpj.nativeio.Linux;
 
 /**
  * Reads the IPv4 header (RFC 791 section 3.1) that a raw IPv4 socket delivers in front of each
@@ -72,7 +73,7 @@ final class Ipv4Header {
         if ((fragment & 0x3fff) != 0) {
             return FRAGMENT;
         }
-        if ((b.get(offset + 9) & 0xff) != Native.IPPROTO_SCTP) {
+        if ((b.get(offset + 9) & 0xff) != Linux.IPPROTO_SCTP) {
             return NOT_SCTP;
         }
         return ihl;

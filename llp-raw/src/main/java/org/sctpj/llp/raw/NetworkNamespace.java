@@ -3,6 +3,9 @@ package org.sctpj.llp.raw;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.sctpj.nativeio.LibC;
+import org.sctpj.nativeio.Linux;
+import org.sctpj.nativeio.Native;
 
 /**
  * Runs code inside a Linux network namespace, on a thread of its own.
@@ -37,19 +40,19 @@ public final class NetworkNamespace {
      *     the task threw one
      */
     public static <T> T call(Path namespace, Callable<T> task) throws IOException {
-        Native.LibC c = Native.libc();
+        LibC c = Native.libc();
         Object[] result = new Object[1];
         Throwable[] failure = new Throwable[1];
         Thread t = new Thread(
                 () -> {
                     try {
-                        int fd = c.open(namespace.toString(), Native.O_RDONLY | Native.O_CLOEXEC);
+                        int fd = c.open(namespace.toString(), Linux.O_RDONLY | Linux.O_CLOEXEC);
                         if (fd < 0) {
                             throw new IOException("cannot open network namespace " + namespace + ": "
                                     + Native.describe(Native.errno()));
                         }
                         try {
-                            if (c.setns(fd, Native.CLONE_NEWNET) != 0) {
+                            if (c.setns(fd, Linux.CLONE_NEWNET) != 0) {
                                 throw new IOException("cannot enter network namespace " + namespace + ": "
                                         + Native.describe(Native.errno()) + " (entering needs CAP_SYS_ADMIN)");
                             }

@@ -6,13 +6,16 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
-import jnr.ffi.Pointer;
+import java.util.stream.Stream;
+import org.sctpj.nativeio.Poller;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
  * SCTP directly over IP (protocol 132, RFC 9260) through raw IPv4 and IPv6 sockets, called
- * through JNR-FFI. Linux only (x86-64, AArch64); needs CAP_NET_RAW.
+ * through the libc binding shared with llp-udp-encap ({@code org.sctpj.nativeio}, JNR-FFI). Linux
+ * only (x86-64, AArch64); needs CAP_NET_RAW.
  *
  * <ul>
  *   <li>{@link #send}: one sendmsg(2) per packet; the kernel builds the IP header. When the caller
@@ -42,48 +45,16 @@ public final class RawIpLowerLayer implements LowerLayer {
     private final RawSocket v6;
     private final RawSocket.Stats stats;
     private final Set<InetAddress> local;
-    private final Native.LibC libc;
-    private final int eventFd;
-    private final ByteBuffer one;
-    private final Pointer onePtr;
-    private final ByteBuffer drain;
-    private final Pointer drainPtr;
-    private final ByteBuffer pollFds;
-    private final Pointer pollFdsPtr;
-    private final int pollCount;
-    private final ByteBuffer timespec;
-    private final Pointer timespecPtr;
+    private final Poller poller;
     private volatile boolean closed;
     private boolean v6First;
 
-    private RawIpLowerLayer(RawSocket v4, RawSocket v6, RawSocket.Stats stats, Set<InetAddress> local, int eventFd)
-            throws IOException {
+    private RawIpLowerLayer(RawSocket v4, RawSocket v6, RawSocket.Stats stats, Set<InetAddress> local, Poller poller) {
         this.v4 = v4;
         this.v6 = v6;
         this.stats = stats;
         this.local = local;
-        this.libc = Native.libc();
-        this.eventFd = eventFd;
-        one = Native.allocate(8);
-        one.putLong(0, 1);
-        onePtr = Native.pointer(one);
-        drain = Native.allocate(8);
-        drainPtr = Native.pointer(drain);
-        pollCount = (v4 != null ? 1 : 0) + (v6 != null ? 1 : 0) + 1;
-        pollFds = Native.allocate(pollCount * Native.POLLFD_SIZE);
-        int i = 0;
-        for (RawSocket s : new RawSocket[] {v4, v6}) {
-            if (s != null) {
-                pollFds.putInt(i * Native.POLLFD_SIZE, s.fd());
-                pollFds.putShort(i * Native.POLLFD_SIZE + 4, Native.POLLIN);
-                i++;
-            }
-        }
-        pollFds.putInt(i * Native.POLLFD_SIZE, eventFd);
-        pollFds.putShort(i * Native.POLLFD_SIZE + 4, Native.POLLIN);
-        pollFdsPtr = Native.pointer(pollFds);
-        timespec = Native.allocate(Native.TIMESPEC_SIZE);
-        timespecPtr = Native.pointer(timespec);
+        this.poller = poller;
     }
 
     /** Opens IPv4 and IPv6 sockets with the defaults of {@link Builder}. */
@@ -190,11 +161,11 @@ public final class RawIpLowerLayer implements LowerLayer {
         }
 
         private RawIpLowerLayer openHere() throws IOException {
-            Native.LibC c = Native.libc();
+            RawSocket.libc(); // says why the layer cannot work here, if it cannot
             RawSocket.Stats stats = new RawSocket.Stats();
             RawSocket s4 = null;
             RawSocket s6 = null;
-            int efd = -1;
+            Poller p = null;
             try {
                 if (ipv4) {
                     s4 = RawSocket.open(false, receiveBatch, receiveBufferBytes, stats);
@@ -202,17 +173,18 @@ public final class RawIpLowerLayer implements LowerLayer {
                 if (ipv6) {
                     try {
                         s6 = RawSocket.open(true, receiveBatch, receiveBufferBytes, stats);
-                    } catch (Native.FamilyUnsupportedException e) {
+                    } catch (RawSocket.FamilyUnsupportedException e) {
                         if (ipv6Required || s4 == null) {
                             throw e;
                         }
                     }
                 }
-                efd = c.eventfd(0, Native.EFD_NONBLOCK | Native.EFD_CLOEXEC);
-                if (efd < 0) {
-                    throw new IOException("eventfd failed: " + Native.describe(Native.errno()));
-                }
-                return new RawIpLowerLayer(s4, s6, stats, Set.copyOf(localAddresses), efd);
+                int[] fds = Stream.of(s4, s6)
+                        .filter(Objects::nonNull)
+                        .mapToInt(RawSocket::fd)
+                        .toArray();
+                p = new Poller(fds, "the raw sockets");
+                return new RawIpLowerLayer(s4, s6, stats, Set.copyOf(localAddresses), p);
             } catch (IOException | RuntimeException e) {
                 if (s4 != null) {
                     s4.close();
@@ -220,8 +192,8 @@ public final class RawIpLowerLayer implements LowerLayer {
                 if (s6 != null) {
                     s6.close();
                 }
-                if (efd >= 0) {
-                    c.close(efd);
+                if (p != null) {
+                    p.close();
                 }
                 throw e;
             }
@@ -302,35 +274,12 @@ public final class RawIpLowerLayer implements LowerLayer {
     @Override
     public void await(long timeoutNanos) throws IOException {
         checkOpen();
-        for (int i = 0; i < pollCount; i++) {
-            pollFds.putShort(i * Native.POLLFD_SIZE + 6, (short) 0);
-        }
-        Pointer timeout = null;
-        if (timeoutNanos < Long.MAX_VALUE) {
-            long t = Math.max(0, timeoutNanos);
-            timespec.putLong(0, t / 1_000_000_000L);
-            timespec.putLong(8, t % 1_000_000_000L);
-            timeout = timespecPtr;
-        }
-        int r = libc.ppoll(pollFdsPtr, pollCount, timeout, null);
-        if (r < 0) {
-            int errno = Native.errno();
-            if (errno == Native.EINTR) {
-                return;
-            }
-            throw new IOException("ppoll on the raw sockets failed: " + Native.describe(errno));
-        }
-        short eventRevents = pollFds.getShort((pollCount - 1) * Native.POLLFD_SIZE + 6);
-        if (eventRevents != 0) {
-            libc.read(eventFd, drainPtr, 8); // resets the counter; EAGAIN if another read won
-        }
+        poller.await(timeoutNanos);
     }
 
     @Override
     public void wakeup() {
-        if (!closed) {
-            libc.write(eventFd, onePtr, 8);
-        }
+        poller.wakeup();
     }
 
     /** 0: the kernel puts SCTP right after the IP header. */
@@ -352,7 +301,7 @@ public final class RawIpLowerLayer implements LowerLayer {
         if (v6 != null) {
             v6.close();
         }
-        libc.close(eventFd);
+        poller.close();
     }
 
     private void checkOpen() throws IOException {

@@ -1,12 +1,18 @@
 package org.sctpj.llp.raw;
 
+import static org.sctpj.nativeio.Layout.*;
+import static org.sctpj.nativeio.Linux.*;
+
 import java.io.IOException;
-import java.lang.ref.Reference;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import jnr.ffi.Pointer;
+import org.sctpj.nativeio.LibC;
+import org.sctpj.nativeio.MmsgArray;
+import org.sctpj.nativeio.Native;
+import org.sctpj.nativeio.SockAddr;
 import org.sctpj.stack.llp.LowerLayer.PacketSink;
 
 /**
@@ -20,7 +26,7 @@ final class RawSocket {
 
     private static final int CONTROL_SPACE = 64;
 
-    private final Native.LibC libc;
+    private final LibC libc;
     private final boolean ipv6;
     private final int fd;
     private final int batch;
@@ -29,18 +35,20 @@ final class RawSocket {
     private final InetAddress wildcard;
 
     // receive side: batch slots
+    private final MmsgArray recv; // owns the buffers below: the headers point into them
     private final ByteBuffer headers; // mmsghdr[batch], native order
     private final Pointer headersPtr;
-    private final ByteBuffer iovs; // kept reachable: the headers point into it
     private final ByteBuffer names; // sockaddr_in6-sized slots
     private final ByteBuffer controls;
     private final ByteBuffer data; // big-endian, handed to the sink through the views
     private final ByteBuffer[] views;
 
     // send side
+    private final MmsgArray out; // owns the buffers below
     private final ByteBuffer sendHeader;
     private final Pointer sendHeaderPtr;
     private final ByteBuffer sendName;
+    private final byte[] sendNameBytes = new byte[SOCKADDR_IN6_SIZE];
     private final ByteBuffer sendControl;
     private final long sendControlAddress;
     private final ByteBuffer sendData;
@@ -66,40 +74,25 @@ final class RawSocket {
         this.stats = stats;
         this.wildcard = InetAddress.getByAddress(new byte[ipv6 ? 16 : 4]);
 
-        headers = Native.allocate(batch * Native.MMSGHDR_SIZE);
-        headersPtr = Native.pointer(headers);
-        iovs = Native.allocate(batch * Native.IOVEC_SIZE);
-        names = Native.allocate(batch * Native.SOCKADDR_IN6_SIZE);
-        controls = Native.allocate(batch * CONTROL_SPACE);
-        data = ByteBuffer.allocateDirect(batch * SLOT_SIZE);
+        recv = new MmsgArray(batch, CONTROL_SPACE, SLOT_SIZE);
+        headers = recv.headers;
+        headersPtr = recv.headerPointer(0);
+        names = recv.names;
+        controls = recv.controls;
+        data = recv.data;
         views = new ByteBuffer[batch];
-        long iovBase = Native.address(iovs);
-        long nameBase = Native.address(names);
-        long controlBase = Native.address(controls);
-        long dataBase = Native.address(data);
         for (int i = 0; i < batch; i++) {
-            int iov = i * Native.IOVEC_SIZE;
-            iovs.putLong(iov, dataBase + (long) i * SLOT_SIZE);
-            iovs.putLong(iov + 8, SLOT_SIZE);
-            int h = i * Native.MMSGHDR_SIZE;
-            headers.putLong(h + Native.MSG_NAME, nameBase + (long) i * Native.SOCKADDR_IN6_SIZE);
-            headers.putLong(h + Native.MSG_IOV, iovBase + iov);
-            headers.putLong(h + Native.MSG_IOVLEN, 1);
-            headers.putLong(h + Native.MSG_CONTROL, controlBase + (long) i * CONTROL_SPACE);
             views[i] = data.duplicate();
         }
 
-        sendHeader = Native.allocate(Native.MSGHDR_SIZE);
-        sendHeaderPtr = Native.pointer(sendHeader);
-        sendName = Native.allocate(Native.SOCKADDR_IN6_SIZE);
-        sendControl = Native.allocate(Native.cmsgSpace(Native.IN6_PKTINFO_SIZE));
-        sendControlAddress = Native.address(sendControl);
-        sendData = ByteBuffer.allocateDirect(SLOT_SIZE);
-        sendIov = Native.allocate(Native.IOVEC_SIZE);
-        sendIov.putLong(0, Native.address(sendData));
-        sendHeader.putLong(Native.MSG_NAME, Native.address(sendName));
-        sendHeader.putLong(Native.MSG_IOV, Native.address(sendIov));
-        sendHeader.putLong(Native.MSG_IOVLEN, 1);
+        out = new MmsgArray(1, cmsgSpace(IN6_PKTINFO_SIZE), SLOT_SIZE);
+        sendHeader = out.headers;
+        sendHeaderPtr = out.headerPointer(0);
+        sendName = out.names;
+        sendControl = out.controls;
+        sendControlAddress = out.controlAddress(0);
+        sendData = out.data;
+        sendIov = out.iovs;
     }
 
     /**
@@ -110,24 +103,22 @@ final class RawSocket {
      * @throws RawSocketPermissionException without CAP_NET_RAW
      */
     static RawSocket open(boolean ipv6, int batch, int receiveBufferBytes, Stats stats) throws IOException {
-        Native.LibC c = Native.libc();
+        LibC c = libc();
         String family = ipv6 ? "IPv6" : "IPv4";
-        int fd = c.socket(
-                ipv6 ? Native.AF_INET6 : Native.AF_INET,
-                Native.SOCK_RAW | Native.SOCK_NONBLOCK | Native.SOCK_CLOEXEC,
-                Native.IPPROTO_SCTP);
+        int fd = c.socket(ipv6 ? AF_INET6 : AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_SCTP);
         if (fd < 0) {
-            throw Native.socketError(Native.errno(), family);
+            throw socketError(Native.errno(), family);
         }
         try {
+            String what = "a raw socket";
             if (ipv6) {
                 // No IPV6_V6ONLY: Linux refuses it on raw sockets, which never see IPv4 anyway.
-                setInt(fd, Native.IPPROTO_IPV6, Native.IPV6_RECVPKTINFO, 1, "IPV6_RECVPKTINFO");
+                Native.setIntOption(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1, "IPV6_RECVPKTINFO", what);
             } else {
-                setInt(fd, Native.IPPROTO_IP, Native.IP_PKTINFO, 1, "IP_PKTINFO");
+                Native.setIntOption(fd, IPPROTO_IP, IP_PKTINFO, 1, "IP_PKTINFO", what);
             }
             if (receiveBufferBytes > 0) {
-                setInt(fd, Native.SOL_SOCKET, Native.SO_RCVBUF, receiveBufferBytes, "SO_RCVBUF");
+                Native.setIntOption(fd, SOL_SOCKET, SO_RCVBUF, receiveBufferBytes, "SO_RCVBUF", what);
             }
             return new RawSocket(ipv6, fd, batch, stats);
         } catch (IOException | RuntimeException e) {
@@ -136,15 +127,51 @@ final class RawSocket {
         }
     }
 
-    private static void setInt(int fd, int level, int option, int value, String name) throws IOException {
-        ByteBuffer v = Native.allocate(4);
-        v.putInt(0, value);
-        int r = Native.libc().setsockopt(fd, level, option, Native.pointer(v), 4);
-        Reference.reachabilityFence(v);
-        if (r != 0) {
+    /**
+     * The bound C library, or an exception that says the raw lower layer cannot work here and
+     * points to UDP encapsulation.
+     */
+    static LibC libc() throws IOException {
+        try {
+            return Native.libc();
+        } catch (IOException e) {
             throw new IOException(
-                    "setsockopt(" + name + ") failed on a raw socket: " + Native.describe(Native.errno()));
+                    "raw SCTP sockets cannot be used: " + e.getMessage() + ". Use the llp-udp-encap lower layer.", e);
         }
+    }
+
+    /**
+     * The exception for a failed {@code socket(AF_INET[6], SOCK_RAW, 132)}: without CAP_NET_RAW it
+     * says so and points to UDP encapsulation.
+     */
+    static IOException socketError(int errno, String family) {
+        if (errno == EPERM || errno == EACCES) {
+            return new RawSocketPermissionException(permissionMessage(family, Native.describe(errno)));
+        }
+        if (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT) {
+            return new FamilyUnsupportedException("the kernel offers no raw " + family + " sockets for protocol 132: "
+                    + Native.describe(errno) + ". Use the other address family or the llp-udp-encap lower layer.");
+        }
+        return new IOException(
+                "cannot open a raw " + family + " socket for SCTP (protocol 132): " + Native.describe(errno));
+    }
+
+    /** socket() failed because the kernel lacks the address family (e.g. IPv6 disabled). */
+    static final class FamilyUnsupportedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        FamilyUnsupportedException(String message) {
+            super(message);
+        }
+    }
+
+    /** The message of {@link RawSocketPermissionException}. */
+    static String permissionMessage(String family, String cause) {
+        return "cannot open a raw " + family + " socket for SCTP (protocol 132): " + cause
+                + ". Raw SCTP needs CAP_NET_RAW: run as root, or grant the capability to the JVM"
+                + " (setcap cap_net_raw+ep on the java binary, or AmbientCapabilities=CAP_NET_RAW in a"
+                + " systemd unit). Without privileges, use UDP encapsulation (RFC 6951): the llp-udp-encap"
+                + " lower layer.";
     }
 
     /** The file descriptor. */
@@ -171,25 +198,20 @@ final class RawSocket {
         if (count <= 0) {
             return 0;
         }
-        for (int i = 0; i < count; i++) {
-            int h = i * Native.MMSGHDR_SIZE;
-            headers.putInt(h + Native.MSG_NAMELEN, Native.SOCKADDR_IN6_SIZE);
-            headers.putLong(h + Native.MSG_CONTROLLEN, CONTROL_SPACE);
-            headers.putInt(h + Native.MSG_FLAGS, 0);
-        }
+        recv.prepareReceive(count);
         int n;
         if (count == 1) {
-            long r = libc.recvmsg(fd, headersPtr, Native.MSG_DONTWAIT);
+            long r = libc.recvmsg(fd, headersPtr, MSG_DONTWAIT);
             if (r >= 0) {
-                headers.putInt(Native.MMSG_LEN, (int) r);
+                headers.putInt(MMSG_LEN, (int) r);
             }
             n = r < 0 ? -1 : 1;
         } else {
-            n = libc.recvmmsg(fd, headersPtr, count, Native.MSG_DONTWAIT, null);
+            n = libc.recvmmsg(fd, headersPtr, count, MSG_DONTWAIT, null);
         }
         if (n < 0) {
             int errno = Native.errno();
-            if (errno == Native.EAGAIN || errno == Native.EINTR) {
+            if (errno == EAGAIN || errno == EINTR) {
                 return 0;
             }
             throw new IOException(
@@ -202,18 +224,18 @@ final class RawSocket {
     }
 
     private void deliver(int i, PacketSink sink, Set<InetAddress> local) {
-        int h = i * Native.MMSGHDR_SIZE;
-        int length = headers.getInt(h + Native.MMSG_LEN);
-        int flags = headers.getInt(h + Native.MSG_FLAGS);
+        int h = i * MMSGHDR_SIZE;
+        int length = headers.getInt(h + MMSG_LEN);
+        int flags = headers.getInt(h + MSG_FLAGS);
         stats.received++;
-        if ((flags & Native.MSG_TRUNC) != 0 || length > SLOT_SIZE) {
+        if ((flags & MSG_TRUNC) != 0 || length > SLOT_SIZE) {
             stats.truncated++;
             return;
         }
         int start = i * SLOT_SIZE;
         int end = start + length;
         InetAddress from = source(i);
-        InetAddress to = destination(i, (int) Math.min(headers.getLong(h + Native.MSG_CONTROLLEN), CONTROL_SPACE));
+        InetAddress to = destination(i, (int) Math.min(headers.getLong(h + MSG_CONTROLLEN), CONTROL_SPACE));
         if (!ipv6) {
             int ihl = Ipv4Header.headerLength(data, start, length);
             if (ihl < 0) {
@@ -247,49 +269,31 @@ final class RawSocket {
 
     /** The sender's address from msg_name, or null if the kernel gave none of our family. */
     private InetAddress source(int i) {
-        int h = i * Native.MMSGHDR_SIZE;
-        int nameLength = headers.getInt(h + Native.MSG_NAMELEN);
-        int at = i * Native.SOCKADDR_IN6_SIZE;
-        int family = names.getShort(at) & 0xffff;
+        int h = i * MMSGHDR_SIZE;
+        int nameLength = headers.getInt(h + MSG_NAMELEN);
+        int at = i * SOCKADDR_IN6_SIZE;
+        int family = names.getShort(at + SA_FAMILY) & 0xffff;
         if (ipv6) {
-            if (family != Native.AF_INET6 || nameLength < Native.SOCKADDR_IN6_SIZE) {
+            if (family != AF_INET6 || nameLength < SOCKADDR_IN6_SIZE) {
                 return null;
             }
-            return cache.ipv6(names, at + 8, names.getInt(at + 24));
+            return cache.ipv6(names, at + SIN6_ADDR, names.getInt(at + SIN6_SCOPE_ID));
         }
-        if (family != Native.AF_INET || nameLength < 8) {
+        if (family != AF_INET || nameLength < SIN_ADDR + 4) {
             return null;
         }
-        return cache.ipv4(bigEndianInt(names, at + 4));
+        return cache.ipv4(bigEndianInt(names, at + SIN_ADDR));
     }
 
     /** Our address the packet was sent to, from the pktinfo control message, or null. */
     private InetAddress destination(int i, int controlLength) {
         int base = i * CONTROL_SPACE;
-        int at = 0;
-        while (at + Native.CMSG_HEADER <= controlLength) {
-            long len = controls.getLong(base + at);
-            if (len < Native.CMSG_HEADER || at + len > controlLength) {
-                return null;
-            }
-            int level = controls.getInt(base + at + 8);
-            int type = controls.getInt(base + at + 12);
-            int payload = base + at + Native.CMSG_HEADER;
-            if (!ipv6
-                    && level == Native.IPPROTO_IP
-                    && type == Native.IP_PKTINFO
-                    && len >= Native.CMSG_HEADER + Native.IN_PKTINFO_SIZE) {
-                return cache.ipv4(bigEndianInt(controls, payload + 8)); // ipi_addr: the header's destination
-            }
-            if (ipv6
-                    && level == Native.IPPROTO_IPV6
-                    && type == Native.IPV6_PKTINFO
-                    && len >= Native.CMSG_HEADER + Native.IN6_PKTINFO_SIZE) {
-                return cache.ipv6(controls, payload, controls.getInt(payload + 16));
-            }
-            at += Native.cmsgAlign((int) len);
+        if (ipv6) {
+            int at = findControl(controls, base, controlLength, IPPROTO_IPV6, IPV6_PKTINFO, IN6_PKTINFO_SIZE);
+            return at < 0 ? null : cache.ipv6(controls, at + IPI6_ADDR, controls.getInt(at + IPI6_IFINDEX));
         }
-        return null;
+        int at = findControl(controls, base, controlLength, IPPROTO_IP, IP_PKTINFO, IN_PKTINFO_SIZE);
+        return at < 0 ? null : cache.ipv4(bigEndianInt(controls, at + IPI_ADDR)); // the header's destination
     }
 
     private static int bigEndianInt(ByteBuffer b, int at) {
@@ -313,72 +317,57 @@ final class RawSocket {
         }
         sendData.put(0, sctp, sctp.position(), length);
         sendIov.putLong(8, length);
-        byte[] dst = destination.getAddress();
-        if (ipv6) {
-            sendName.putShort(0, (short) Native.AF_INET6);
-            sendName.putShort(2, (short) 0);
-            sendName.putInt(4, 0);
-            sendName.put(8, dst);
-            sendName.putInt(24, ((Inet6Address) destination).getScopeId());
-            sendHeader.putInt(Native.MSG_NAMELEN, Native.SOCKADDR_IN6_SIZE);
-        } else {
-            sendName.putShort(0, (short) Native.AF_INET);
-            sendName.putShort(2, (short) 0);
-            sendName.put(4, dst);
-            sendName.putLong(8, 0);
-            sendHeader.putInt(Native.MSG_NAMELEN, Native.SOCKADDR_IN_SIZE);
-        }
+        int nameLength = SockAddr.encode(sendNameBytes, ipv6, destination, 0); // port 0: raw
+        sendName.put(0, sendNameBytes, 0, nameLength);
+        sendHeader.putInt(MSG_NAMELEN, nameLength);
         if (source != null && !source.isAnyLocalAddress()) {
             byte[] src = source.getAddress();
             int space;
+            int d = CMSG_HEADER;
             if (ipv6) {
-                space = Native.cmsgSpace(Native.IN6_PKTINFO_SIZE);
-                sendControl.putLong(0, Native.CMSG_HEADER + Native.IN6_PKTINFO_SIZE);
-                sendControl.putInt(8, Native.IPPROTO_IPV6);
-                sendControl.putInt(12, Native.IPV6_PKTINFO);
-                sendControl.put(16, src);
-                sendControl.putInt(32, source instanceof Inet6Address s6 ? s6.getScopeId() : 0);
+                space = cmsgSpace(IN6_PKTINFO_SIZE);
+                putControlHeader(sendControl, 0, IPPROTO_IPV6, IPV6_PKTINFO, IN6_PKTINFO_SIZE);
+                sendControl.put(d + IPI6_ADDR, src);
+                sendControl.putInt(d + IPI6_IFINDEX, source instanceof Inet6Address s6 ? s6.getScopeId() : 0);
             } else {
-                space = Native.cmsgSpace(Native.IN_PKTINFO_SIZE);
-                sendControl.putLong(0, Native.CMSG_HEADER + Native.IN_PKTINFO_SIZE);
-                sendControl.putInt(8, Native.IPPROTO_IP);
-                sendControl.putInt(12, Native.IP_PKTINFO);
-                sendControl.putInt(16, 0); // ipi_ifindex: let routing choose
-                sendControl.put(20, src); // ipi_spec_dst: the source address
-                sendControl.putInt(24, 0);
+                space = cmsgSpace(IN_PKTINFO_SIZE);
+                putControlHeader(sendControl, 0, IPPROTO_IP, IP_PKTINFO, IN_PKTINFO_SIZE);
+                sendControl.putInt(d + IPI_IFINDEX, 0); // let routing choose
+                sendControl.put(d + IPI_SPEC_DST, src); // the source address
+                sendControl.putInt(d + IPI_ADDR, 0);
             }
-            sendHeader.putLong(Native.MSG_CONTROL, sendControlAddress);
-            sendHeader.putLong(Native.MSG_CONTROLLEN, space);
+            sendHeader.putLong(MSG_CONTROL, sendControlAddress);
+            sendHeader.putLong(MSG_CONTROLLEN, space);
         } else {
-            sendHeader.putLong(Native.MSG_CONTROL, 0);
-            sendHeader.putLong(Native.MSG_CONTROLLEN, 0);
+            sendHeader.putLong(MSG_CONTROL, 0);
+            sendHeader.putLong(MSG_CONTROLLEN, 0);
         }
-        sendHeader.putInt(Native.MSG_FLAGS, 0);
+        sendHeader.putInt(MSG_FLAGS, 0);
         for (int attempt = 0; ; attempt++) {
-            long r = libc.sendmsg(fd, sendHeaderPtr, Native.MSG_DONTWAIT);
+            long r = libc.sendmsg(fd, sendHeaderPtr, MSG_DONTWAIT);
             if (r >= 0) {
                 stats.sent++;
                 return;
             }
             int errno = Native.errno();
-            if (errno == Native.EINTR && attempt < 3) {
+            if (errno == EINTR && attempt < 3) {
                 continue;
             }
-            if (errno == Native.EAGAIN || errno == Native.ENOBUFS || errno == Native.EINTR) {
+            if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
                 stats.sendDropped++; // as IP would drop it; SCTP retransmits
                 return;
             }
-            if (errno == Native.EMSGSIZE) {
+            if (errno == EMSGSIZE) {
                 stats.tooBig++;
                 return;
             }
-            if (errno == Native.EPERM) {
+            if (errno == EPERM) {
                 // An open raw socket gets EPERM from sendmsg only when a netfilter rule (nftables,
                 // iptables) drops the packet on output: a drop on the way, as on a dead link.
                 stats.filtered++;
                 return;
             }
-            if (errno == Native.EINVAL || errno == Native.EADDRNOTAVAIL) {
+            if (errno == EINVAL || errno == EADDRNOTAVAIL) {
                 throw new IOException("cannot send from " + source + " to " + destination + ": "
                         + Native.describe(errno) + " (is the source one of this host's addresses?)");
             }

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.sctpj.nativeio.Linux;
+import org.sctpj.nativeio.Native;
 
 /** The error a user without CAP_NET_RAW gets: it says what is missing and what to use instead. */
 class RawSocketPermissionTest {
@@ -20,8 +22,8 @@ class RawSocketPermissionTest {
     @Test
     void epermAndEaccesSayCapNetRawAndSuggestUdpEncapsulation() throws IOException {
         Native.libc();
-        for (int errno : new int[] {Native.EPERM, Native.EACCES}) {
-            IOException e = Native.socketError(errno, "IPv4");
+        for (int errno : new int[] {Linux.EPERM, Linux.EACCES}) {
+            IOException e = RawSocket.socketError(errno, "IPv4");
             assertInstanceOf(RawSocketPermissionException.class, e);
             String m = e.getMessage();
             assertTrue(m.contains("raw IPv4 socket"), m);
@@ -36,10 +38,10 @@ class RawSocketPermissionTest {
     @Test
     void missingFamilyIsNotAPermissionProblem() throws IOException {
         Native.libc();
-        IOException e = Native.socketError(Native.EAFNOSUPPORT, "IPv6");
-        assertInstanceOf(Native.FamilyUnsupportedException.class, e);
+        IOException e = RawSocket.socketError(Linux.EAFNOSUPPORT, "IPv6");
+        assertInstanceOf(RawSocket.FamilyUnsupportedException.class, e);
         assertTrue(e.getMessage().contains("no raw IPv6 sockets"), e.getMessage());
-        IOException other = Native.socketError(24, "IPv4"); // EMFILE
+        IOException other = RawSocket.socketError(24, "IPv4"); // EMFILE
         assertFalse(other instanceof RawSocketPermissionException);
         assertTrue(other.getMessage().contains("errno 24"), other.getMessage());
     }

@@ -1,11 +1,11 @@
 package org.sctpj.llp.udp;
 
-import static org.sctpj.llp.udp.UdpNative.*;
+import static org.sctpj.nativeio.Layout.*;
+import static org.sctpj.nativeio.Linux.*;
 
 import java.io.IOException;
 import java.lang.ref.Reference;
 import java.net.BindException;
-import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -13,16 +13,22 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import jnr.ffi.Pointer;
+import org.sctpj.nativeio.LibC;
+import org.sctpj.nativeio.MmsgArray;
+import org.sctpj.nativeio.Native;
+import org.sctpj.nativeio.Poller;
+import org.sctpj.nativeio.SockAddr;
 
 /**
  * The native Linux path of {@link UdpEncapsulation}: non-blocking UDP sockets of its own, reached
- * through JNR-FFI, so that a burst of packets costs few system calls.
+ * through the libc binding shared with llp-raw ({@code org.sctpj.nativeio}, JNR-FFI), so that a
+ * burst of packets costs few system calls.
  *
  * <ul>
  *   <li>Send: {@link #send} only copies the packet into one pre-allocated direct region and notes
  *       its socket and target. {@link #flush} groups what was held: consecutive packets to the
  *       same target through the same socket, all of one size but the last (which may be shorter),
- *       at most {@value UdpNative#UDP_MAX_SEGMENTS} and {@value #MAX_GSO_BYTES} bytes, go as one
+ *       at most {@value org.sctpj.nativeio.Linux#UDP_MAX_SEGMENTS} and {@value #MAX_GSO_BYTES} bytes, go as one
  *       datagram train with a UDP_SEGMENT control message (UDP GSO: the kernel cuts it into
  *       datagrams). The groups of one socket go in one {@code sendmmsg}. A socket whose GSO send
  *       fails with EIO or EINVAL (a device that cannot do it, for example without checksum
@@ -57,9 +63,11 @@ final class NativeUdp {
     private static final int SEND_CONTROL_SPACE = cmsgSpace(2);
     private static final int CACHE = 8;
 
+    private static volatile String unavailable;
+
     private final LibC libc;
     private final UdpEncapsulation.Sock[] socks;
-    private final int eventFd;
+    private final Poller poller;
     private volatile boolean closed;
 
     // ------------------------------------------------------------ send side
@@ -72,6 +80,7 @@ final class NativeUdp {
     private int heldCount;
     private int heldBytes;
 
+    private final MmsgArray sendArray; // owns the buffers below
     private final ByteBuffer sendHeaders; // mmsghdr[MAX_HELD]
     private final Pointer[] sendHeaderPtr = new Pointer[MAX_HELD];
     private final ByteBuffer sendIovs;
@@ -82,6 +91,7 @@ final class NativeUdp {
     private final int[] entryEnd = new int[MAX_HELD];
     private final UdpEncapsulation.Sock[] entrySock = new UdpEncapsulation.Sock[MAX_HELD];
 
+    private final MmsgArray single; // owns the buffers below
     private final ByteBuffer singleHeader; // for one datagram of a group after a GSO fallback
     private final Pointer singleHeaderPtr;
     private final ByteBuffer singleIov;
@@ -96,12 +106,11 @@ final class NativeUdp {
     // ------------------------------------------------------------ receive side
     private final int slots;
     private final int slotSize;
+    private final MmsgArray recv; // owns the buffers below
     private final ByteBuffer recvHeaders;
     private final Pointer recvHeaderPtr;
-    private final ByteBuffer recvIovs;
     private final ByteBuffer recvNames;
     private final ByteBuffer recvControls;
-    private final ByteBuffer recvData;
     private final ByteBuffer view;
     private int cursor;
     private UdpEncapsulation.Sock pendingSock;
@@ -118,17 +127,6 @@ final class NativeUdp {
     private final byte[] scratch = new byte[SOCKADDR_IN6_SIZE];
     private int srcNext;
 
-    // ------------------------------------------------------------ wait
-    private final ByteBuffer pollFds;
-    private final Pointer pollFdsPtr;
-    private final int pollCount;
-    private final ByteBuffer timespec;
-    private final Pointer timespecPtr;
-    private final ByteBuffer drain;
-    private final Pointer drainPtr;
-    private final Pointer onePtr;
-    private final ByteBuffer one;
-
     // ------------------------------------------------------------ counters
     long sent;
     long sendDropped;
@@ -141,80 +139,83 @@ final class NativeUdp {
     long groDatagrams;
 
     NativeUdp(UdpConfig config, UdpEncapsulation.Sock[] socks) throws IOException {
-        this.libc = UdpNative.libc();
+        this.libc = Native.libc();
         this.socks = socks;
-        int efd = libc.eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-        if (efd < 0) {
-            throw new IOException("eventfd failed: " + describe(errno()));
+        int[] fds = new int[socks.length];
+        for (int i = 0; i < socks.length; i++) {
+            fds[i] = socks[i].fd;
         }
-        this.eventFd = efd;
+        this.poller = new Poller(fds, "the UDP sockets");
 
         sendData = ByteBuffer.allocateDirect(SEND_REGION_BYTES);
-        sendDataAddress = address(sendData);
-        sendHeaders = allocate(MAX_HELD * MMSGHDR_SIZE);
-        sendIovs = allocate(MAX_HELD * IOVEC_SIZE);
-        sendNames = allocate(MAX_HELD * SOCKADDR_IN6_SIZE);
-        sendControls = allocate(MAX_HELD * SEND_CONTROL_SPACE);
-        sendControlAddress = address(sendControls);
-        long headerBase = address(sendHeaders);
-        long iovBase = address(sendIovs);
-        long nameBase = address(sendNames);
+        sendDataAddress = Native.address(sendData);
+        sendArray = new MmsgArray(MAX_HELD, SEND_CONTROL_SPACE, 0);
+        sendHeaders = sendArray.headers;
+        sendIovs = sendArray.iovs;
+        sendNames = sendArray.names;
+        sendControls = sendArray.controls;
+        sendControlAddress = sendArray.controlAddress(0);
         for (int i = 0; i < MAX_HELD; i++) {
-            int h = i * MMSGHDR_SIZE;
-            sendHeaders.putLong(h + MSG_NAME, nameBase + (long) i * SOCKADDR_IN6_SIZE);
-            sendHeaders.putLong(h + MSG_IOV, iovBase + (long) i * IOVEC_SIZE);
-            sendHeaders.putLong(h + MSG_IOVLEN, 1);
-            sendHeaderPtr[i] = pointer(headerBase + h);
-            int c = i * SEND_CONTROL_SPACE;
-            sendControls.putLong(c, CMSG_HEADER + 2);
-            sendControls.putInt(c + 8, SOL_UDP);
-            sendControls.putInt(c + 12, UDP_SEGMENT);
+            sendHeaderPtr[i] = sendArray.headerPointer(i);
+            putControlHeader(sendControls, i * SEND_CONTROL_SPACE, SOL_UDP, UDP_SEGMENT, 2);
         }
-        singleHeader = allocate(MMSGHDR_SIZE);
-        singleHeaderPtr = pointer(singleHeader);
-        singleIov = allocate(IOVEC_SIZE);
-        singleHeader.putLong(MSG_IOV, address(singleIov));
-        singleHeader.putLong(MSG_IOVLEN, 1);
+        single = new MmsgArray(1, 0, 0);
+        singleHeader = single.headers;
+        singleHeaderPtr = single.headerPointer(0);
+        singleIov = single.iovs;
 
         slots = Math.min(config.receiveBatch(), MAX_RECEIVE_SLOTS);
         slotSize = config.maxDatagramBytes();
-        recvHeaders = allocate(slots * MMSGHDR_SIZE);
-        recvHeaderPtr = pointer(recvHeaders);
-        recvIovs = allocate(slots * IOVEC_SIZE);
-        recvNames = allocate(slots * SOCKADDR_IN6_SIZE);
-        recvControls = allocate(slots * RECEIVE_CONTROL_SPACE);
-        recvData = ByteBuffer.allocateDirect(slots * slotSize);
-        view = recvData.duplicate();
-        long rIov = address(recvIovs);
-        long rName = address(recvNames);
-        long rControl = address(recvControls);
-        long rData = address(recvData);
-        for (int i = 0; i < slots; i++) {
-            recvIovs.putLong(i * IOVEC_SIZE, rData + (long) i * slotSize);
-            recvIovs.putLong(i * IOVEC_SIZE + 8, slotSize);
-            int h = i * MMSGHDR_SIZE;
-            recvHeaders.putLong(h + MSG_NAME, rName + (long) i * SOCKADDR_IN6_SIZE);
-            recvHeaders.putLong(h + MSG_IOV, rIov + (long) i * IOVEC_SIZE);
-            recvHeaders.putLong(h + MSG_IOVLEN, 1);
-            recvHeaders.putLong(h + MSG_CONTROL, rControl + (long) i * RECEIVE_CONTROL_SPACE);
-        }
+        recv = new MmsgArray(slots, RECEIVE_CONTROL_SPACE, slotSize);
+        recvHeaders = recv.headers;
+        recvHeaderPtr = recv.headerPointer(0);
+        recvNames = recv.names;
+        recvControls = recv.controls;
+        view = recv.data.duplicate();
+    }
 
-        pollCount = socks.length + 1;
-        pollFds = allocate(pollCount * POLLFD_SIZE);
-        pollFdsPtr = pointer(pollFds);
-        for (int i = 0; i < socks.length; i++) {
-            pollFds.putInt(i * POLLFD_SIZE, socks[i].fd);
-            pollFds.putShort(i * POLLFD_SIZE + 4, POLLIN);
+    /**
+     * Null when the native path can be used here: the C library binds and the kernel accepts
+     * UDP_SEGMENT on a UDP socket (Linux 4.18 and later); else why not. Probed once.
+     */
+    static String unavailableReason() {
+        String u = unavailable;
+        if (u != null) {
+            return u.isEmpty() ? null : u;
         }
-        pollFds.putInt(socks.length * POLLFD_SIZE, eventFd);
-        pollFds.putShort(socks.length * POLLFD_SIZE + 4, POLLIN);
-        timespec = allocate(TIMESPEC_SIZE);
-        timespecPtr = pointer(timespec);
-        drain = allocate(8);
-        drainPtr = pointer(drain);
-        one = allocate(8);
-        one.putLong(0, 1);
-        onePtr = pointer(one);
+        synchronized (NativeUdp.class) {
+            if (unavailable == null) {
+                unavailable = probe();
+            }
+            return unavailable.isEmpty() ? null : unavailable;
+        }
+    }
+
+    private static String probe() {
+        LibC c;
+        try {
+            c = Native.libc();
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+        int fd = c.socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            fd = c.socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        }
+        if (fd < 0) {
+            return "cannot open a UDP socket: " + Native.describe(Native.errno());
+        }
+        try {
+            if (!Native.hasIntOption(fd, SOL_UDP, UDP_SEGMENT)) {
+                return "the kernel does not accept UDP_SEGMENT (UDP GSO needs Linux 4.18 or later): "
+                        + Native.describe(Native.errno());
+            }
+            return "";
+        } catch (IOException e) {
+            return e.getMessage();
+        } finally {
+            c.close(fd);
+        }
     }
 
     // ================================================================ sockets
@@ -225,59 +226,61 @@ final class NativeUdp {
      * configuration, GSO probed and GRO switched on where the kernel allows.
      */
     static UdpEncapsulation.Sock bind(UdpConfig config, InetAddress address, int port) throws IOException {
-        LibC c = UdpNative.libc();
+        LibC c = Native.libc();
         boolean six = address == null || address instanceof Inet6Address;
         int fd = c.socket(six ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0 && address == null && errno() == EAFNOSUPPORT) {
+        if (fd < 0 && address == null && Native.errno() == EAFNOSUPPORT) {
             six = false;
             fd = c.socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         }
         if (fd < 0) {
-            throw new IOException("cannot open a UDP socket: " + describe(errno()));
+            throw new IOException("cannot open a UDP socket: " + Native.describe(Native.errno()));
         }
         try {
-            setInt(c, fd, SOL_SOCKET, SO_RCVBUF, config.receiveBufferBytes(), "SO_RCVBUF");
-            setInt(c, fd, SOL_SOCKET, SO_SNDBUF, config.sendBufferBytes(), "SO_SNDBUF");
+            String what = "a UDP socket";
+            Native.setIntOption(fd, SOL_SOCKET, SO_RCVBUF, config.receiveBufferBytes(), "SO_RCVBUF", what);
+            Native.setIntOption(fd, SOL_SOCKET, SO_SNDBUF, config.sendBufferBytes(), "SO_SNDBUF", what);
             boolean wildcard = address == null || address.isAnyLocalAddress();
             if (six && wildcard) {
-                setInt(c, fd, IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY"); // one socket for both families
+                // one socket for both families
+                Native.setIntOption(fd, IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY", what);
             }
-            ByteBuffer sa = allocate(SOCKADDR_IN6_SIZE);
+            ByteBuffer sa = Native.allocate(SOCKADDR_IN6_SIZE);
             InetAddress bindTo = address != null ? address : InetAddress.getByAddress(new byte[six ? 16 : 4]);
             byte[] name = new byte[SOCKADDR_IN6_SIZE];
-            int length = encode(name, six, bindTo, port);
+            int length = SockAddr.encode(name, six, bindTo, port);
             sa.put(0, name, 0, length);
-            if (c.bind(fd, pointer(sa), length) != 0) {
-                int errno = errno();
+            if (c.bind(fd, Native.pointer(sa), length) != 0) {
+                int errno = Native.errno();
                 String where = bindTo.getHostAddress();
                 if (errno == EADDRINUSE) {
                     throw new BindException("cannot bind UDP port " + port + " on " + where + " ("
-                            + describe(errno) + "): if another SCTP-over-UDP stack uses it, choose another port"
+                            + Native.describe(errno) + "): if another SCTP-over-UDP stack uses it, choose another port"
                             + " with UdpConfig.builder().localPort(p) or the environment variable "
                             + UdpConfig.PORT_ENV + ", or 0 for an ephemeral port");
                 }
                 if (errno == EADDRNOTAVAIL) {
-                    throw new BindException(where + " is not an address of this host (" + describe(errno)
+                    throw new BindException(where + " is not an address of this host (" + Native.describe(errno)
                             + "): bind one of its interface addresses, or none for the wildcard address");
                 }
-                throw new IOException("cannot bind UDP port " + port + " on " + where + ": " + describe(errno));
+                throw new IOException("cannot bind UDP port " + port + " on " + where + ": " + Native.describe(errno));
             }
-            ByteBuffer len = allocate(4);
+            ByteBuffer len = Native.allocate(4);
             len.putInt(0, SOCKADDR_IN6_SIZE);
             sa.putLong(0, 0).putLong(8, 0).putLong(16, 0).putInt(24, 0);
-            if (c.getsockname(fd, pointer(sa), pointer(len)) != 0) {
-                throw new IOException("getsockname failed on a UDP socket: " + describe(errno()));
+            if (c.getsockname(fd, Native.pointer(sa), Native.pointer(len)) != 0) {
+                throw new IOException("getsockname failed on a UDP socket: " + Native.describe(Native.errno()));
             }
             sa.get(0, name, 0, SOCKADDR_IN6_SIZE);
-            InetSocketAddress local = decode(name, sa.getShort(0) & 0xffff, sa.getInt(24), true);
+            InetSocketAddress local = SockAddr.decode(name, true);
             if (local == null) {
                 throw new IOException("getsockname gave an address of an unknown family");
             }
             UdpEncapsulation.Sock s = new UdpEncapsulation.Sock(null, local, !six || wildcard, six);
             s.fd = fd;
             s.family6 = six;
-            s.gso = getInt(c, fd, SOL_UDP, UDP_SEGMENT);
-            s.gro = trySetInt(c, fd, SOL_UDP, UDP_GRO, 1);
+            s.gso = Native.hasIntOption(fd, SOL_UDP, UDP_SEGMENT);
+            s.gro = Native.trySetIntOption(fd, SOL_UDP, UDP_GRO, 1);
             Reference.reachabilityFence(sa);
             Reference.reachabilityFence(len);
             return s;
@@ -285,82 +288,6 @@ final class NativeUdp {
             c.close(fd);
             throw e;
         }
-    }
-
-    private static void setInt(LibC c, int fd, int level, int option, int value, String name) throws IOException {
-        if (!trySetInt(c, fd, level, option, value)) {
-            throw new IOException("setsockopt(" + name + ") failed on a UDP socket: " + describe(errno()));
-        }
-    }
-
-    static boolean trySetInt(LibC c, int fd, int level, int option, int value) {
-        ByteBuffer v = allocate(4);
-        v.putInt(0, value);
-        int r = c.setsockopt(fd, level, option, pointer(v), 4);
-        Reference.reachabilityFence(v);
-        return r == 0;
-    }
-
-    private static boolean getInt(LibC c, int fd, int level, int option) {
-        ByteBuffer v = allocate(8);
-        v.putInt(4, 4);
-        int r = c.getsockopt(fd, level, option, pointer(v), pointer(address(v) + 4));
-        Reference.reachabilityFence(v);
-        return r == 0;
-    }
-
-    /**
-     * Writes a sockaddr_in, or a sockaddr_in6 when {@code family6} (an IPv4 address then as
-     * IPv4-mapped), into {@code out} in native order for the family and network order for port
-     * and address; returns its length.
-     */
-    static int encode(byte[] out, boolean family6, InetAddress address, int port) {
-        Arrays.fill(out, (byte) 0);
-        short family = (short) (family6 ? AF_INET6 : AF_INET);
-        boolean little = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
-        out[0] = (byte) (little ? family : family >> 8);
-        out[1] = (byte) (little ? family >> 8 : family);
-        out[2] = (byte) (port >> 8);
-        out[3] = (byte) port;
-        byte[] a = address.getAddress();
-        if (!family6) {
-            System.arraycopy(a, 0, out, 4, 4);
-            return SOCKADDR_IN_SIZE;
-        }
-        if (a.length == 4) {
-            out[18] = (byte) 0xff;
-            out[19] = (byte) 0xff;
-            System.arraycopy(a, 0, out, 20, 4);
-        } else {
-            System.arraycopy(a, 0, out, 8, 16);
-            int scope = ((Inet6Address) address).getScopeId();
-            for (int i = 0; i < 4; i++) {
-                int shift = little ? 8 * i : 8 * (3 - i);
-                out[24 + i] = (byte) (scope >> shift);
-            }
-        }
-        return SOCKADDR_IN6_SIZE;
-    }
-
-    /**
-     * The socket address in {@code raw} (a sockaddr of {@code family}; {@code scope} read in native
-     * order), or null for another family. An IPv4-mapped IPv6 address comes back as IPv4 unless
-     * {@code keepMapped}.
-     */
-    static InetSocketAddress decode(byte[] raw, int family, int scope, boolean keepMapped) throws UnknownHostException {
-        int port = ((raw[2] & 0xff) << 8) | (raw[3] & 0xff);
-        if (family == AF_INET) {
-            return new InetSocketAddress(InetAddress.getByAddress(Arrays.copyOfRange(raw, 4, 8)), port);
-        }
-        if (family != AF_INET6) {
-            return null;
-        }
-        byte[] a = Arrays.copyOfRange(raw, 8, 24);
-        InetAddress ip = scope != 0 ? Inet6Address.getByAddress(null, a, scope) : InetAddress.getByAddress(a);
-        if (keepMapped && ip instanceof Inet4Address) {
-            ip = Inet6Address.getByAddress(null, a, -1); // getsockname of a v6 socket: keep its family
-        }
-        return new InetSocketAddress(ip, port);
     }
 
     // ================================================================ send
@@ -471,7 +398,7 @@ final class NativeUdp {
         }
         int i = encNext;
         encNext = (encNext + 1) % CACHE;
-        encLength[i] = encode(encBytes[i], family6, target.getAddress(), target.getPort());
+        encLength[i] = SockAddr.encode(encBytes[i], family6, target.getAddress(), target.getPort());
         encTarget[i] = target;
         encFamily6[i] = family6;
         return i;
@@ -503,7 +430,7 @@ final class NativeUdp {
                 at += r;
                 continue;
             }
-            int errno = r == 0 ? EAGAIN : errno(); // sendmmsg sent none without an error: treat as full
+            int errno = r == 0 ? EAGAIN : Native.errno(); // sendmmsg sent none without an error: treat as full
             if (errno == EINTR && interrupted++ < 3) {
                 continue;
             }
@@ -521,7 +448,8 @@ final class NativeUdp {
             }
             sendDropped += packets(at);
             if (errno != EMSGSIZE && errno != EPERM && errno != ECONNREFUSED && failure == null) {
-                failure = new IOException("cannot send to " + heldTarget[entryFirst[at]] + ": " + describe(errno));
+                failure =
+                        new IOException("cannot send to " + heldTarget[entryFirst[at]] + ": " + Native.describe(errno));
             }
             at++;
         }
@@ -536,7 +464,7 @@ final class NativeUdp {
                 "UDP GSO send failed on the socket bound to {0} ({1}): sending one datagram per system call"
                         + " on it from now on",
                 s.local,
-                describe(errno));
+                Native.describe(errno));
     }
 
     /** Sends the packets of entry {@code e} one datagram per sendmsg. */
@@ -555,7 +483,7 @@ final class NativeUdp {
                 sent++;
                 continue;
             }
-            int errno = errno();
+            int errno = Native.errno();
             sendDropped++;
             if (errno != EAGAIN
                     && errno != ENOBUFS
@@ -564,7 +492,7 @@ final class NativeUdp {
                     && errno != EPERM
                     && errno != ECONNREFUSED
                     && failure == null) {
-                failure = new IOException("cannot send to " + heldTarget[p] + ": " + describe(errno));
+                failure = new IOException("cannot send to " + heldTarget[p] + ": " + Native.describe(errno));
             }
         }
         return failure;
@@ -586,16 +514,11 @@ final class NativeUdp {
             UdpEncapsulation.Sock s = socks[(cursor + k) % count];
             while (n < max && pendingCount == 0) {
                 int want = Math.min(slots, max - n);
-                for (int i = 0; i < want; i++) {
-                    int h = i * MMSGHDR_SIZE;
-                    recvHeaders.putInt(h + MSG_NAMELEN, SOCKADDR_IN6_SIZE);
-                    recvHeaders.putLong(h + MSG_CONTROLLEN, RECEIVE_CONTROL_SPACE);
-                    recvHeaders.putInt(h + MSG_FLAGS, 0);
-                }
+                recv.prepareReceive(want);
                 receiveCalls++;
                 int r = libc.recvmmsg(s.fd, recvHeaderPtr, want, MSG_DONTWAIT, null);
                 if (r < 0) {
-                    int errno = errno();
+                    int errno = Native.errno();
                     if (errno == EAGAIN || errno == EINTR) {
                         break;
                     }
@@ -603,7 +526,7 @@ final class NativeUdp {
                         continue; // an ICMP error queued on the socket: not about reading
                     }
                     throw new IOException(
-                            "receiving on the UDP socket bound to " + s.local + " failed: " + describe(errno));
+                            "receiving on the UDP socket bound to " + s.local + " failed: " + Native.describe(errno));
                 }
                 if (r == 0) {
                     break;
@@ -674,8 +597,8 @@ final class NativeUdp {
     /** The sender of slot {@code i}, from a small cache of decoded addresses. */
     private InetSocketAddress source(int i) throws UnknownHostException {
         int at = i * SOCKADDR_IN6_SIZE;
-        int family = recvNames.getShort(at) & 0xffff;
-        int length = family == AF_INET ? 8 : family == AF_INET6 ? SOCKADDR_IN6_SIZE : 0;
+        int family = recvNames.getShort(at + SA_FAMILY) & 0xffff;
+        int length = family == AF_INET ? SIN_ADDR + 4 : family == AF_INET6 ? SOCKADDR_IN6_SIZE : 0;
         if (length == 0) {
             return null;
         }
@@ -685,7 +608,7 @@ final class NativeUdp {
                 return srcAddress[k];
             }
         }
-        InetSocketAddress a = decode(scratch, family, family == AF_INET6 ? recvNames.getInt(at + 24) : 0, false);
+        InetSocketAddress a = SockAddr.decode(scratch, false);
         int k = srcNext;
         srcNext = (srcNext + 1) % CACHE;
         System.arraycopy(scratch, 0, srcRaw[k], 0, length);
@@ -699,20 +622,8 @@ final class NativeUdp {
         int base = i * RECEIVE_CONTROL_SPACE;
         int controlLength =
                 (int) Math.min(recvHeaders.getLong(i * MMSGHDR_SIZE + MSG_CONTROLLEN), RECEIVE_CONTROL_SPACE);
-        int at = 0;
-        while (at + CMSG_HEADER <= controlLength) {
-            long len = recvControls.getLong(base + at);
-            if (len < CMSG_HEADER || at + len > controlLength) {
-                return 0;
-            }
-            if (recvControls.getInt(base + at + 8) == SOL_UDP
-                    && recvControls.getInt(base + at + 12) == UDP_GRO
-                    && len >= CMSG_HEADER + 4) {
-                return Math.max(0, recvControls.getInt(base + at + CMSG_HEADER));
-            }
-            at += cmsgAlign((int) len);
-        }
-        return 0;
+        int at = findControl(recvControls, base, controlLength, SOL_UDP, UDP_GRO, 4);
+        return at < 0 ? 0 : Math.max(0, recvControls.getInt(at));
     }
 
     // ================================================================ wait
@@ -723,34 +634,12 @@ final class NativeUdp {
         if (pendingCount > 0) {
             return;
         }
-        for (int i = 0; i < pollCount; i++) {
-            pollFds.putShort(i * POLLFD_SIZE + 6, (short) 0);
-        }
-        Pointer timeout = null;
-        if (timeoutNanos < Long.MAX_VALUE) {
-            long t = Math.max(0, timeoutNanos);
-            timespec.putLong(0, t / 1_000_000_000L);
-            timespec.putLong(8, t % 1_000_000_000L);
-            timeout = timespecPtr;
-        }
-        int r = libc.ppoll(pollFdsPtr, pollCount, timeout, null);
-        if (r < 0) {
-            int errno = errno();
-            if (errno == EINTR) {
-                return;
-            }
-            throw new IOException("ppoll on the UDP sockets failed: " + describe(errno));
-        }
-        if (pollFds.getShort((pollCount - 1) * POLLFD_SIZE + 6) != 0) {
-            libc.read(eventFd, drainPtr, 8); // resets the counter
-        }
+        poller.await(timeoutNanos);
     }
 
     /** Makes a concurrent or the next {@link #await} return. Any thread. */
     void wakeup() {
-        if (!closed) {
-            libc.write(eventFd, onePtr, 8);
-        }
+        poller.wakeup();
     }
 
     /** Closes the sockets and the eventfd; held packets are dropped. */
@@ -762,7 +651,7 @@ final class NativeUdp {
         for (UdpEncapsulation.Sock s : socks) {
             libc.close(s.fd);
         }
-        libc.close(eventFd);
+        poller.close();
         heldCount = 0;
         heldBytes = 0;
     }
@@ -770,7 +659,7 @@ final class NativeUdp {
     /** Closes sockets opened before the layer could be built. */
     static void closeAll(Iterable<UdpEncapsulation.Sock> socks) {
         try {
-            LibC c = UdpNative.libc();
+            LibC c = Native.libc();
             for (UdpEncapsulation.Sock s : socks) {
                 if (s.fd >= 0) {
                     c.close(s.fd);

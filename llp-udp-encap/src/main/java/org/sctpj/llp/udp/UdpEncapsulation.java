@@ -17,6 +17,7 @@ import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import org.sctpj.nativeio.Native;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -212,7 +213,7 @@ public final class UdpEncapsulation implements LowerLayer {
         }
         String why = config.receiveMode() != ReceiveMode.SELECTOR
                 ? "it needs ReceiveMode.SELECTOR (the stack thread reads the sockets), not " + config.receiveMode()
-                : UdpNative.unavailableReason();
+                : NativeUdp.unavailableReason();
         if (why == null) {
             return true;
         }
@@ -645,7 +646,7 @@ public final class UdpEncapsulation implements LowerLayer {
     boolean setSocketOptionForTest(int level, int option, int value) throws IOException {
         boolean ok = true;
         for (Sock s : socks) {
-            ok &= NativeUdp.trySetInt(UdpNative.libc(), s.fd, level, option, value);
+            ok &= Native.trySetIntOption(s.fd, level, option, value);
         }
         return ok;
     }

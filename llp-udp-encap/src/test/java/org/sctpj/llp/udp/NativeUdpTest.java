@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sctpj.nativeio.Linux;
 
 /**
  * The native path's batching over real loopback sockets: GSO trains, sendmmsg of mixed groups,
@@ -161,7 +162,7 @@ class NativeUdpTest {
             assumeTrue(tx.gsoBySocket()[0], "the kernel offers UDP GSO");
             // SO_NO_CHECK (no UDP checksum) makes the kernel refuse GSO with EINVAL, as a device
             // that cannot offload would with EIO.
-            assumeTrue(tx.setSocketOptionForTest(UdpNative.SOL_SOCKET, 11, 1), "SO_NO_CHECK");
+            assumeTrue(tx.setSocketOptionForTest(Linux.SOL_SOCKET, 11, 1), "SO_NO_CHECK");
             tx.setRemotePort(V4, rx.localPort());
             List<ByteBuffer> sent = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
@@ -215,7 +216,7 @@ class NativeUdpTest {
             assertTrue(on.isNative(), "ON on Linux with UDP_SEGMENT (this machine)");
         }
         try (UdpEncapsulation auto = open(V4, NativeIo.AUTO)) {
-            assertEquals(UdpNative.unavailableReason() == null, auto.isNative());
+            assertEquals(NativeUdp.unavailableReason() == null, auto.isNative());
         }
         IOException e = assertThrows(
                 IOException.class,

@@ -1,0 +1,77 @@
+package org.sctpj.nativeio;
+
+/**
+ * The Linux constants the lower layers pass to {@link LibC}: address families, socket types and
+ * flags, option levels and names, message flags, and the errno values they test.
+ *
+ * <p>The values are those of x86-64 and AArch64 (the only CPUs {@link Native#libc()} binds on):
+ * both use the kernel's generic definitions for every name here, so no value depends on the
+ * architecture. {@code LayoutTest} checks them against a C program's view when gcc is present.
+ */
+public final class Linux {
+    private Linux() {}
+
+    // ---------------------------------------------------------------- sockets
+
+    public static final int AF_INET = 2;
+    public static final int AF_INET6 = 10;
+    public static final int SOCK_DGRAM = 2;
+    public static final int SOCK_RAW = 3;
+    public static final int SOCK_NONBLOCK = 0x800;
+    public static final int SOCK_CLOEXEC = 0x80000;
+    public static final int IPPROTO_IP = 0;
+    public static final int IPPROTO_IPV6 = 41;
+    public static final int IPPROTO_SCTP = 132;
+
+    // ---------------------------------------------------------------- socket options
+
+    public static final int SOL_SOCKET = 1;
+    /** The UDP option level (IPPROTO_UDP). */
+    public static final int SOL_UDP = 17;
+
+    public static final int SO_SNDBUF = 7;
+    public static final int SO_RCVBUF = 8;
+    /** IPv4 destination address and interface of a received packet; source of a sent one. */
+    public static final int IP_PKTINFO = 8;
+
+    public static final int IPV6_V6ONLY = 26;
+    public static final int IPV6_RECVPKTINFO = 49;
+    public static final int IPV6_PKTINFO = 50;
+    /** UDP GSO: the segment size, as a socket option or a control message (Linux 4.18). */
+    public static final int UDP_SEGMENT = 103;
+    /** UDP GRO: receive coalesced datagrams with their segment size in a control message (Linux 5.0). */
+    public static final int UDP_GRO = 104;
+    /**
+     * Segments of one GSO send that every kernel with UDP GSO accepts: the kernel's internal
+     * UDP_MAX_SEGMENTS was 64 when GSO came (Linux 4.18). Not in the user-space headers.
+     */
+    public static final int UDP_MAX_SEGMENTS = 64;
+
+    // ---------------------------------------------------------------- other flags
+
+    public static final int EFD_NONBLOCK = 0x800;
+    public static final int EFD_CLOEXEC = 0x80000;
+    public static final int O_RDONLY = 0;
+    public static final int O_CLOEXEC = 0x80000;
+    public static final int CLONE_NEWNET = 0x40000000;
+    public static final short POLLIN = 1;
+    public static final int MSG_CTRUNC = 0x8;
+    public static final int MSG_TRUNC = 0x20;
+    public static final int MSG_DONTWAIT = 0x40;
+
+    // ---------------------------------------------------------------- errno
+
+    public static final int EPERM = 1;
+    public static final int EINTR = 4;
+    public static final int EIO = 5;
+    public static final int EAGAIN = 11;
+    public static final int EACCES = 13;
+    public static final int EINVAL = 22;
+    public static final int EMSGSIZE = 90;
+    public static final int EPROTONOSUPPORT = 93;
+    public static final int EAFNOSUPPORT = 97;
+    public static final int EADDRINUSE = 98;
+    public static final int EADDRNOTAVAIL = 99;
+    public static final int ENOBUFS = 105;
+    public static final int ECONNREFUSED = 111;
+}
