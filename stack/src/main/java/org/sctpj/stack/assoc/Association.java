@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,16 +21,14 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
 import org.sctpj.stack.addr.AddressPolicy;
-import org.sctpj.stack.path.CmtScheduler;
-import org.sctpj.stack.path.CongestionController;
-import org.sctpj.stack.path.LinkedIncreasesCongestionController;
+import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
-import org.sctpj.stack.path.Rfc9260CongestionController;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.tx.AckResult;
 import org.sctpj.stack.tx.DataSender;
 import org.sctpj.stack.tx.PacketBuilder;
+import org.sctpj.stack.tx.PathScheduling;
 import org.sctpj.stack.tx.UnsentMessage;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.Parsed;
@@ -117,8 +116,6 @@ public final class Association {
     private int primary;
     private final Heartbeats heartbeats = new Heartbeats();
     private final CongestionController cc;
-    /** CMT: the path after the one that last got data, for round robin over destinations. */
-    private int nextCmtPath;
     /**
      * The source address per peer address: the address policy's pairs, and for the peer address
      * the handshake used, the local address the peer reached (so that the answers leave from the
@@ -211,9 +208,7 @@ public final class Association {
         this.peerPort = peerPort;
         this.pb = new PacketBuilder(65535);
         this.sackWriter = new SackChunkWriter(pb);
-        this.cc = o.congestionControl() == SctpOptions.CongestionControl.LINKED_INCREASES
-                ? new LinkedIncreasesCongestionController(paths)
-                : new Rfc9260CongestionController();
+        this.cc = o.congestionController().create(Collections.unmodifiableList(paths));
     }
 
     // ------------------------------------------------------------------ creation
@@ -1324,7 +1319,7 @@ public final class Association {
      * with no active path, it is {@link #dataPath()}); without, when p is {@link #dataPath()}.
      */
     private boolean carriesData(Path p) {
-        if (o.cmt() && CmtScheduler.takesNewData(p)) {
+        if (tx.scheduling().sendsNewDataTo(p)) {
             return true;
         }
         return p == dataPath();
@@ -1428,53 +1423,34 @@ public final class Association {
             }
             return finish(p.address());
         }
-        if (tx.hasDataToSend(now) && o.cmt() && CmtScheduler.activeCount(paths) > 0) {
-            return cmtTransmit(now);
+        if (tx.hasDataToSend(now) && tx.scheduling().stripes(paths)) {
+            return tx.scheduling().transmit(paths, dataPacketAttempt, now);
         }
         if (tx.hasDataToSend(now)) {
-            Path p = dataPath();
-            if (p.flightSize() == 0
-                    && p.lastSendNanos() != Long.MIN_VALUE
-                    && now - p.lastSendNanos() > p.rto().rto()) {
-                // RFC 9260 section 7.2.1: after an idle RTO the window decays before new data goes.
-                cc.onIdle(p);
-            }
-            startPacket(p);
-            bundleSack(now);
-            tx.fill(pb, p, paths, now);
-            if (!pb.isEmpty()) {
-                return finish(p.address());
-            }
+            return dataPacketTo(dataPath(), now);
         }
         return null;
     }
 
+    /** {@link #dataPacketTo(Path, long)} for the data scheduling, made once (no lambda per packet). */
+    private final PathScheduling.PacketAttempt dataPacketAttempt = this::dataPacketTo;
+
     /**
-     * CMT: the next packet of DATA, from the active destinations in turn (round robin, one packet
-     * each), each within its own cwnd; empty when none may send.
+     * A packet of DATA to {@code p} within its own cwnd: to the single data path, or to the
+     * destination the data scheduling chose ({@link PathScheduling#transmit}, CMT); its
+     * destination, or null when none may go.
      */
-    private InetAddress cmtTransmit(long now) {
-        int n = paths.size();
-        for (int k = 0; k < n; k++) {
-            int idx = (nextCmtPath + k) % n;
-            Path p = paths.get(idx);
-            if (!CmtScheduler.takesNewData(p)) {
-                continue;
-            }
-            if (p.flightSize() == 0
-                    && p.lastSendNanos() != Long.MIN_VALUE
-                    && now - p.lastSendNanos() > p.rto().rto()) {
-                cc.onIdle(p);
-            }
-            startPacket(p);
-            bundleSack(now);
-            tx.fill(pb, p, paths, now);
-            if (!pb.isEmpty()) {
-                nextCmtPath = (idx + 1) % n;
-                return finish(p.address());
-            }
+    private InetAddress dataPacketTo(Path p, long now) {
+        if (p.flightSize() == 0
+                && p.lastSendNanos() != Long.MIN_VALUE
+                && now - p.lastSendNanos() > p.rto().rto()) {
+            // RFC 9260 section 7.2.1: after an idle RTO the window decays before new data goes.
+            cc.onIdle(p);
         }
-        return null;
+        startPacket(p);
+        bundleSack(now);
+        tx.fill(pb, p, paths, now);
+        return pb.isEmpty() ? null : finish(p.address());
     }
 
     /**
