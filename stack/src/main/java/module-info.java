@@ -10,4 +10,5 @@ module org.sctpj.stack {
     exports org.sctpj.stack.wire.cause;
     exports org.sctpj.stack.llp;
     exports org.sctpj.stack.addr;
+    exports org.sctpj.stack.cc;
 }

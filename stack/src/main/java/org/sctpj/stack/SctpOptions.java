@@ -1,6 +1,7 @@
 package org.sctpj.stack;
 
 import java.time.Duration;
+import org.sctpj.stack.cc.CongestionControllerFactory;
 
 /**
  * Protocol options of an endpoint and of the associations it creates: one immutable value, with
@@ -71,8 +72,13 @@ import java.time.Duration;
  * @param bufferSplitting with {@code cmt}, each destination may hold at most its share (1/n of n
  *     active destinations) of the peer's receive window in flight, so one failing path cannot take
  *     the whole window (true)
- * @param congestionControl the congestion controller of each association ({@link
- *     CongestionControl#RFC9260}: independent per-path windows)
+ * @param congestionControl which congestion controller each association uses, as a shorthand:
+ *     one of the stack's two, or {@link CongestionControl#CUSTOM} when {@code congestionController}
+ *     is one of the application's ({@link CongestionControl#RFC9260}: independent per-path windows)
+ * @param congestionController the factory that makes each association's congestion controller
+ *     ({@link org.sctpj.stack.cc.CongestionController}, RFC 9260 section 7.2), called once per
+ *     association; consistent with {@code congestionControl} ({@link
+ *     CongestionControllerFactory#RFC9260})
  * @param deferredReceiveRelease delivered messages keep counting against the receive window
  *     (a_rwnd, RFC 9260 section 6.2) until the application gives their bytes back with {@link
  *     Endpoint#releaseReceived}, so a reader slower than the network stops the sender instead of
@@ -119,6 +125,7 @@ public record SctpOptions(
         boolean cmtDelayedAck,
         boolean bufferSplitting,
         CongestionControl congestionControl,
+        CongestionControllerFactory congestionController,
         boolean deferredReceiveRelease,
         int partialDeliveryPoint) {
 
@@ -132,7 +139,10 @@ public record SctpOptions(
         LARGEST_SSTHRESH
     }
 
-    /** The congestion controller of an association. */
+    /**
+     * The congestion controller of an association, as a shorthand for {@link
+     * SctpOptions#congestionController()}.
+     */
     public enum CongestionControl {
         /** RFC 9260 section 7.2 on each destination independently. */
         RFC9260,
@@ -142,7 +152,31 @@ public record SctpOptions(
          * grow no faster than one single-path flow on the best of them, so CMT stays fair to
          * single-path flows on a shared bottleneck.
          */
-        LINKED_INCREASES
+        LINKED_INCREASES,
+        /**
+         * A controller of the application's, given with {@link Builder#congestionController}; not
+         * to be passed to {@link Builder#congestionControl}.
+         */
+        CUSTOM;
+
+        /** The factory of this controller; {@code null} for {@link #CUSTOM}. */
+        public CongestionControllerFactory factory() {
+            return switch (this) {
+                case RFC9260 -> CongestionControllerFactory.RFC9260;
+                case LINKED_INCREASES -> CongestionControllerFactory.LINKED_INCREASES;
+                case CUSTOM -> null;
+            };
+        }
+    }
+
+    /** The shorthand naming {@code f}: one of the stack's controllers, else CUSTOM. */
+    private static CongestionControl shorthandOf(CongestionControllerFactory f) {
+        for (CongestionControl c : CongestionControl.values()) {
+            if (c.factory() == f) {
+                return c;
+            }
+        }
+        return CongestionControl.CUSTOM;
     }
 
     /** RFC 9260 section 16 defaults, as for wide-area paths. */
@@ -176,6 +210,7 @@ public record SctpOptions(
             false,
             true,
             CongestionControl.RFC9260,
+            CongestionControllerFactory.RFC9260,
             false,
             2 << 20);
 
@@ -265,6 +300,20 @@ public record SctpOptions(
         if (congestionControl == null) {
             throw new IllegalArgumentException("congestionControl must be set (e.g. RFC9260)");
         }
+        if (congestionController == null) {
+            throw new IllegalArgumentException("congestionController must be set: pass a CongestionControllerFactory,"
+                    + " or call congestionControl(RFC9260) for the standard controller");
+        }
+        if (congestionControl == CongestionControl.CUSTOM
+                && shorthandOf(congestionController) != CongestionControl.CUSTOM) {
+            throw new IllegalArgumentException("congestionControl CUSTOM names a controller of the application's: call"
+                    + " congestionController(factory) with yours instead, or congestionControl(RFC9260 or"
+                    + " LINKED_INCREASES) for the stack's own");
+        }
+        if (congestionControl != CongestionControl.CUSTOM && congestionController != congestionControl.factory()) {
+            throw new IllegalArgumentException("congestionControl " + congestionControl + " and congestionController "
+                    + congestionController + " disagree: set only one of them (the builder keeps them in step)");
+        }
         if (partialDeliveryPoint < 0 || partialDeliveryPoint > receiveBufferBytes) {
             throw new IllegalArgumentException("partialDeliveryPoint must be 0 (off) to receiveBufferBytes "
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
@@ -329,6 +378,7 @@ public record SctpOptions(
         private boolean deferredReceiveRelease;
         private boolean bufferSplitting;
         private CongestionControl congestionControl;
+        private CongestionControllerFactory congestionController;
         private int partialDeliveryPoint;
 
         private boolean maxMessageSizeSet;
@@ -365,6 +415,7 @@ public record SctpOptions(
             deferredReceiveRelease = o.deferredReceiveRelease;
             bufferSplitting = o.bufferSplitting;
             congestionControl = o.congestionControl;
+            congestionController = o.congestionController;
             partialDeliveryPoint = o.partialDeliveryPoint;
         }
 
@@ -553,9 +604,29 @@ public record SctpOptions(
             return this;
         }
 
-        /** Sets {@link SctpOptions#congestionControl()}. */
+        /**
+         * Sets {@link SctpOptions#congestionControl()} and with it {@link
+         * SctpOptions#congestionController()} to the stack's controller of that name ({@link
+         * CongestionControl#CUSTOM} is rejected by {@link #build()}: use {@link
+         * #congestionController} for an own controller).
+         */
         public Builder congestionControl(CongestionControl v) {
             congestionControl = v;
+            if (v != null && v != CongestionControl.CUSTOM) {
+                congestionController = v.factory();
+            }
+            return this;
+        }
+
+        /**
+         * Sets the factory of each association's congestion controller ({@link
+         * SctpOptions#congestionController()}), for instance one of the application's; {@link
+         * SctpOptions#congestionControl()} follows ({@link CongestionControl#CUSTOM} unless it is
+         * one of the stack's factories). A null factory is rejected by {@link #build()}.
+         */
+        public Builder congestionController(CongestionControllerFactory factory) {
+            congestionController = factory;
+            congestionControl = factory == null ? congestionControl : shorthandOf(factory);
             return this;
         }
 
@@ -610,6 +681,7 @@ public record SctpOptions(
                     cmtDelayedAck,
                     bufferSplitting,
                     congestionControl,
+                    congestionController,
                     deferredReceiveRelease,
                     partialDeliveryPoint);
         }

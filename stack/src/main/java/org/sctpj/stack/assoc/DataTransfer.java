@@ -9,13 +9,13 @@ import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
-import org.sctpj.stack.path.CmtScheduler;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.tx.AckResult;
 import org.sctpj.stack.tx.DataSender;
 import org.sctpj.stack.tx.PacketBuilder;
+import org.sctpj.stack.tx.PathScheduling;
 import org.sctpj.stack.tx.UnsentMessage;
 import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
 import org.sctpj.stack.wire.cause.NoUserDataCause;
@@ -43,8 +43,6 @@ public final class DataTransfer {
     private final Tcb t;
     private final PacketBuilder pb;
     private final SackChunkWriter sackWriter;
-    /** CMT: the path after the one that last got data, for round robin over destinations. */
-    private int nextCmtPath;
     /** The source address of the last packet built. */
     private InetAddress lastSource;
     // Reused on the data path so that a packet of DATA or SACK allocates nothing.
@@ -358,7 +356,7 @@ public final class DataTransfer {
      * when p is {@link org.sctpj.stack.pathmgmt.Failover#dataPath()}.
      */
     private boolean carriesData(Path p) {
-        if (t.o.cmt() && CmtScheduler.takesNewData(p)) {
+        if (t.tx.scheduling().sendsNewDataTo(p)) {
             return true;
         }
         return p == t.failover.dataPath();
@@ -448,53 +446,34 @@ public final class DataTransfer {
             }
             return finish(p.address());
         }
-        if (t.tx.hasDataToSend(now) && t.o.cmt() && CmtScheduler.activeCount(t.paths) > 0) {
-            return cmtTransmit(now);
+        if (t.tx.hasDataToSend(now) && t.tx.scheduling().stripes(t.paths)) {
+            return t.tx.scheduling().transmit(t.paths, dataPacketAttempt, now);
         }
         if (t.tx.hasDataToSend(now)) {
-            Path p = t.failover.dataPath();
-            if (p.flightSize() == 0
-                    && p.lastSendNanos() != Long.MIN_VALUE
-                    && now - p.lastSendNanos() > p.rto().rto()) {
-                // RFC 9260 section 7.2.1: after an idle RTO the window decays before new data goes.
-                t.cc.onIdle(p);
-            }
-            startPacket(p);
-            bundleSack(now);
-            t.tx.fill(pb, p, t.paths, now);
-            if (!pb.isEmpty()) {
-                return finish(p.address());
-            }
+            return dataPacketTo(t.failover.dataPath(), now);
         }
         return null;
     }
 
+    /** {@link #dataPacketTo(Path, long)} for the data scheduling, made once (no lambda per packet). */
+    private final PathScheduling.PacketAttempt dataPacketAttempt = this::dataPacketTo;
+
     /**
-     * CMT: the next packet of DATA, from the active destinations in turn (round robin, one packet
-     * each), each within its own cwnd; empty when none may send.
+     * A packet of DATA to {@code p} within its own cwnd: to the single data path, or to the
+     * destination the data scheduling chose ({@link PathScheduling#transmit}, CMT); its
+     * destination, or null when none may go.
      */
-    private InetAddress cmtTransmit(long now) {
-        int n = t.paths.size();
-        for (int k = 0; k < n; k++) {
-            int idx = (nextCmtPath + k) % n;
-            Path p = t.paths.get(idx);
-            if (!CmtScheduler.takesNewData(p)) {
-                continue;
-            }
-            if (p.flightSize() == 0
-                    && p.lastSendNanos() != Long.MIN_VALUE
-                    && now - p.lastSendNanos() > p.rto().rto()) {
-                t.cc.onIdle(p);
-            }
-            startPacket(p);
-            bundleSack(now);
-            t.tx.fill(pb, p, t.paths, now);
-            if (!pb.isEmpty()) {
-                nextCmtPath = (idx + 1) % n;
-                return finish(p.address());
-            }
+    private InetAddress dataPacketTo(Path p, long now) {
+        if (p.flightSize() == 0
+                && p.lastSendNanos() != Long.MIN_VALUE
+                && now - p.lastSendNanos() > p.rto().rto()) {
+            // RFC 9260 section 7.2.1: after an idle RTO the window decays before new data goes.
+            t.cc.onIdle(p);
         }
-        return null;
+        startPacket(p);
+        bundleSack(now);
+        t.tx.fill(pb, p, t.paths, now);
+        return pb.isEmpty() ? null : finish(p.address());
     }
 
     private static boolean isAlone(Chunk c) {

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -12,13 +13,11 @@ import java.util.Map;
 import java.util.Set;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
 import org.sctpj.stack.handshake.StateCookie;
-import org.sctpj.stack.path.CongestionController;
-import org.sctpj.stack.path.LinkedIncreasesCongestionController;
 import org.sctpj.stack.path.Path;
-import org.sctpj.stack.path.Rfc9260CongestionController;
 import org.sctpj.stack.pathmgmt.Failover;
 import org.sctpj.stack.pathmgmt.HeartbeatHandler;
 import org.sctpj.stack.pathmgmt.PathSet;
@@ -166,9 +165,7 @@ public final class Tcb {
         this.o = o;
         this.peerPort = peerPort;
         this.association = association;
-        this.cc = o.congestionControl() == SctpOptions.CongestionControl.LINKED_INCREASES
-                ? new LinkedIncreasesCongestionController(paths)
-                : new Rfc9260CongestionController();
+        this.cc = o.congestionController().create(Collections.unmodifiableList(paths));
         this.connect = new Connect(this);
         this.collision = new InitCollision(this);
         this.shutdown = new Shutdown(this);

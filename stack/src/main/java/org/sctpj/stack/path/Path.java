@@ -4,18 +4,19 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.Objects;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.cc.CongestionController;
+import org.sctpj.stack.cc.PathCongestionState;
 
 /**
  * The state kept for one destination transport address of an association (RFC 9260 sections 6.3,
  * 7.2 and 8.2): status, error counter, RTO estimator, congestion window, slow-start threshold,
  * partial bytes acknowledged, flight size, the T3-rtx deadline and traffic counters.
  *
- * <p>The congestion variables are changed by a {@link CongestionController} only (their setters
- * are public so that controllers in other packages can be plugged in); the flight size by the data
- * sender. All times are {@code long} nanoseconds supplied by the caller; {@link Long#MAX_VALUE}
+ * <p>The congestion variables are changed by a {@link CongestionController} only, which sees the
+ * path through the {@link PathCongestionState} view; the flight size by the data sender. All times are {@code long} nanoseconds supplied by the caller; {@link Long#MAX_VALUE}
  * means "not running".
  */
-public final class Path {
+public final class Path implements PathCongestionState {
 
     private final int index;
     private final InetAddress address;
@@ -64,6 +65,7 @@ public final class Path {
     }
 
     /** The position of this path in the association's path list (0..63). */
+    @Override
     public int index() {
         return index;
     }
@@ -78,6 +80,12 @@ public final class Path {
         return status;
     }
 
+    /** Whether the status is {@link PathStatus#ACTIVE}. */
+    @Override
+    public boolean isActive() {
+        return status == PathStatus.ACTIVE;
+    }
+
     /** Sets the reachability status. */
     public void setStatus(PathStatus s) {
         status = Objects.requireNonNull(s, "status");
@@ -86,7 +94,7 @@ public final class Path {
     /**
      * Whether CMT may stripe new data onto this path (true by default): an address policy leaves
      * out the paths that are not in its matching, which then only carry heartbeats, and data when
-     * no path of the set is active (see {@link CmtScheduler}).
+     * no path of the set is active (see {@code tx.CmtScheduler}).
      */
     public boolean inCmtSet() {
         return inCmtSet;
@@ -101,6 +109,7 @@ public final class Path {
      * The path MTU in bytes of IP packet, the "MTU" of the congestion control arithmetic of RFC 9260
      * section 7.2.
      */
+    @Override
     public int mtu() {
         return mtu;
     }
@@ -130,37 +139,59 @@ public final class Path {
         return rto;
     }
 
+    @Override
+    public boolean hasRttSample() {
+        return rto.hasSample();
+    }
+
+    @Override
+    public long srttNanos() {
+        return rto.srtt();
+    }
+
+    @Override
+    public long rtoNanos() {
+        return rto.rto();
+    }
+
     /** Congestion window, in bytes. */
+    @Override
     public long cwnd() {
         return cwnd;
     }
 
     /** Sets the congestion window; for {@link CongestionController} implementations. */
+    @Override
     public void setCwnd(long v) {
         cwnd = v;
     }
 
     /** Slow-start threshold, in bytes. */
+    @Override
     public long ssthresh() {
         return ssthresh;
     }
 
     /** Sets the slow-start threshold; for {@link CongestionController} implementations. */
+    @Override
     public void setSsthresh(long v) {
         ssthresh = v;
     }
 
     /** partial_bytes_acked of congestion avoidance (RFC 9260 section 7.2.2). */
+    @Override
     public long partialBytesAcked() {
         return partialBytesAcked;
     }
 
     /** Sets partial_bytes_acked; for {@link CongestionController} implementations. */
+    @Override
     public void setPartialBytesAcked(long v) {
         partialBytesAcked = v;
     }
 
     /** Bytes of user data sent to this path and neither acknowledged nor marked for retransmission. */
+    @Override
     public long flightSize() {
         return flightSize;
     }

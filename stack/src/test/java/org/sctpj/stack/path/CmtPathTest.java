@@ -13,6 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SctpOptions.RetransmissionPolicy;
+import org.sctpj.stack.cc.LinkedIncreasesCongestionController;
+import org.sctpj.stack.tx.CmtScheduler;
 
 /** CMT's destination choice, the linked-increases controller and the SCTP-PF/CMT options. */
 class CmtPathTest {

@@ -9,9 +9,9 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.cc.Rfc9260CongestionController;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
-import org.sctpj.stack.path.Rfc9260CongestionController;
 
 /**
  * The CMT rules of the sender on two destinations A and B, chunks alternating A, B, A, B...: split

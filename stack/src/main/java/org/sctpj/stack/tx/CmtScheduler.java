@@ -1,12 +1,17 @@
-package org.sctpj.stack.path;
+package org.sctpj.stack.tx;
 
+import java.net.InetAddress;
 import java.util.List;
+import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SctpOptions.RetransmissionPolicy;
+import org.sctpj.stack.path.Path;
+import org.sctpj.stack.path.PathStatus;
 
 /**
  * Destination choice of Concurrent Multipath Transfer (Iyengar, Amer, Stewart, "Concurrent
  * Multipath Transfer Using SCTP Multihoming Over Independent End-to-End Paths", IEEE/ACM ToN
- * 2006): which destinations take new data, and where retransmissions go.
+ * 2006), the {@link PathScheduling} of an association with {@link SctpOptions#cmt()}: which
+ * destinations take new data, in which order, where retransmissions go, and buffer splitting.
  *
  * <ul>
  *   <li>new data goes to every {@link PathStatus#ACTIVE} destination of the CMT path set ({@link
@@ -18,13 +23,89 @@ import org.sctpj.stack.SctpOptions.RetransmissionPolicy;
  *       (RTX-SAME). Among active destinations those with the fewest consecutive errors come first,
  *       so that without SCTP-PF a destination that just timed out is not chosen while a clean one
  *       exists (a deviation from the paper's pure ssthresh/cwnd order, which ties it to luck).
+ *   <li>packets of new data go to those destinations in round robin, one packet each, each within
+ *       its own cwnd ({@link #transmit});
+ *   <li>buffer splitting ({@link SctpOptions#bufferSplitting()}): with n such destinations, each
+ *       may have at most 1/n of the peer's window in flight, so that one failing path cannot take
+ *       the whole window.
  * </ul>
  *
- * <p>Stateless; all methods are static.
+ * <p>The rules on which destinations are eligible are static; the instance keeps the round-robin
+ * position and the retransmission target of the packet being filled. The CMT loss rules are in
+ * {@link CmtLossDetector}.
  */
-public final class CmtScheduler {
+public final class CmtScheduler implements PathScheduling {
 
-    private CmtScheduler() {}
+    private final RetransmissionPolicy policy;
+    private final boolean bufferSplitting;
+    /** The path after the one that last got data, for round robin over destinations. */
+    private int nextPath;
+    /** Where retransmissions go in the packet being filled (null: wherever it is sent). */
+    private Path rtxTarget;
+
+    CmtScheduler(SctpOptions o) {
+        this.policy = o.retransmissionPolicy();
+        this.bufferSplitting = o.bufferSplitting();
+    }
+
+    @Override
+    public boolean stripes(List<Path> paths) {
+        return activeCount(paths) > 0;
+    }
+
+    /**
+     * The next packet of DATA, from the active destinations in turn (round robin, one packet
+     * each), each within its own cwnd; null when none may send.
+     */
+    @Override
+    public InetAddress transmit(List<Path> paths, PacketAttempt attempt, long now) {
+        int n = paths.size();
+        for (int k = 0; k < n; k++) {
+            int idx = (nextPath + k) % n;
+            Path p = paths.get(idx);
+            if (!takesNewData(p)) {
+                continue;
+            }
+            InetAddress dest = attempt.tryPath(p, now);
+            if (dest != null) {
+                nextPath = (idx + 1) % n;
+                return dest;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void beginFill(List<Path> paths) {
+        rtxTarget = retransmissionTarget(paths, policy);
+    }
+
+    @Override
+    public boolean retransmitsTo(Path last, Path p) {
+        Path t = retransmissionPathFor(last, rtxTarget, policy);
+        return t == null || t == p;
+    }
+
+    /**
+     * Buffer splitting: with n active destinations, p may have at most 1/n of the peer's window
+     * (its last a_rwnd, that is the free estimate plus what is unacknowledged) in flight.
+     */
+    @Override
+    public boolean withinShare(Path p, List<Path> paths, long peerWindow) {
+        if (!bufferSplitting) {
+            return true;
+        }
+        int n = activeCount(paths);
+        if (n <= 1 || !takesNewData(p)) {
+            return true;
+        }
+        return p.flightSize() < peerWindow / n;
+    }
+
+    @Override
+    public boolean sendsNewDataTo(Path p) {
+        return takesNewData(p);
+    }
 
     /**
      * Whether CMT may send new data to {@code p}: it is active and in the CMT path set. When no

@@ -1,4 +1,4 @@
-package org.sctpj.stack.path;
+package org.sctpj.stack.cc;
 
 import java.util.List;
 import java.util.Objects;
@@ -24,29 +24,36 @@ import java.util.Objects;
  * T_i. With one destination alpha = 1 and T_i = cwnd_i: exactly RFC 9260.
  *
  * <p>The controller reads the association's live path list; destinations that are not {@link
- * PathStatus#ACTIVE} take no part in the sums (but an acknowledged one still grows by its own rule).
+ * PathCongestionState#isActive() active} take no part in the sums (but an acknowledged one still
+ * grows by its own rule). One controller per association (its factory is {@link
+ * CongestionControllerFactory#LINKED_INCREASES}); called on the stack's owner thread only (see
+ * {@link CongestionController}).
  */
 public final class LinkedIncreasesCongestionController implements CongestionController {
 
-    private final List<Path> paths;
+    private final List<? extends PathCongestionState> paths;
     private final Rfc9260CongestionController base = new Rfc9260CongestionController();
 
     /**
      * A controller coupling the destinations of {@code paths}, which it reads on every
      * acknowledgement (pass the association's own list, not a copy).
      */
-    public LinkedIncreasesCongestionController(List<Path> paths) {
+    public LinkedIncreasesCongestionController(List<? extends PathCongestionState> paths) {
         this.paths = Objects.requireNonNull(paths, "paths: pass the association's path list");
     }
 
     @Override
-    public void init(Path p, long peerRwnd) {
+    public void init(PathCongestionState p, long peerRwnd) {
         base.init(p, peerRwnd);
     }
 
     @Override
     public void onAck(
-            Path p, long bytesNewlyAcked, boolean cumAckAdvanced, boolean cwndFullyUsed, boolean inFastRecovery) {
+            PathCongestionState p,
+            long bytesNewlyAcked,
+            boolean cumAckAdvanced,
+            boolean cwndFullyUsed,
+            boolean inFastRecovery) {
         if (p.cwnd() <= p.ssthresh()) {
             base.onAck(p, bytesNewlyAcked, cumAckAdvanced, cwndFullyUsed, inFastRecovery);
             return;
@@ -71,13 +78,14 @@ public final class LinkedIncreasesCongestionController implements CongestionCont
      * T_i = max(cwnd_i, cwnd_total / alpha): the bytes to acknowledge on {@code p} for one MTU of
      * growth. Public for tests and statistics.
      */
-    public long increaseThreshold(Path p) {
+    public long increaseThreshold(PathCongestionState p) {
         double total = 0;
         double bestRatio = 0;
         double sumRate = 0;
         boolean selfCounted = false;
-        for (Path q : paths) {
-            if (q.status() != PathStatus.ACTIVE && q != p) {
+        for (int k = 0; k < paths.size(); k++) {
+            PathCongestionState q = paths.get(k);
+            if (!q.isActive() && q != p) {
                 continue;
             }
             selfCounted |= q == p;
@@ -95,23 +103,23 @@ public final class LinkedIncreasesCongestionController implements CongestionCont
         return Math.max(p.cwnd(), t >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(t));
     }
 
-    private static double rttSeconds(Path q) {
-        long nanos = q.rto().hasSample() ? q.rto().srtt() : q.rto().rto();
+    private static double rttSeconds(PathCongestionState q) {
+        long nanos = q.hasRttSample() ? q.srttNanos() : q.rtoNanos();
         return Math.max(nanos, 1_000L) / 1e9;
     }
 
     @Override
-    public void onFastRetransmit(Path p) {
+    public void onFastRetransmit(PathCongestionState p) {
         base.onFastRetransmit(p);
     }
 
     @Override
-    public void onT3Timeout(Path p) {
+    public void onT3Timeout(PathCongestionState p) {
         base.onT3Timeout(p);
     }
 
     @Override
-    public void onIdle(Path p) {
+    public void onIdle(PathCongestionState p) {
         base.onIdle(p);
     }
 }

@@ -1,4 +1,4 @@
-package org.sctpj.stack.path;
+package org.sctpj.stack.cc;
 
 /**
  * The standard SCTP congestion control of RFC 9260 section 7.2:
@@ -16,6 +16,9 @@ package org.sctpj.stack.path;
  *   <li>T3-rtx expiry: ssthresh = max(cwnd / 2, 4 * MTU), cwnd = 1 MTU (7.2.3);
  *   <li>idle for an RTO: cwnd = max(cwnd / 2, 4 * MTU) (7.2.1).
  * </ul>
+ *
+ * <p>Stateless: one instance may serve any number of paths and associations. Called on the
+ * stack's owner thread only (see {@link CongestionController}).
  */
 public final class Rfc9260CongestionController implements CongestionController {
 
@@ -23,7 +26,7 @@ public final class Rfc9260CongestionController implements CongestionController {
     public Rfc9260CongestionController() {}
 
     @Override
-    public void init(Path p, long peerRwnd) {
+    public void init(PathCongestionState p, long peerRwnd) {
         long mtu = p.mtu();
         p.setCwnd(Math.min(4 * mtu, Math.max(2 * mtu, 4380)));
         p.setSsthresh(peerRwnd);
@@ -32,7 +35,11 @@ public final class Rfc9260CongestionController implements CongestionController {
 
     @Override
     public void onAck(
-            Path p, long bytesNewlyAcked, boolean cumAckAdvanced, boolean cwndFullyUsed, boolean inFastRecovery) {
+            PathCongestionState p,
+            long bytesNewlyAcked,
+            boolean cumAckAdvanced,
+            boolean cwndFullyUsed,
+            boolean inFastRecovery) {
         long mtu = p.mtu();
         long cwnd = p.cwnd();
         if (cwnd <= p.ssthresh()) {
@@ -55,7 +62,7 @@ public final class Rfc9260CongestionController implements CongestionController {
     }
 
     @Override
-    public void onFastRetransmit(Path p) {
+    public void onFastRetransmit(PathCongestionState p) {
         long mtu = p.mtu();
         p.setSsthresh(Math.max(p.cwnd() / 2, 4 * mtu));
         p.setCwnd(p.ssthresh());
@@ -63,7 +70,7 @@ public final class Rfc9260CongestionController implements CongestionController {
     }
 
     @Override
-    public void onT3Timeout(Path p) {
+    public void onT3Timeout(PathCongestionState p) {
         long mtu = p.mtu();
         p.setSsthresh(Math.max(p.cwnd() / 2, 4 * mtu));
         p.setCwnd(mtu);
@@ -71,7 +78,7 @@ public final class Rfc9260CongestionController implements CongestionController {
     }
 
     @Override
-    public void onIdle(Path p) {
+    public void onIdle(PathCongestionState p) {
         p.setCwnd(Math.max(p.cwnd() / 2, 4L * p.mtu()));
     }
 }

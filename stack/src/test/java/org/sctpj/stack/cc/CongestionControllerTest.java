@@ -1,4 +1,4 @@
-package org.sctpj.stack.path;
+package org.sctpj.stack.cc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.net.InetAddress;
 import org.junit.jupiter.api.Test;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.path.Path;
+import org.sctpj.stack.path.PathStatus;
 
 class CongestionControllerTest {
     private final CongestionController cc = new Rfc9260CongestionController();

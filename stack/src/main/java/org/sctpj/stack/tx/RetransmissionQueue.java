@@ -1,0 +1,468 @@
+package org.sctpj.stack.tx;
+
+import java.util.List;
+import org.sctpj.stack.path.Path;
+import org.sctpj.stack.wire.Serial;
+import org.sctpj.stack.wire.chunk.DataChunk;
+
+/**
+ * The DATA chunks sent and not yet covered by the cumulative ack, in TSN order (RFC 9260 sections
+ * 6.2.1 and 6.3): the TSN space (next TSN, Cumulative TSN Ack Point), the byte counts of the send
+ * buffer and the peer's window estimate, marking for retransmission (by T3-rtx or fast
+ * retransmit), resending, and the acknowledgement passes of a SACK (cumulative ack, gap blocks,
+ * reneging). What a SACK means for losses is for the {@link LossDetector}; it reads the facts this
+ * queue gathers per SACK ({@link #beginSack} to the end of the SACK's processing).
+ *
+ * <p>The zero window probe of RFC 9260 section 6.1 rule A is tracked here too, since it is an
+ * outstanding chunk sent beyond the peer's window.
+ */
+final class RetransmissionQueue {
+
+    static final int MAX_PATHS = 64;
+
+    private final SendPool pool;
+    private final SentChunkRing ring = new SentChunkRing();
+    private int nextTsn;
+    private int cumAck;
+    private long peerRwnd;
+    /** Bytes of chunks not covered by the cumulative ack (gap-acked included). */
+    private long outstandingBytes;
+    /** Bytes of chunks acknowledged by neither the cumulative ack nor a gap block. */
+    private long unackedBytes;
+    /** A zero window probe (RFC 9260 section 6.1 rule A) is outstanding. */
+    private boolean probing;
+    /** A SACK came while {@link #probing}, since the probe was sent or T3-rtx last expired. */
+    private boolean probeAnswered;
+
+    private int markedCount;
+    private int fastPending;
+    private long rttProbeMask;
+    /** Chunks in the window acknowledged by a gap block but not yet by the cumulative TSN. */
+    private int gapAckedCount;
+
+    // Facts of the SACK being processed, per path index and overall.
+    private final AckResult result;
+    private final long[] newlyAckedBytes = new long[MAX_PATHS];
+    private final SentChunk[] earliestBefore = new SentChunk[MAX_PATHS];
+    private final int[] pendingOnPath = new int[MAX_PATHS];
+    private long fullyUsedMask;
+    private final int[] htna1 = new int[MAX_PATHS];
+    private final int[] htna2 = new int[MAX_PATHS];
+    private long htna1Mask;
+    private long htna2Mask;
+    private int htna;
+    private boolean anyHtna;
+    private int highestReported;
+
+    RetransmissionQueue(SendPool pool, int initialTsn, long peerRwnd, AckResult result) {
+        this.pool = pool;
+        this.nextTsn = initialTsn;
+        this.cumAck = initialTsn - 1;
+        this.peerRwnd = Math.max(0, peerRwnd);
+        this.result = result;
+    }
+
+    // ------------------------------------------------------------------ state
+
+    /** The TSN the next new DATA chunk will carry. */
+    int nextTsn() {
+        return nextTsn;
+    }
+
+    /** The Cumulative TSN Ack Point. */
+    int cumAck() {
+        return cumAck;
+    }
+
+    /** The peer's receiver window as this sender estimates it (RFC 9260 section 6.2.1). */
+    long peerRwnd() {
+        return peerRwnd;
+    }
+
+    /** User bytes of the chunks not covered by the cumulative ack. */
+    long outstandingBytes() {
+        return outstandingBytes;
+    }
+
+    /** User bytes of the chunks acknowledged neither cumulatively nor by a gap block. */
+    long unackedBytes() {
+        return unackedBytes;
+    }
+
+    /** Chunks not covered by the cumulative ack. */
+    int size() {
+        return ring.size();
+    }
+
+    /** The chunk at {@code i} (0 is the oldest). */
+    SentChunk get(int i) {
+        return ring.get(i);
+    }
+
+    /** Chunks marked for retransmission and not yet resent. */
+    int markedCount() {
+        return markedCount;
+    }
+
+    /** Chunks marked by fast retransmit and not yet resent. */
+    int fastPending() {
+        return fastPending;
+    }
+
+    /**
+     * Whether a zero window probe is outstanding and the peer answered with SACKs since it was
+     * sent or since T3-rtx last expired (RFC 9260 section 6.1 rule A).
+     */
+    boolean answeredProbeTimesOut() {
+        return probing && probeAnswered;
+    }
+
+    /** T3-rtx expired: a new answer period of the zero window probe starts. */
+    void probeTimedOut() {
+        probeAnswered = false;
+    }
+
+    // ------------------------------------------------------------------ sending
+
+    /**
+     * A new chunk with TSN {@link #nextTsn()} went into a packet to {@code p}: it becomes
+     * outstanding and in flight, the peer's window shrinks by its length, and it measures the RTT
+     * of p if no chunk does yet (Karn's rule, RFC 9260 section 6.3.1 C5).
+     *
+     * @param probe it is a zero window probe (RFC 9260 section 6.1 rule A)
+     */
+    void sentNew(SentChunk c, Path p, long now, boolean probe) {
+        int len = c.length;
+        nextTsn++;
+        outstandingBytes += len;
+        unackedBytes += len;
+        peerRwnd = Math.max(0, peerRwnd - len);
+        c.path = p;
+        c.sendCount = 1;
+        c.sentNanos = now;
+        c.inFlight = true;
+        p.addFlight(len);
+        long bit = 1L << p.index();
+        if ((rttProbeMask & bit) == 0) {
+            rttProbeMask |= bit;
+            c.rttProbe = true;
+        }
+        ring.addLast(c);
+        if (probe) {
+            probing = true;
+            probeAnswered = false;
+        }
+    }
+
+    /** A chunk marked for retransmission went into a packet to {@code p}. */
+    void resent(SentChunk c, Path p, long now) {
+        if (c.fast) {
+            c.fast = false;
+            fastPending--;
+        }
+        c.marked = false;
+        markedCount--;
+        clearProbe(c);
+        c.path = p;
+        c.sendCount++;
+        c.sentNanos = now;
+        c.missCount = 0;
+        c.inFlight = true;
+        p.addFlight(c.length);
+    }
+
+    /**
+     * The packet's worth of fast retransmissions went: chunks still marked for fast retransmit wait
+     * for the window like other marked chunks (RFC 9260 section 7.2.4 step 5).
+     */
+    void endFastRetransmit() {
+        for (int i = 0; i < ring.size(); i++) {
+            ring.get(i).fast = false;
+        }
+        fastPending = 0;
+    }
+
+    /** Marks a chunk for retransmission (T3-rtx, RFC 9260 section 6.3.3 E3): out of the flight size. */
+    void mark(SentChunk c) {
+        c.marked = true;
+        markedCount++;
+        if (c.inFlight) {
+            c.inFlight = false;
+            c.path.addFlight(-c.length);
+        }
+        clearProbe(c);
+    }
+
+    /**
+     * Marks a chunk for fast retransmit (RFC 9260 section 7.2.4 step 1): marked, first in line for
+     * the next packet regardless of cwnd, and never fast-retransmitted again.
+     */
+    void markFast(SentChunk c) {
+        mark(c);
+        c.fast = true;
+        c.fastDone = true;
+        fastPending++;
+    }
+
+    private void clearProbe(SentChunk c) {
+        if (c.rttProbe) {
+            c.rttProbe = false;
+            rttProbeMask &= ~(1L << c.path.index());
+        }
+    }
+
+    // ------------------------------------------------------------------ a SACK
+
+    /**
+     * Starts the processing of a SACK: clears the per-path facts and finds, per path with data in
+     * flight, its earliest chunk in flight (scanning from the oldest only until every such path
+     * has one, usually the first few chunks).
+     */
+    void beginSack(List<Path> paths) {
+        fullyUsedMask = 0;
+        htna1Mask = 0;
+        htna2Mask = 0;
+        long need = 0;
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
+            int i = p.index();
+            newlyAckedBytes[i] = 0;
+            earliestBefore[i] = null;
+            pendingOnPath[i] = 0;
+            if (p.flightSize() >= p.cwnd()) {
+                fullyUsedMask |= 1L << i;
+            }
+            if (p.flightSize() > 0) {
+                need |= 1L << i;
+            }
+        }
+        for (int i = 0; i < ring.size() && need != 0; i++) {
+            SentChunk c = ring.get(i);
+            if (c.inFlight) {
+                long bit = 1L << c.path.index();
+                if ((need & bit) != 0) {
+                    earliestBefore[c.path.index()] = c;
+                    need &= ~bit;
+                }
+            }
+        }
+    }
+
+    /** Whether chunks acknowledged by a gap block are outstanding (they may be reneged). */
+    boolean hasGapAcked() {
+        return gapAckedCount > 0;
+    }
+
+    /**
+     * Frees the chunks up to {@code cumTsnAck} (at or after the current point, below {@link
+     * #nextTsn()}) and moves the Cumulative TSN Ack Point there (RFC 9260 section 6.2.1 D i).
+     */
+    void ackCumulative(int cumTsnAck, long now) {
+        htna = cumAck;
+        anyHtna = false;
+        while (ring.size() > 0 && Serial.le(ring.first().tsn, cumTsnAck)) {
+            SentChunk c = ring.removeFirst();
+            if (!c.acked) {
+                newlyAcked(c, now);
+                htna = c.tsn;
+                anyHtna = true;
+            } else {
+                gapAckedCount--;
+            }
+            clearProbe(c);
+            outstandingBytes -= c.length;
+            if ((c.flags & DataChunk.FLAG_E) != 0) {
+                pool.release(c.msg); // its last fragment: every fragment is acknowledged now
+            }
+            pool.release(c); // read no more this SACK except for acked and path (earliestBefore)
+        }
+        cumAck = cumTsnAck;
+        highestReported = cumAck;
+    }
+
+    /**
+     * Gap blocks and reneging, in one pass over the outstanding chunks: a chunk covered by a block
+     * is acknowledged; one acknowledged before and no longer covered is outstanding again and
+     * T3-rtx of its path is started (RFC 9260 section 6.2.1 D iv).
+     *
+     * @param gapStarts start offsets of the gap blocks (relative to the cumulative ack), ascending
+     * @param gapEnds end offsets, inclusive
+     */
+    void ackGaps(int[] gapStarts, int[] gapEnds, int gapCount, long now) {
+        int k = 0;
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            int off = c.tsn - cumAck;
+            while (k < gapCount && gapEnds[k] < off) {
+                k++;
+            }
+            boolean covered = k < gapCount && gapStarts[k] <= off && off <= gapEnds[k];
+            if (covered) {
+                highestReported = c.tsn;
+                if (!c.acked) {
+                    newlyAcked(c, now);
+                    gapAckedCount++;
+                    if (!anyHtna || Serial.gt(c.tsn, htna)) {
+                        htna = c.tsn;
+                        anyHtna = true;
+                    }
+                }
+            } else if (c.acked) {
+                c.acked = false; // reneged (RFC 9260 6.2.1 D iv)
+                gapAckedCount--;
+                unackedBytes += c.length;
+                c.missCount++;
+                c.path.startT3(now);
+            }
+        }
+    }
+
+    private void newlyAcked(SentChunk c, long now) {
+        c.acked = true;
+        int i = c.path.index();
+        long bit = 1L << i;
+        // Chunks are acknowledged in ascending TSN order: the last one seen per path is its highest.
+        if ((htna1Mask & bit) != 0) {
+            htna2[i] = htna1[i];
+            htna2Mask |= bit;
+        }
+        htna1[i] = c.tsn;
+        htna1Mask |= bit;
+        newlyAckedBytes[i] += c.length;
+        result.bytesNewlyAcked += c.length;
+        result.newlyAckedPathMask |= 1L << i;
+        unackedBytes -= c.length;
+        if (c.inFlight) {
+            c.inFlight = false;
+            c.path.addFlight(-c.length);
+        }
+        if (c.marked) {
+            c.marked = false;
+            markedCount--;
+            if (c.fast) {
+                c.fast = false;
+                fastPending--;
+            }
+        }
+        if (c.rttProbe) {
+            if (c.sendCount == 1) {
+                c.path.rto().sample(now - c.sentNanos);
+            }
+            clearProbe(c);
+        }
+    }
+
+    /** The peer's window after the SACK: its a_rwnd less what is still unacknowledged (6.2.1). */
+    void updatePeerRwnd(long aRwnd) {
+        peerRwnd = Math.max(0, aRwnd - unackedBytes);
+        if (probing) {
+            probeAnswered = true; // the peer is alive, its window closed (RFC 9260 6.1 A)
+            if (unackedBytes == 0) {
+                probing = false; // the probe was acknowledged
+            }
+        }
+    }
+
+    /** Bytes last sent on path {@code i} newly acknowledged by this SACK. */
+    long newlyAckedBytes(int i) {
+        return newlyAckedBytes[i];
+    }
+
+    /** Whether path {@code i}'s flight size was at least its cwnd before this SACK. */
+    boolean cwndFullyUsed(int i) {
+        return (fullyUsedMask & (1L << i)) != 0;
+    }
+
+    /**
+     * Whether the chunk that was earliest in flight on path {@code i} before this SACK is now
+     * acknowledged: path i's pseudo-cumulative ack advanced (CMT), and T3-rtx restarts (R3).
+     */
+    boolean earliestAcked(int i) {
+        return earliestBefore[i] != null && earliestBefore[i].acked;
+    }
+
+    /** The highest TSN newly acknowledged by this SACK (valid when {@link #anyHtna()}). */
+    int htna() {
+        return htna;
+    }
+
+    /** Whether this SACK newly acknowledged any chunk. */
+    boolean anyHtna() {
+        return anyHtna;
+    }
+
+    /** The highest TSN this SACK reports received (the cumulative ack or the last gap-acked chunk). */
+    int highestReported() {
+        return highestReported;
+    }
+
+    /** Whether this SACK newly acknowledged a chunk last sent on path {@code i}. */
+    boolean hasPathHtna(int i) {
+        return (htna1Mask & (1L << i)) != 0;
+    }
+
+    /** The highest TSN newly acknowledged among the chunks last sent on path {@code i}. */
+    int pathHtna(int i) {
+        return htna1[i];
+    }
+
+    /** Whether at least two chunks last sent on path {@code i} were newly acknowledged. */
+    boolean hasSecondPathHtna(int i) {
+        return (htna2Mask & (1L << i)) != 0;
+    }
+
+    /** The second highest TSN newly acknowledged among the chunks last sent on path {@code i}. */
+    int secondPathHtna(int i) {
+        return htna2[i];
+    }
+
+    /** Counts one chunk still outstanding (neither acknowledged nor marked) on path {@code i}. */
+    void countPending(int i) {
+        pendingOnPath[i]++;
+    }
+
+    /**
+     * For a SACK without gap blocks and without gap-acknowledged chunks: every outstanding chunk is
+     * in flight or marked, so a path has pending data iff it has data in flight.
+     */
+    void countPendingByFlight(List<Path> paths) {
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            Path p = paths.get(pi0);
+            pendingOnPath[p.index()] = p.flightSize() > 0 ? 1 : 0;
+        }
+    }
+
+    /** Whether chunks sent on path {@code i} are still outstanding after this SACK. */
+    boolean pendingOn(int i) {
+        return pendingOnPath[i] != 0;
+    }
+
+    // ------------------------------------------------------------------ abort
+
+    /**
+     * Empties the queue for abort or failure: adds each message with an outstanding chunk to {@code
+     * out}, in sending order, takes the chunks out of their paths' flight, and returns the last
+     * message added (null if none).
+     */
+    OutboundMessage drainInto(List<UnsentMessage> out) {
+        OutboundMessage last = null;
+        for (int i = 0; i < ring.size(); i++) {
+            SentChunk c = ring.get(i);
+            if (c.inFlight) {
+                c.path.addFlight(-c.length);
+            }
+            OutboundMessage m = c.msg;
+            if (m != last) {
+                out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), true));
+                last = m;
+            }
+        }
+        ring.clear();
+        outstandingBytes = 0;
+        unackedBytes = 0;
+        markedCount = 0;
+        fastPending = 0;
+        rttProbeMask = 0;
+        return last;
+    }
+}
