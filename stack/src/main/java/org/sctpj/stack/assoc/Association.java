@@ -368,8 +368,8 @@ public final class Association {
         inboundStreams = Math.min(peerOs, localMaxInbound);
         tx = new DataSender(o, myInitialTsn, outboundStreams, Integer.toUnsignedLong(peerRwnd), cc);
         rx = new DataReceiver(o, peerInitialTsn, inboundStreams);
-        // Messages are taken (deliverMessages) before each packet's processing returns, so the
-        // receiver may refer to the packet instead of copying it.
+        // Messages are taken (deliverMessages) before each packet's processing returns and handed
+        // out before the endpoint call returns, so the receiver may refer to the packet.
         rx.keepReferences(true);
         for (Path p : paths) {
             cc.init(p, Integer.toUnsignedLong(peerRwnd));
@@ -853,6 +853,9 @@ public final class Association {
             }
         }
         long free = tx.freeBytes();
+        if (free > freeBefore) {
+            host.sendSpaceFreed(this);
+        }
         if (free > freeBefore && free >= sendThreshold) {
             host.emit(new SctpEvent.SendSpaceAvailable(id, free));
         }
@@ -1856,7 +1859,7 @@ public final class Association {
                 // each message went to deliver()
             }
         } finally {
-            // If a message handler threw, what is left must not keep pointing into the packet.
+            // What could not be delivered yet must not keep pointing into the packet.
             r.detachReferences();
         }
     }
