@@ -56,16 +56,17 @@ import org.sctpj.timers.StackThread;
  *
  * <p>{@link #send} never waits. The protocol core keeps the only account of each association's
  * send buffer (its free space and the send threshold, see {@link #setSendThreshold}); the socket
- * keeps no copy of it. On the stack thread (inside a callback) {@link #send} checks the core's
- * free space and calls the core directly. On any other thread it checks the free space the stack
- * thread last published from the core (after every core call that changed it: a send taken, a
- * SACK that freed space), minus the messages other threads handed over and the core has not
- * taken yet; it reserves the message's size among those with one atomic compare-and-set, copies
- * the message, and hands it to the stack thread through the thread's lock-free command queue; the
- * answer (ACCEPTED or WOULD_BLOCK) is given at once. The published figure is never above the
- * core's, so a message accepted from another thread is never refused later (unless the
- * association ends first: then {@link Callbacks#onSendFailed} hands it back). Messages sent from
- * one thread keep their order; messages sent from different threads have no order between them.
+ * keeps no copy of it. The stack thread publishes the core's free space after every core call
+ * that changed it (a send taken, a SACK that freed space) into one atomic figure: the core's free
+ * space less the messages other threads handed over and the core has not taken yet. On any
+ * thread {@link #send} reserves the message's size from that figure with one atomic
+ * compare-and-set (on the stack thread, inside a callback, after publishing the core's figure
+ * afresh), so it never promises more than the core will take. On the stack thread it then calls
+ * the core directly; on any other thread it copies the message and hands it to the stack thread
+ * through the thread's lock-free command queue; the answer (ACCEPTED or WOULD_BLOCK) is given at
+ * once. A message accepted from another thread is never refused later (unless the association
+ * ends first: then {@link Callbacks#onSendFailed} hands it back). Messages sent from one thread
+ * keep their order; messages sent from different threads have no order between them.
  *
  * <p>{@link #connect}, {@link #shutdown}, {@link #abort} and {@link #listen} from another thread
  * wait only for the stack thread to run the command (microseconds, never a network round trip),
@@ -91,13 +92,13 @@ public final class CallbackSocket implements AutoCloseable {
         volatile int phase = CONNECTING;
         volatile int outboundStreams;
         /**
-         * The core's free send-buffer space, published by the stack thread after every core call
-         * that changed it; never above the core's figure (a send is published before its
-         * reservation ends).
+         * What {@link #send} may take: the core's free send-buffer space as last published, less
+         * the messages accepted and not yet taken by the core (reserved). Never above what the
+         * core will take: a send's reservation ends only after the core's new figure is published.
          */
-        volatile long published;
-        /** Bytes of accepted messages the core has not taken yet (handed over, or being sent). */
-        final AtomicLong reserved = new AtomicLong();
+        final AtomicLong available = new AtomicLong();
+        /** Stack thread only: the core's figure last published into {@link #available}. */
+        long published;
         /** Bytes released by application threads, not yet given to the core (deferred release). */
         final AtomicLong toRelease = new AtomicLong();
 
@@ -298,46 +299,50 @@ public final class CallbackSocket implements AutoCloseable {
         if (thread.isStackThread()) {
             return sendOnStack(a, info, data, len);
         }
-        long r;
-        do {
-            r = a.reserved.get(); // before the published figure: see sendOnStack's order
-            if (a.published - r < len) {
-                return SendStatus.WOULD_BLOCK;
-            }
-        } while (!a.reserved.compareAndSet(r, r + len));
+        if (!reserve(a, len)) {
+            return SendStatus.WOULD_BLOCK;
+        }
         byte[] copy = new byte[len];
         data.get(copy);
         try {
             thread.execute(() -> applySend(a, info, copy));
         } catch (IllegalStateException e) {
-            a.reserved.addAndGet(-len);
+            a.available.addAndGet(len);
             data.position(data.position() - len);
             throw new IllegalStateException("the socket's stack thread is closed: " + e.getMessage(), e);
         }
         return SendStatus.ACCEPTED;
     }
 
+    /** Takes {@code len} bytes from what send may take, if there are that many. */
+    private static boolean reserve(Assoc a, int len) {
+        long cur;
+        do {
+            cur = a.available.get();
+            if (cur < len) {
+                return false;
+            }
+        } while (!a.available.compareAndSet(cur, cur - len));
+        return true;
+    }
+
     /**
-     * On the stack thread: checks the core's free space less what other threads reserved, reserves
-     * the message among them while the core takes it, publishes the core's new figure, then ends
-     * the reservation (in that order, so another thread never sees the space twice).
+     * On the stack thread: publishes the core's free space, reserves the message (so that no other
+     * thread counts the same space), lets the core take it, publishes the core's new figure, then
+     * ends the reservation (in that order, so that the figure never exceeds the core's).
      */
     private SendStatus sendOnStack(Assoc a, SendInfo info, ByteBuffer data, int len) {
-        EndpointHandle h = handle;
-        Endpoint ep = h.endpoint();
-        long r;
-        do {
-            r = a.reserved.get();
-            if (ep.sendBufferFree(a.id).orElse(0) - r < len) {
-                return SendStatus.WOULD_BLOCK;
-            }
-        } while (!a.reserved.compareAndSet(r, r + len));
+        Endpoint ep = handle.endpoint();
+        publish(a);
+        if (!reserve(a, len)) {
+            return SendStatus.WOULD_BLOCK;
+        }
         try {
             SendStatus s = ep.send(a.id, info, data, thread.now());
             publish(a);
             return s;
         } finally {
-            a.reserved.addAndGet(-len);
+            a.available.addAndGet(len);
         }
     }
 
@@ -352,13 +357,13 @@ public final class CallbackSocket implements AutoCloseable {
             // The copy made on the sending thread is handed to the core as it is (no second copy).
             SendStatus s = h.endpoint().sendOwned(a.id, info, copy, copy.length, thread.now());
             publish(a);
-            a.reserved.addAndGet(-copy.length);
+            a.available.addAndGet(copy.length); // the reservation ends: the core has it
             if (s == SendStatus.ACCEPTED) {
                 return;
             }
         } catch (RuntimeException e) {
             // The association ended or started shutting down after the reservation.
-            a.reserved.addAndGet(-copy.length);
+            a.available.addAndGet(copy.length);
         }
         sendFailed(a.id, info, copy);
     }
@@ -461,15 +466,13 @@ public final class CallbackSocket implements AutoCloseable {
 
     /**
      * The bytes {@link #send} can take now on the association, from any thread: the core's free
-     * send-buffer space as the stack thread last published it, minus messages handed over and not
+     * send-buffer space as the stack thread last published it, less messages handed over and not
      * yet taken by the core.
      *
      * @throws IllegalArgumentException for an unknown or closed association
      */
     public long sendBufferFree(AssociationId association) {
-        Assoc a = known(association);
-        long r = a.reserved.get();
-        return Math.max(0, a.published - r);
+        return Math.max(0, known(association).available.get());
     }
 
     // ------------------------------------------------------------------ ending
@@ -681,7 +684,16 @@ public final class CallbackSocket implements AutoCloseable {
 
     /** Stack thread: publishes the core's free send space of the association to other threads. */
     private void publish(Assoc a) {
-        a.published = handle.endpoint().sendBufferFree(a.id).orElse(0);
+        publish(a, handle.endpoint().sendBufferFree(a.id).orElse(a.published));
+    }
+
+    /** Stack thread: {@code coreFree} is the core's figure now. */
+    private static void publish(Assoc a, long coreFree) {
+        long delta = coreFree - a.published;
+        if (delta != 0) {
+            a.published = coreFree;
+            a.available.addAndGet(delta);
+        }
     }
 
     private void guarded(Runnable callback) {
@@ -735,7 +747,7 @@ public final class CallbackSocket implements AutoCloseable {
         public void onSendBufferFreed(EndpointHandle h, AssociationId association, long freeBytes) {
             Assoc a = assocs.get(association);
             if (a != null) {
-                a.published = freeBytes;
+                publish(a, freeBytes);
             }
         }
 
@@ -755,7 +767,7 @@ public final class CallbackSocket implements AutoCloseable {
                 }
                 // The core decided (its threshold); publish its figure before anyone is woken.
                 publish(a);
-                long free = Math.max(0, a.published - a.reserved.get());
+                long free = a.published;
                 if (a.phase == UP) {
                     guarded(() -> callbacks.onSendSpace(CallbackSocket.this, a.id, free));
                 }

@@ -87,11 +87,14 @@ public interface Callbacks {
     default void onPartialDeliveryAborted(CallbackSocket socket, SctpEvent.PartialDeliveryAborted event) {}
 
     /**
-     * The send callback: a SACK freed space in the association's send buffer and the free space,
-     * {@code freeBytes}, is now at least the socket's {@linkplain CallbackSocket#setSendThreshold
-     * send threshold} (threshold 0: after every SACK that frees space). {@code freeBytes} is the
-     * space {@link CallbackSocket#send} can take now. Fires after the SACK's packet has been
-     * processed, before the thread waits again.
+     * The send callback: a SACK freed space in the association's send buffer and the free space
+     * reached the socket's {@linkplain CallbackSocket#setSendThreshold send threshold} (threshold
+     * 0: after every SACK that frees space); the protocol core, which keeps the send buffer's
+     * account, decides. {@code freeBytes} is the core's free space when the callback runs (at
+     * least the threshold, unless a callback before it in the same batch sent); {@link
+     * CallbackSocket#sendBufferFree} tells what {@link CallbackSocket#send} can take, which also
+     * counts messages other threads handed over and the core has not taken yet. Fires after the
+     * SACK's packet has been processed, before the thread waits again.
      */
     default void onSendSpace(CallbackSocket socket, AssociationId association, long freeBytes) {}
 

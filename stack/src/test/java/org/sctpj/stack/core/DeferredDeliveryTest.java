@@ -268,4 +268,48 @@ class DeferredDeliveryTest {
         assertEquals(null, ep.pollEventOrNull());
         assertThrows(IllegalArgumentException.class, () -> ep.abort(new AssociationId(99), new byte[0], 0));
     }
+
+    /**
+     * The core owns the send threshold: SendSpaceAvailable comes only once the free space reached
+     * it, while onSendBufferFreed reports every SACK that freed space (below the threshold too),
+     * with the core's figure at that time, after the call's events.
+     */
+    @Test
+    void theThresholdEventIsTheCoresAndEveryFreeingIsReported() {
+        int buffer = 8_000;
+        SctpOptions o = SctpOptions.LAN.toBuilder()
+                .sendBufferBytes(buffer)
+                .maxMessageSize(buffer)
+                .build();
+        Endpoint a = new Endpoint(5000, List.of(ADDR), o, new SplittableRandom(1), 0);
+        Endpoint z = new Endpoint(5001, List.of(ADDR), o, new SplittableRandom(2), 0);
+        z.listen(true);
+        List<String> log = new ArrayList<>();
+        a.setEventHandler(new EventHandler() {
+            @Override
+            public void onEvent(SctpEvent e) {
+                if (e instanceof SctpEvent.SendSpaceAvailable s) {
+                    log.add("threshold " + s.freeBytes());
+                }
+            }
+
+            @Override
+            public void onSendBufferFreed(AssociationId id, long freeBytes) {
+                assertEquals(a.sendBufferFree(id).getAsLong(), freeBytes, "the core's figure");
+                log.add("freed " + freeBytes);
+            }
+        });
+        AssociationId id = a.connect(List.of(ADDR), 5001, 0);
+        long now = exchange(a, z, 0, 10);
+        a.setSendThreshold(id, buffer);
+        for (int i = 0; i < 8; i++) {
+            assertEquals(SendStatus.ACCEPTED, a.send(id, SendInfo.DEFAULT, ByteBuffer.wrap(new byte[1000]), now));
+        }
+        exchange(a, z, now, 50);
+        assertTrue(
+                log.stream().anyMatch(s -> s.startsWith("freed") && !s.equals("freed " + buffer)),
+                "a SACK freed space below the threshold: " + log);
+        assertEquals(List.of("threshold " + buffer, "freed " + buffer), log.subList(log.size() - 2, log.size()));
+        assertEquals(1, log.stream().filter(s -> s.startsWith("threshold")).count(), "only at the threshold: " + log);
+    }
 }
