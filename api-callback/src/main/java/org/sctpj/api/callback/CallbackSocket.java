@@ -327,23 +327,28 @@ public final class CallbackSocket implements AutoCloseable {
     }
 
     /**
-     * On the stack thread: publishes the core's free space, reserves the message (so that no other
-     * thread counts the same space), lets the core take it, publishes the core's new figure, then
-     * ends the reservation (in that order, so that the figure never exceeds the core's).
+     * On the stack thread: reserves the message (so that no other thread counts the same space;
+     * when the published figure is short, after publishing the core's own afresh), lets the core
+     * take it, then publishes the core's new figure and ends the reservation in one atomic step
+     * (so that the figure never exceeds the core's).
      */
     private SendStatus sendOnStack(Assoc a, SendInfo info, ByteBuffer data, int len) {
         Endpoint ep = handle.endpoint();
-        publish(a);
         if (!reserve(a, len)) {
-            return SendStatus.WOULD_BLOCK;
-        }
-        try {
-            SendStatus s = ep.send(a.id, info, data, thread.now());
             publish(a);
-            return s;
-        } finally {
-            a.available.addAndGet(len);
+            if (!reserve(a, len)) {
+                return SendStatus.WOULD_BLOCK;
+            }
         }
+        SendStatus s;
+        try {
+            s = ep.send(a.id, info, data, thread.now());
+        } catch (RuntimeException e) {
+            a.available.addAndGet(len);
+            throw e;
+        }
+        publish(a, ep.sendBufferFree(a.id).orElse(a.published), len);
+        return s;
     }
 
     /** On the stack thread: a message accepted on another thread enters the core. */
@@ -355,9 +360,10 @@ public final class CallbackSocket implements AutoCloseable {
         }
         try {
             // The copy made on the sending thread is handed to the core as it is (no second copy).
-            SendStatus s = h.endpoint().sendOwned(a.id, info, copy, copy.length, thread.now());
-            publish(a);
-            a.available.addAndGet(copy.length); // the reservation ends: the core has it
+            Endpoint ep = h.endpoint();
+            SendStatus s = ep.sendOwned(a.id, info, copy, copy.length, thread.now());
+            // The core has it: its new figure is published as the reservation ends.
+            publish(a, ep.sendBufferFree(a.id).orElse(a.published), copy.length);
             if (s == SendStatus.ACCEPTED) {
                 return;
             }
@@ -684,14 +690,17 @@ public final class CallbackSocket implements AutoCloseable {
 
     /** Stack thread: publishes the core's free send space of the association to other threads. */
     private void publish(Assoc a) {
-        publish(a, handle.endpoint().sendBufferFree(a.id).orElse(a.published));
+        publish(a, handle.endpoint().sendBufferFree(a.id).orElse(a.published), 0);
     }
 
-    /** Stack thread: {@code coreFree} is the core's figure now. */
-    private static void publish(Assoc a, long coreFree) {
-        long delta = coreFree - a.published;
+    /**
+     * Stack thread: {@code coreFree} is the core's figure now; {@code reservationEnds} bytes
+     * reserved for a message the core has now taken are given back in the same atomic step.
+     */
+    private static void publish(Assoc a, long coreFree, long reservationEnds) {
+        long delta = coreFree - a.published + reservationEnds;
+        a.published = coreFree;
         if (delta != 0) {
-            a.published = coreFree;
             a.available.addAndGet(delta);
         }
     }
@@ -747,7 +756,7 @@ public final class CallbackSocket implements AutoCloseable {
         public void onSendBufferFreed(EndpointHandle h, AssociationId association, long freeBytes) {
             Assoc a = assocs.get(association);
             if (a != null) {
-                publish(a, freeBytes);
+                publish(a, freeBytes, 0);
             }
         }
 
