@@ -133,7 +133,7 @@ public final class Endpoint {
     /** Everything produced for the user, in order: handed out at the end of each call (see {@link EventHandler}). */
     private final Outbox outbox = new Outbox();
     /** Associations whose free send space grew during the call, for {@link EventHandler#onSendBufferFreed}. */
-    private final List<Association> spaceFreed = new ArrayList<>();
+    private final List<AssociationId> spaceFreed = new ArrayList<>();
 
     private final InboundPacket inbound = new InboundPacket();
     private final Stats stats = new Stats();
@@ -921,8 +921,11 @@ public final class Endpoint {
                     if (!outbox.isEmpty()) {
                         outbox.handOutNext(h);
                     } else if (!spaceFreed.isEmpty()) {
-                        Association a = spaceFreed.remove(0);
-                        h.onSendBufferFreed(a.id(), a.sendBufferFree());
+                        AssociationId id = spaceFreed.remove(0);
+                        Association a = byId.get(id);
+                        if (a != null) {
+                            h.onSendBufferFreed(id, a.sendBufferFree());
+                        }
                     } else {
                         break;
                     }
@@ -1049,9 +1052,9 @@ public final class Endpoint {
         }
 
         @Override
-        public void sendSpaceFreed(Association a) {
-            if (!spaceFreed.contains(a)) {
-                spaceFreed.add(a);
+        public void sendSpaceFreed(AssociationId id) {
+            if (!spaceFreed.contains(id)) {
+                spaceFreed.add(id);
             }
         }
 

@@ -854,7 +854,7 @@ public final class Association {
         }
         long free = tx.freeBytes();
         if (free > freeBefore) {
-            host.sendSpaceFreed(this);
+            host.sendSpaceFreed(id);
         }
         if (free > freeBefore && free >= sendThreshold) {
             host.emit(new SctpEvent.SendSpaceAvailable(id, free));

@@ -87,7 +87,7 @@ public interface AssociationHost {
      * freed space, whether or not it reached the send threshold. The endpoint reports the figure
      * once the call is done. By default nothing.
      */
-    default void sendSpaceFreed(Association association) {}
+    default void sendSpaceFreed(AssociationId association) {}
 
     /** The association's set of peer addresses changed: update the demultiplexing table. */
     void peerAddressesChanged(Association association);
