@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.sctpj.sim.monitor.ConformanceMonitor;
+import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.EventHandler;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.Transmit;
 
 /**
  * Adapts an sctpj {@link Endpoint} to the simulator: the reference driver of the core's calling
- * contract on a virtual clock. Events are drained after every call into the endpoint and handed
+ * contract on a virtual clock. Events are drained after every call into the endpoint (or, with
+ * {@link #useEventHandler()}, handed out by the endpoint itself at the end of each call) and given
  * to the listener (which may call back into the endpoint, e.g. to send more) and kept in {@link
  * #events()} for assertions.
  */
@@ -29,6 +32,7 @@ public final class EndpointNode implements SimNode {
     private boolean bufferTransmit = Boolean.getBoolean("sctpj.sim.bufferTransmit");
     private final ByteBuffer txBuffer = ByteBuffer.allocateDirect(65535);
     private final ByteBuffer rx = ByteBuffer.allocateDirect(65536);
+    private EventHandler handler;
 
     /** Wraps {@code endpoint}. */
     public EndpointNode(Endpoint endpoint) {
@@ -63,24 +67,40 @@ public final class EndpointNode implements SimNode {
     /** Replaces the endpoint, as when the host restarts and loses all association state. */
     public void replaceEndpoint(Endpoint fresh) {
         this.endpoint = fresh;
+        if (handler != null) {
+            fresh.setEventHandler(handler);
+        }
     }
 
     /**
-     * Receives messages through the endpoint's allocation-free {@link
-     * org.sctpj.stack.MessageHandler} (copied here into {@link SctpEvent.MessageReceived} events
-     * for the listener) instead of polled events, so tests exercise that path too.
+     * Receives through an {@link EventHandler} on the endpoint (events, and messages seen in
+     * place, copied here into {@link SctpEvent.MessageReceived} events for the listener), handed
+     * out by the endpoint at the end of each call, instead of polled events, so tests exercise
+     * that route too. Kept across {@link #replaceEndpoint}.
      */
-    public EndpointNode useMessageHandler() {
-        endpoint.setMessageHandler((assoc, stream, ppid, unordered, data) -> {
-            byte[] copy = new byte[data.remaining()];
-            data.duplicate().get(copy);
-            SctpEvent.MessageReceived m = new SctpEvent.MessageReceived(assoc, stream, ppid, unordered, copy);
-            if (keepEvents) {
-                events.add(m);
+    public EndpointNode useEventHandler() {
+        handler = new EventHandler() {
+            @Override
+            public void onEvent(SctpEvent e) {
+                seen(e);
             }
-            listener.accept(m);
-        });
+
+            @Override
+            public void onMessage(AssociationId assoc, int stream, int ppid, boolean unordered, ByteBuffer data) {
+                byte[] copy = new byte[data.remaining()];
+                data.duplicate().get(copy);
+                seen(new SctpEvent.MessageReceived(assoc, stream, ppid, unordered, copy));
+            }
+        };
+        endpoint.setEventHandler(handler);
         return this;
+    }
+
+    private void seen(SctpEvent e) {
+        if (keepEvents) {
+            events.add(e);
+        }
+        listener.accept(e);
     }
 
     /**
@@ -181,10 +201,7 @@ public final class EndpointNode implements SimNode {
     public void drainEvents() {
         SctpEvent e;
         while ((e = endpoint.pollEvent().orElse(null)) != null) {
-            if (keepEvents) {
-                events.add(e);
-            }
-            listener.accept(e);
+            seen(e);
         }
     }
 }

@@ -54,16 +54,30 @@ import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
  *   <li>Whenever {@code now >= }{@link #nextTimeout()}: {@link #handleTimeout}.
  *   <li>After any of the calls above and after every user command ({@link #send}, {@link
  *       #shutdown}, {@link #abort}, ...): drain {@link #pollTransmit} (send each packet through
- *       the lower layer) and {@link #pollEvent} (hand each event to the user) until both are
- *       empty, then re-read {@link #nextTimeout()} and sleep until then or until the next input.
+ *       the lower layer) and, without an event handler, {@link #pollEvent} (hand each event to the
+ *       user) until both are empty, then re-read {@link #nextTimeout()} and sleep until then or
+ *       until the next input.
  * </ol>
+ *
+ * <h2>Delivery: one route, deferred</h2>
+ *
+ * <p>While the core works on a call, every event and every received message it produces is
+ * appended, in order, to one outbox; no code of the user runs meanwhile. When the call's work is
+ * done (for {@link #handleInput}: the whole packet processed), just before the outermost call
+ * returns, the outbox is handed out in order on the owner thread: to the {@link EventHandler} if
+ * one is set ({@link #setEventHandler}), messages seen in place in the packet, which the caller
+ * still holds; otherwise it is kept for {@link #pollEvent()}, messages copied out of the packet.
+ * A handler may call the endpoint again: those calls do their work at once, and what they produce
+ * joins the end of the same outbox, handed out by the same loop (no recursion, no reordering).
+ * So user code never runs in the middle of a packet, and sees every association in a consistent
+ * state.
  *
  * <h2>Allocation-free forms</h2>
  *
  * <p>For the data path, {@link #pollTransmit(ByteBuffer, long)} writes each packet into a buffer
  * of the caller (a pooled direct buffer, ready for the socket) instead of a new {@link Transmit},
- * {@link #pollEventOrNull()} spares the {@link Optional}, and a {@link MessageHandler} ({@link
- * #setMessageHandler}) sees each received message in place instead of a copied {@link
+ * {@link #pollEventOrNull()} spares the {@link Optional}, and an {@link EventHandler} sees each
+ * received message in place ({@link EventHandler#onMessage}) instead of a copied {@link
  * SctpEvent.MessageReceived}. With them, steady-state bulk transfer allocates (almost) nothing
  * per message (PERFORMANCE.md has the figures).
  *
@@ -116,16 +130,20 @@ public final class Endpoint {
 
     private final ArrayDeque<Association> draining = new ArrayDeque<>();
     private final ArrayDeque<Transmit> endpointOutput = new ArrayDeque<>();
-    private final ArrayDeque<SctpEvent> events = new ArrayDeque<>();
+    /** Everything produced for the user, in order: handed out at the end of each call (see {@link EventHandler}). */
+    private final Outbox outbox = new Outbox();
+    /** Associations whose free send space grew during the call, for {@link EventHandler#onSendBufferFreed}. */
+    private final List<AssociationId> spaceFreed = new ArrayList<>();
+
     private final InboundPacket inbound = new InboundPacket();
     private final Stats stats = new Stats();
     private boolean listening;
-    private MessageHandler messageHandler;
-    /** Queued events a directly delivered message must not overtake (see {@link MessageHandler}). */
-    private int orderedEventsQueued;
+    private EventHandler handler;
+    /** Endpoint calls under way (more than one only if the core called itself, which it does not). */
+    private int depth;
+    /** True while the outbox is being handed to the handler: calls made then do not hand out. */
+    private boolean handingOut;
 
-    private ByteBuffer viewSource;
-    private ByteBuffer messageView;
     private InetAddress transmitSource;
     /** The state of the association that built the last packet polled; null for the endpoint's own. */
     private Association.State transmitState;
@@ -251,10 +269,17 @@ public final class Endpoint {
             }
         }
         AssociationId id = new AssociationId(nextId++);
-        Association a = Association.connect(host, id, opts, peerPort, peers, now);
-        byId.put(id, a);
-        byTag.putIfAbsent(a.localTag(), a);
-        live.add(a);
+        enter();
+        try {
+            Association a = Association.connect(host, id, opts, peerPort, peers, now);
+            byId.put(id, a);
+            byTag.putIfAbsent(a.localTag(), a);
+            live.add(a);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
         return id;
     }
 
@@ -267,7 +292,17 @@ public final class Endpoint {
      * @throws IllegalStateException if the association is not established or is shutting down
      */
     public SendStatus send(AssociationId id, SendInfo info, ByteBuffer data, long now) {
-        return assoc(id).send(info, data, now);
+        Association a = assoc(id);
+        enter();
+        SendStatus s;
+        try {
+            s = a.send(info, data, now);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
+        return s;
     }
 
     /**
@@ -277,17 +312,43 @@ public final class Endpoint {
      * already copied the message to hand it over from another thread.
      */
     public SendStatus sendOwned(AssociationId id, SendInfo info, byte[] array, int length, long now) {
-        return assoc(id).sendOwned(info, array, length, now);
+        Association a = assoc(id);
+        enter();
+        SendStatus s;
+        try {
+            s = a.sendOwned(info, array, length, now);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
+        return s;
     }
 
     /** Starts a graceful shutdown of the association (RFC 9260 section 9.2). */
     public void shutdown(AssociationId id, long now) {
-        assoc(id).shutdown(now);
+        Association a = assoc(id);
+        enter();
+        try {
+            a.shutdown(now);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
     }
 
     /** Aborts the association with a User-Initiated Abort cause carrying {@code reason}. */
     public void abort(AssociationId id, byte[] reason, long now) {
-        assoc(id).abort(Bytes.of(reason), now);
+        Association a = assoc(id);
+        enter();
+        try {
+            a.abort(Bytes.of(reason), now);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
     }
 
     /**
@@ -299,9 +360,17 @@ public final class Endpoint {
      */
     public void releaseReceived(AssociationId id, long bytes) {
         Association a = byId.get(id);
-        if (a != null) {
-            a.releaseReceived(bytes);
+        if (a == null) {
+            return;
         }
+        enter();
+        try {
+            a.releaseReceived(bytes);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
     }
 
     /** Sets the send-space threshold of the association (see {@link SctpEvent.SendSpaceAvailable}). */
@@ -311,7 +380,15 @@ public final class Endpoint {
 
     /** Makes {@code address} the association's primary path. */
     public void setPrimary(AssociationId id, InetAddress address) {
-        assoc(id).setPrimary(address);
+        Association a = assoc(id);
+        enter();
+        try {
+            a.setPrimary(address);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
     }
 
     /** Sets the MTU of the path to {@code address}. */
@@ -355,6 +432,17 @@ public final class Endpoint {
      * from the buffer's position to its limit; the buffer is not kept).
      */
     public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+        enter();
+        try {
+            input(packet, from, to, now);
+        } catch (RuntimeException | Error e) {
+            exit(true, e);
+            throw e;
+        }
+        exit(true, null);
+    }
+
+    private void input(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
         stats.received++;
         int n = packet.remaining();
         if (n >= SctpPacket.HEADER_LENGTH && !Crc32c.verify(packet, packet.position(), n)) {
@@ -613,13 +701,20 @@ public final class Endpoint {
 
     /** Runs every timer due at {@code now}. */
     public void handleTimeout(long now) {
-        // Backwards, so that an association closing (and leaving the list) does not skip another.
-        for (int i = live.size() - 1; i >= 0; i--) {
-            Association a = live.get(i);
-            if (a.nextTimeout() <= now) {
-                a.handleTimeout(now);
+        enter();
+        try {
+            // Backwards, so that an association closing (and leaving the list) does not skip another.
+            for (int i = live.size() - 1; i >= 0; i--) {
+                Association a = live.get(i);
+                if (a.nextTimeout() <= now) {
+                    a.handleTimeout(now);
+                }
             }
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
         }
+        exit(false, null);
     }
 
     // ------------------------------------------------------------------ output
@@ -740,47 +835,121 @@ public final class Endpoint {
         return Optional.empty();
     }
 
-    /** The next event for the user, or empty. */
+    /**
+     * The next event for the user, or empty. Without an {@linkplain #setEventHandler event
+     * handler} every event and message waits here (a message as a {@link
+     * SctpEvent.MessageReceived} that owns its bytes) until polled; with one, everything went to
+     * the handler and this is empty.
+     */
     public Optional<SctpEvent> pollEvent() {
         return Optional.ofNullable(pollEventOrNull());
     }
 
     /** As {@link #pollEvent()} without the {@link Optional}: the next event, or {@code null} when none. */
     public SctpEvent pollEventOrNull() {
-        SctpEvent e = events.poll();
-        if (e != null && ordered(e)) {
-            orderedEventsQueued--;
-        }
-        return e;
-    }
-
-    private static boolean ordered(SctpEvent e) {
-        return !(e instanceof SctpEvent.SendSpaceAvailable) && !(e instanceof SctpEvent.SenderDry);
+        return outbox.poll();
     }
 
     /**
-     * Delivers received messages to {@code handler} in place instead of as {@link
-     * SctpEvent.MessageReceived} events (see {@link MessageHandler} for when it is called and
-     * what it may do); {@code null} goes back to events. Owner thread only.
+     * Hands everything the endpoint produces for its user (events, and received messages seen in
+     * place) to {@code handler}, at the end of each endpoint call; see {@link EventHandler} for
+     * when it runs and what it may do. {@code null} goes back to {@link #pollEvent()}. What waits
+     * for polling when a handler is set is handed to it at once (unless this is called from inside
+     * the handler: then it takes over the rest of the sequence being handed out). Owner thread
+     * only.
      */
-    public void setMessageHandler(MessageHandler handler) {
-        messageHandler = handler;
+    public void setEventHandler(EventHandler handler) {
+        this.handler = handler;
+        if (handler != null && depth == 0 && !handingOut) {
+            handOut();
+        }
     }
 
-    /** A read-only view of the message, reusing one view per packet buffer. */
-    private ByteBuffer view(byte[] array, ByteBuffer buf, int offset, int length) {
-        if (array != null) {
-            return ByteBuffer.wrap(array).asReadOnlyBuffer();
+    /** The event handler, or {@code null} when events wait for {@link #pollEvent()}. */
+    public EventHandler eventHandler() {
+        return handler;
+    }
+
+    /** A call of the owner enters the core. */
+    private void enter() {
+        depth++;
+    }
+
+    /**
+     * A call of the owner leaves the core: its work is done, so the outbox goes to the handler now
+     * (unless this call was made by the handler itself: then the hand-out under way takes what it
+     * added), or, without a handler, is kept for {@link #pollEvent()}. Messages still inside the
+     * packet buffer of {@code packetCall} are copied when they are not handed out before the call
+     * returns. An exception of the handler is thrown from here, or added to {@code pending} (the
+     * call's own exception, which the caller throws).
+     */
+    private void exit(boolean packetCall, Throwable pending) {
+        if (--depth > 0) {
+            return;
         }
-        if (buf != viewSource) {
-            viewSource = buf;
-            messageView = buf.asReadOnlyBuffer();
+        if (handingOut || handler == null) {
+            if (packetCall) {
+                outbox.detachViews();
+            }
+            if (handler == null) {
+                spaceFreed.clear();
+            }
+            return;
         }
-        ByteBuffer v = messageView;
-        v.limit(v.capacity());
-        v.position(offset);
-        v.limit(offset + length);
-        return v;
+        try {
+            handOut();
+        } catch (RuntimeException | Error e) {
+            if (pending == null) {
+                throw e;
+            }
+            pending.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Hands the outbox to the handler in order, what the handler's own calls add included, then
+     * the send-space figures of {@link EventHandler#onSendBufferFreed}. Every entry goes out even
+     * if the handler throws; the first exception is thrown at the end.
+     */
+    private void handOut() {
+        handingOut = true;
+        Throwable first = null;
+        try {
+            EventHandler h;
+            while ((h = handler) != null) {
+                try {
+                    if (!outbox.isEmpty()) {
+                        outbox.handOutNext(h);
+                    } else if (!spaceFreed.isEmpty()) {
+                        AssociationId id = spaceFreed.remove(0);
+                        Association a = byId.get(id);
+                        if (a != null) {
+                            h.onSendBufferFreed(id, a.sendBufferFree());
+                        }
+                    } else {
+                        break;
+                    }
+                } catch (RuntimeException | Error e) {
+                    if (first == null) {
+                        first = e;
+                    } else if (first != e) {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+        } finally {
+            handingOut = false;
+            if (handler == null) {
+                outbox.detachViews(); // the handler was removed: the rest waits for pollEvent
+                spaceFreed.clear();
+            }
+        }
+        if (first instanceof RuntimeException r) {
+            throw r;
+        }
+        if (first instanceof Error err) {
+            throw err;
+        }
     }
 
     /** Counters of what the endpoint received, dropped and sent. */
@@ -866,10 +1035,7 @@ public final class Endpoint {
 
         @Override
         public void emit(SctpEvent event) {
-            events.add(event);
-            if (ordered(event)) {
-                orderedEventsQueued++;
-            }
+            outbox.addEvent(event);
         }
 
         @Override
@@ -882,12 +1048,14 @@ public final class Endpoint {
                 ByteBuffer buf,
                 int offset,
                 int length) {
-            MessageHandler h = messageHandler;
-            if (h == null || orderedEventsQueued > 0) {
-                AssociationHost.super.deliver(association, streamId, ppid, unordered, array, buf, offset, length);
-                return;
+            outbox.addMessage(association, streamId, ppid, unordered, array, buf, offset, length);
+        }
+
+        @Override
+        public void sendSpaceFreed(AssociationId id) {
+            if (!spaceFreed.contains(id)) {
+                spaceFreed.add(id);
             }
-            h.onMessage(association, streamId, ppid, unordered, view(array, buf, offset, length));
         }
 
         @Override

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.EventHandler;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.llp.LowerLayer;
 
@@ -31,14 +32,21 @@ import org.sctpj.stack.llp.LowerLayer;
  *   <li>Expire due timers through the {@link TimerWheel} (one timer per endpoint, at its {@link
  *       Endpoint#nextTimeout()}): {@link Endpoint#handleTimeout}.
  *   <li>For each endpoint touched above: send every {@link Endpoint#pollTransmit} packet through
- *       the lower layer, then {@link LowerLayer#flush} it, and hand every {@link
- *       Endpoint#pollEvent} event to the listener (after each event, what the callback made the
- *       endpoint transmit is sent and flushed at once); then re-read its next deadline into the
+ *       the lower layer, then {@link LowerLayer#flush} it; then re-read its next deadline into the
  *       wheel. What one inbound packet provokes is handed to the lower layer before the next is
  *       read; the layer is flushed once after each received batch.
  *   <li>If the turn did no work, call the {@link IdleStrategy} with the time until the next
  *       deadline (capped by {@link StackConfig#maxParkNanos()}).
  * </ol>
+ *
+ * <h2>Delivery</h2>
+ *
+ * The thread installs an {@link EventHandler} on each endpoint it owns that forwards to the
+ * endpoint's {@link EndpointListener}: the endpoint hands out its events and messages (messages
+ * in place, zero-copy) in order at the end of each of its calls (the packet processed, the timers
+ * run, the command done), on this thread, before the call returns; so the listener never runs in
+ * the middle of a packet, and what it makes the endpoint transmit is sent right after the call.
+ * Nothing is polled afterwards: there is one route.
  *
  * <h2>Handing over commands</h2>
  *
@@ -59,8 +67,8 @@ import org.sctpj.stack.llp.LowerLayer;
  *
  * The loop allocates nothing per packet: each packet is written by {@link
  * Endpoint#pollTransmit(ByteBuffer, long)} into one direct buffer owned by the thread and handed to
- * the lower layer as it is (a lower layer over a socket sends it without a copy), and events are
- * taken with {@link Endpoint#pollEventOrNull()}.
+ * the lower layer as it is (a lower layer over a socket sends it without a copy), and messages
+ * reach the listener in place ({@link EndpointListener#onMessage}).
  *
  * <h2>Errors</h2>
  *
@@ -499,25 +507,51 @@ public final class StackThread implements AutoCloseable {
         return work;
     }
 
+    /** Sends what the endpoint has to send, then re-reads its deadline. */
     private int drain(EndpointHandle h) {
-        int work = 0;
-        Endpoint ep = h.endpoint;
-        while (true) {
-            long now = now();
-            work += transmitAll(h, now);
-            SctpEvent e = ep.pollEventOrNull();
-            if (e == null) {
-                break;
-            }
-            work++;
+        int work = transmitAll(h, now());
+        reschedule(h);
+        return work;
+    }
+
+    /**
+     * The endpoint's event handler: forwards what the endpoint hands out at the end of each call
+     * (see {@link Endpoint}'s delivery contract) to the listener, on this thread, each callback
+     * guarded so that one that throws is reported and the rest of the sequence still goes out.
+     */
+    private final class Delivery implements EventHandler {
+        private final EndpointHandle h;
+
+        Delivery(EndpointHandle h) {
+            this.h = h;
+        }
+
+        @Override
+        public void onEvent(SctpEvent e) {
             try {
                 h.listener.onEvent(h, e);
             } catch (Throwable x) {
                 report("callback for " + e.getClass().getSimpleName(), x);
             }
         }
-        reschedule(h);
-        return work;
+
+        @Override
+        public void onMessage(AssociationId association, int streamId, int ppid, boolean unordered, ByteBuffer data) {
+            try {
+                h.listener.onMessage(h, association, streamId, ppid, unordered, data);
+            } catch (Throwable x) {
+                report("callback for a message", x);
+            }
+        }
+
+        @Override
+        public void onSendBufferFreed(AssociationId association, long freeBytes) {
+            try {
+                h.listener.onSendBufferFreed(h, association, freeBytes);
+            } catch (Throwable x) {
+                report("callback for freed send space", x);
+            }
+        }
     }
 
     /**
@@ -617,6 +651,7 @@ public final class StackThread implements AutoCloseable {
     // ------------------------------------------------------------------ handles
 
     private void attach(EndpointHandle h) {
+        h.endpoint.setEventHandler(new Delivery(h));
         handles.add(h);
         placeInSlot(h);
         h.registered = true;

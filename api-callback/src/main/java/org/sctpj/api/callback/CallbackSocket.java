@@ -55,15 +55,19 @@ import org.sctpj.timers.StackThread;
  * run on the socket's stack thread ({@link #stackThread()}); see {@link Callbacks} for when each
  * fires.
  *
- * <p>{@link #send} never waits. On the stack thread (inside a callback) it calls the protocol core
- * directly. On any other thread it reserves the message's size from the association's free
- * send-buffer space with one atomic compare-and-set, copies the message, and hands it to the
- * stack thread through the thread's lock-free command queue; the answer (ACCEPTED or WOULD_BLOCK)
- * is given at once, from the reservation. The stack thread credits the space back as SACKs free
- * it, so the reservable space never exceeds what the core will take, and a message accepted from
- * another thread is never refused later (unless the association ends first: then {@link
- * Callbacks#onSendFailed} hands it back). Messages sent from one thread keep their order; messages
- * sent from different threads have no order between them.
+ * <p>{@link #send} never waits. The protocol core keeps the only account of each association's
+ * send buffer (its free space and the send threshold, see {@link #setSendThreshold}); the socket
+ * keeps no copy of it. The stack thread publishes the core's free space after every core call
+ * that changed it (a send taken, a SACK that freed space) into one atomic figure: the core's free
+ * space less the messages other threads handed over and the core has not taken yet. On any
+ * thread {@link #send} reserves the message's size from that figure with one atomic
+ * compare-and-set (on the stack thread, inside a callback, after publishing the core's figure
+ * afresh), so it never promises more than the core will take. On the stack thread it then calls
+ * the core directly; on any other thread it copies the message and hands it to the stack thread
+ * through the thread's lock-free command queue; the answer (ACCEPTED or WOULD_BLOCK) is given at
+ * once. A message accepted from another thread is never refused later (unless the association
+ * ends first: then {@link Callbacks#onSendFailed} hands it back). Messages sent from one thread
+ * keep their order; messages sent from different threads have no order between them.
  *
  * <p>{@link #connect}, {@link #shutdown}, {@link #abort} and {@link #listen} from another thread
  * wait only for the stack thread to run the command (microseconds, never a network round trip),
@@ -83,13 +87,19 @@ public final class CallbackSocket implements AutoCloseable {
     private static final int UP = 1;
     private static final int ENDING = 2;
 
-    /** The socket's view of one association; phase and reservation are read by any thread. */
+    /** The socket's view of one association; phase and send space are read by any thread. */
     private static final class Assoc {
         final AssociationId id;
         volatile int phase = CONNECTING;
         volatile int outboundStreams;
+        /**
+         * What {@link #send} may take: the core's free send-buffer space as last published, less
+         * the messages accepted and not yet taken by the core (reserved). Never above what the
+         * core will take: a send's reservation ends only after the core's new figure is published.
+         */
         final AtomicLong available = new AtomicLong();
-        long accounted; // stack thread only: core free space at the last sync, minus sends applied since
+        /** Stack thread only: the core's figure last published into {@link #available}. */
+        long published;
         /** Bytes released by application threads, not yet given to the core (deferred release). */
         final AtomicLong toRelease = new AtomicLong();
 
@@ -201,9 +211,6 @@ public final class CallbackSocket implements AutoCloseable {
             Endpoint ep;
             try {
                 ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now());
-                // Messages go to the callback in place, from inside the endpoint's input (the stack
-                // thread), without a copy or an event object; set before the thread owns it.
-                ep.setMessageHandler(this::onMessageInPlace);
                 options = o;
                 boundPort = port;
                 handle = thread.register(ep, layer, new Listener());
@@ -290,28 +297,11 @@ public final class CallbackSocket implements AutoCloseable {
             throw new IllegalArgumentException("stream " + info.streamId() + " does not exist on " + association
                     + ": the peer granted " + streams + " outbound streams (0.." + (streams - 1) + ")");
         }
-        long cur;
-        do {
-            cur = a.available.get();
-            if (cur < len) {
-                return SendStatus.WOULD_BLOCK;
-            }
-        } while (!a.available.compareAndSet(cur, cur - len));
         if (thread.isStackThread()) {
-            EndpointHandle h = handle;
-            SendStatus s;
-            try {
-                s = h.endpoint().send(association, info, data, thread.now());
-            } catch (RuntimeException e) {
-                a.available.addAndGet(len);
-                throw e;
-            }
-            if (s == SendStatus.ACCEPTED) {
-                a.accounted -= len;
-            } else {
-                a.available.addAndGet(len); // cannot happen while the reservation holds
-            }
-            return s;
+            return sendOnStack(a, info, data, len);
+        }
+        if (!reserve(a, len)) {
+            return SendStatus.WOULD_BLOCK;
         }
         byte[] copy = new byte[len];
         data.get(copy);
@@ -325,6 +315,43 @@ public final class CallbackSocket implements AutoCloseable {
         return SendStatus.ACCEPTED;
     }
 
+    /** Takes {@code len} bytes from what send may take, if there are that many. */
+    private static boolean reserve(Assoc a, int len) {
+        long cur;
+        do {
+            cur = a.available.get();
+            if (cur < len) {
+                return false;
+            }
+        } while (!a.available.compareAndSet(cur, cur - len));
+        return true;
+    }
+
+    /**
+     * On the stack thread: reserves the message (so that no other thread counts the same space;
+     * when the published figure is short, after publishing the core's own afresh), lets the core
+     * take it, then publishes the core's new figure and ends the reservation in one atomic step
+     * (so that the figure never exceeds the core's).
+     */
+    private SendStatus sendOnStack(Assoc a, SendInfo info, ByteBuffer data, int len) {
+        Endpoint ep = handle.endpoint();
+        if (!reserve(a, len)) {
+            publish(a);
+            if (!reserve(a, len)) {
+                return SendStatus.WOULD_BLOCK;
+            }
+        }
+        SendStatus s;
+        try {
+            s = ep.send(a.id, info, data, thread.now());
+        } catch (RuntimeException e) {
+            a.available.addAndGet(len);
+            throw e;
+        }
+        publish(a, ep.sendBufferFree(a.id).orElse(a.published), len);
+        return s;
+    }
+
     /** On the stack thread: a message accepted on another thread enters the core. */
     private void applySend(Assoc a, SendInfo info, byte[] copy) {
         EndpointHandle h = handle;
@@ -334,14 +361,16 @@ public final class CallbackSocket implements AutoCloseable {
         }
         try {
             // The copy made on the sending thread is handed to the core as it is (no second copy).
-            SendStatus s = h.endpoint().sendOwned(a.id, info, copy, copy.length, thread.now());
+            Endpoint ep = h.endpoint();
+            SendStatus s = ep.sendOwned(a.id, info, copy, copy.length, thread.now());
+            // The core has it: its new figure is published as the reservation ends.
+            publish(a, ep.sendBufferFree(a.id).orElse(a.published), copy.length);
             if (s == SendStatus.ACCEPTED) {
-                a.accounted -= copy.length;
                 return;
             }
-            a.available.addAndGet(copy.length);
         } catch (RuntimeException e) {
             // The association ended or started shutting down after the reservation.
+            a.available.addAndGet(copy.length);
         }
         sendFailed(a.id, info, copy);
     }
@@ -356,7 +385,10 @@ public final class CallbackSocket implements AutoCloseable {
      * Sets the send callback's threshold, at any time, from any thread: {@link
      * Callbacks#onSendSpace} fires after a SACK frees space only if the free space is then at
      * least {@code bytes}; 0 fires after every SACK that frees space. Typically the size of the
-     * next message. Read afresh for every SACK. Applies to every association of the socket.
+     * next message. Applies to every association of the socket, present and future: it is the
+     * protocol core's threshold of each ({@link Endpoint#setSendThreshold}), which decides when
+     * the callback fires. Set on the stack thread (in a callback) it applies at once; from another
+     * thread, from the stack thread's next turn.
      *
      * @throws IllegalArgumentException outside 0..{@link SctpOptions#sendBufferBytes()}
      */
@@ -368,6 +400,35 @@ public final class CallbackSocket implements AutoCloseable {
                     + "SctpOptions.sendBufferBytes), was " + bytes);
         }
         sendThreshold = bytes;
+        EndpointHandle h = handle;
+        if (h == null) {
+            return; // applied to each association as it comes up
+        }
+        if (thread.isStackThread()) {
+            applySendThreshold(h);
+            return;
+        }
+        try {
+            h.execute(() -> applySendThreshold(h));
+        } catch (IllegalStateException e) {
+            // the stack thread is closed: no association left to apply it to
+        }
+    }
+
+    /** Stack thread: the socket's threshold becomes the core's for every association. */
+    private void applySendThreshold(EndpointHandle h) {
+        long t = sendThreshold;
+        for (Assoc a : assocs.values()) {
+            applySendThreshold(h, a, t);
+        }
+    }
+
+    private static void applySendThreshold(EndpointHandle h, Assoc a, long t) {
+        try {
+            h.endpoint().setSendThreshold(a.id, t);
+        } catch (IllegalArgumentException e) {
+            // the association is gone (its end is being handed out)
+        }
     }
 
     /**
@@ -411,13 +472,14 @@ public final class CallbackSocket implements AutoCloseable {
     }
 
     /**
-     * The bytes {@link #send} can take now on the association (its free send-buffer space minus
-     * messages handed over and not yet taken), from any thread.
+     * The bytes {@link #send} can take now on the association, from any thread: the core's free
+     * send-buffer space as the stack thread last published it, less messages handed over and not
+     * yet taken by the core.
      *
      * @throws IllegalArgumentException for an unknown or closed association
      */
     public long sendBufferFree(AssociationId association) {
-        return known(association).available.get();
+        return Math.max(0, known(association).available.get());
     }
 
     // ------------------------------------------------------------------ ending
@@ -627,32 +689,20 @@ public final class CallbackSocket implements AutoCloseable {
         }
     }
 
-    /** Stack thread: brings the reservation up to date with the core's free space. */
-    private void sync(Assoc a) {
-        long free = handle.endpoint().sendBufferFree(a.id).orElse(a.accounted);
-        long delta = free - a.accounted;
-        a.accounted = free;
-        if (delta != 0) {
-            a.available.addAndGet(delta);
-        }
+    /** Stack thread: publishes the core's free send space of the association to other threads. */
+    private void publish(Assoc a) {
+        publish(a, handle.endpoint().sendBufferFree(a.id).orElse(a.published), 0);
     }
 
-    /** Stack thread, inside the endpoint's input: the receive callback, without a lambda per message. */
-    private void onMessageInPlace(
-            AssociationId association, int streamId, int ppid, boolean unordered, ByteBuffer data) {
-        try {
-            callbacks.onMessage(this, association, streamId, ppid, unordered, data);
-        } catch (RuntimeException | Error e) {
-            boolean handled;
-            try {
-                handled = callbacks.onCallbackError(this, e);
-            } catch (RuntimeException | Error e2) {
-                e.addSuppressed(e2);
-                handled = false;
-            }
-            if (!handled) {
-                throw e; // out of the endpoint's input: the stack thread reports it and goes on
-            }
+    /**
+     * Stack thread: {@code coreFree} is the core's figure now; {@code reservationEnds} bytes
+     * reserved for a message the core has now taken are given back in the same atomic step.
+     */
+    private static void publish(Assoc a, long coreFree, long reservationEnds) {
+        long delta = coreFree - a.published + reservationEnds;
+        a.published = coreFree;
+        if (delta != 0) {
+            a.available.addAndGet(delta);
         }
     }
 
@@ -673,8 +723,44 @@ public final class CallbackSocket implements AutoCloseable {
         }
     }
 
-    /** Turns the core's events into callbacks, on the stack thread. */
+    /**
+     * Turns the core's events into callbacks, on the stack thread, as the endpoint hands them out
+     * at the end of each core call.
+     */
     private final class Listener implements EndpointListener {
+        /** The receive callback in place: no copy, no event object, no lambda per message. */
+        @Override
+        public void onMessage(
+                EndpointHandle h,
+                AssociationId association,
+                int streamId,
+                int ppid,
+                boolean unordered,
+                ByteBuffer data) {
+            try {
+                callbacks.onMessage(CallbackSocket.this, association, streamId, ppid, unordered, data);
+            } catch (RuntimeException | Error e) {
+                boolean handled;
+                try {
+                    handled = callbacks.onCallbackError(CallbackSocket.this, e);
+                } catch (RuntimeException | Error e2) {
+                    e.addSuppressed(e2);
+                    handled = false;
+                }
+                if (!handled) {
+                    throw e; // the stack thread reports it and goes on
+                }
+            }
+        }
+
+        @Override
+        public void onSendBufferFreed(EndpointHandle h, AssociationId association, long freeBytes) {
+            Assoc a = assocs.get(association);
+            if (a != null) {
+                publish(a, freeBytes, 0);
+            }
+        }
+
         @Override
         public void onEvent(EndpointHandle h, SctpEvent event) {
             if (event instanceof SctpEvent.MessageReceived m) {
@@ -689,9 +775,10 @@ public final class CallbackSocket implements AutoCloseable {
                 if (a == null) {
                     return;
                 }
-                sync(a);
-                long free = a.available.get();
-                if (free >= sendThreshold && a.phase == UP) {
+                // The core decided (its threshold); publish its figure before anyone is woken.
+                publish(a);
+                long free = a.published;
+                if (a.phase == UP) {
                     guarded(() -> callbacks.onSendSpace(CallbackSocket.this, a.id, free));
                 }
             } else if (event instanceof SctpEvent.AssociationChange c) {
@@ -712,7 +799,7 @@ public final class CallbackSocket implements AutoCloseable {
             } else if (event instanceof SctpEvent.SenderDry d) {
                 Assoc a = assocs.get(d.association());
                 if (a != null) {
-                    sync(a);
+                    publish(a);
                 }
                 guarded(() -> callbacks.onSenderDry(CallbackSocket.this, d.association()));
             }
@@ -748,13 +835,8 @@ public final class CallbackSocket implements AutoCloseable {
                 case COMMUNICATION_UP, RESTART -> {
                     Assoc a = track(c.association());
                     a.outboundStreams = c.outboundStreams();
-                    if (c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
-                        long free = handle.endpoint().sendBufferFree(a.id).orElse(0L);
-                        a.accounted = free;
-                        a.available.set(free);
-                    } else {
-                        sync(a);
-                    }
+                    applySendThreshold(handle, a, sendThreshold);
+                    publish(a);
                     if (!closed && a.phase == CONNECTING) {
                         a.phase = UP;
                     }

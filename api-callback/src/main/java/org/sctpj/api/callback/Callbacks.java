@@ -6,12 +6,16 @@ import org.sctpj.stack.SctpEvent;
 /**
  * What a {@link CallbackSocket} tells its user. Every method runs on the socket's stack thread
  * (see {@link CallbackSocket#stackThread()}), one at a time, in the order the protocol core
- * produced the events; so callbacks need no lock among themselves. They should return quickly:
- * while one runs, the thread serves no packet, timer or command of any socket of its shard.
+ * produced the events; so callbacks need no lock among themselves. They run when the core has
+ * finished the work that produced them (a received packet processed whole, a timer, a command),
+ * never in the middle of a packet. They should return quickly: while one runs, the thread serves
+ * no packet, timer or command of any socket of its shard.
  *
  * <p>Every method may call the socket (and any other socket): {@link CallbackSocket#send} from a
- * callback goes straight into the core, and the packets it makes are sent when the callback
- * returns. A callback that throws is passed to {@link #onCallbackError}; the stack thread goes on.
+ * callback goes straight into the core, and the packets it makes are sent once the callbacks of
+ * that core call have run; what such a call produces (its own notifications) comes after the
+ * callbacks already waiting, never from inside the running callback. A callback that throws is
+ * passed to {@link #onCallbackError}; the stack thread goes on, and so do the other callbacks.
  */
 public interface Callbacks {
 
@@ -27,13 +31,12 @@ public interface Callbacks {
     /**
      * The receive callback without a copy: a complete message, seen in place in the packet that
      * completed it. {@code data} (position to limit) is read-only and valid only during the call;
-     * copy what you keep. Fires when {@link #onMessage} would, in the same order with it: the
-     * socket uses this form while no other notification waits to be delivered, and {@link
-     * #onMessage} otherwise (for example for messages bundled with the handshake's last packet,
-     * which must not overtake COMMUNICATION_UP).
+     * copy what you keep. Fires for every complete message, in order with the other callbacks,
+     * once the packet completing it has been processed; {@link #onMessage} alone is called for a
+     * message the socket gathered from parts (see {@link #onMessagePart}).
      *
      * <p>The default copies the message and calls {@link #onMessage}; override it (and keep
-     * {@link #onMessage} for the other case) for a receive path that allocates nothing per
+     * {@link #onMessage} for gathered messages) for a receive path that allocates nothing per
      * message.
      */
     default void onMessage(
@@ -84,11 +87,14 @@ public interface Callbacks {
     default void onPartialDeliveryAborted(CallbackSocket socket, SctpEvent.PartialDeliveryAborted event) {}
 
     /**
-     * The send callback: a SACK freed space in the association's send buffer and the free space,
-     * {@code freeBytes}, is now at least the socket's {@linkplain CallbackSocket#setSendThreshold
-     * send threshold} (threshold 0: after every SACK that frees space). {@code freeBytes} is the
-     * space {@link CallbackSocket#send} can take now. Fires after the SACK's packet has been
-     * processed, before the thread waits again.
+     * The send callback: a SACK freed space in the association's send buffer and the free space
+     * reached the socket's {@linkplain CallbackSocket#setSendThreshold send threshold} (threshold
+     * 0: after every SACK that frees space); the protocol core, which keeps the send buffer's
+     * account, decides. {@code freeBytes} is the core's free space when the callback runs (at
+     * least the threshold, unless a callback before it in the same batch sent); {@link
+     * CallbackSocket#sendBufferFree} tells what {@link CallbackSocket#send} can take, which also
+     * counts messages other threads handed over and the core has not taken yet. Fires after the
+     * SACK's packet has been processed, before the thread waits again.
      */
     default void onSendSpace(CallbackSocket socket, AssociationId association, long freeBytes) {}
 

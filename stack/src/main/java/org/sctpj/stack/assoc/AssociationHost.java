@@ -51,15 +51,20 @@ public interface AssociationHost {
     /** Cookie secrets, for INIT ACKs made by an association (collision cases). */
     CookieSecrets cookieSecrets();
 
-    /** Queues an event for the user. */
+    /**
+     * Appends an event for the user to the endpoint's outbox, in order with the messages. Nothing
+     * of the user runs from here: the outbox is handed out when the endpoint call returns.
+     */
     void emit(SctpEvent event);
 
     /**
-     * A complete message for the user, in delivery order. Exactly one of {@code array} (a fresh
-     * array holding exactly the message, which the host may keep) and {@code buf} (the packet
-     * buffer, holding the message at absolute indexes {@code offset .. offset + length}, valid
-     * only during the call) is non-null. By default it becomes a {@link
-     * SctpEvent.MessageReceived} event (the packet's bytes copied).
+     * Appends a complete message for the user, in delivery order with the events. Exactly one of
+     * {@code array} (a fresh array holding exactly the message, which the host may keep) and
+     * {@code buf} (the packet buffer, holding the message at absolute indexes {@code offset ..
+     * offset + length}) is non-null; {@code buf} stays valid until the endpoint call processing
+     * the packet returns (the association never refers to it beyond), so the host may keep the
+     * reference until then. By default it becomes a {@link SctpEvent.MessageReceived} event (the
+     * packet's bytes copied).
      */
     default void deliver(
             AssociationId association,
@@ -77,6 +82,13 @@ public interface AssociationHost {
         }
         emit(new SctpEvent.MessageReceived(association, streamId, ppid, unordered, data));
     }
+
+    /**
+     * The association's free send-buffer space ({@link Association#sendBufferFree()}) grew: a SACK
+     * freed space, whether or not it reached the send threshold. The endpoint reports the figure
+     * once the call is done. By default nothing.
+     */
+    default void sendSpaceFreed(AssociationId association) {}
 
     /** The association's set of peer addresses changed: update the demultiplexing table. */
     void peerAddressesChanged(Association association);

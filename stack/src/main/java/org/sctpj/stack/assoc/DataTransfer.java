@@ -83,8 +83,8 @@ public final class DataTransfer {
         t.tx = new DataSender(t.o, myInitialTsn, t.outboundStreams, Integer.toUnsignedLong(peerRwnd), t.cc);
         t.rx = new DataReceiver(t.o, peerInitialTsn, t.inboundStreams);
         t.rx.bindSackTimer(t.timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
-        // Messages are taken (deliverMessages) before each packet's processing returns, so the
-        // receiver may refer to the packet instead of copying it.
+        // Messages are taken (deliverMessages) before each packet's processing returns and handed
+        // out before the endpoint call returns, so the receiver may refer to the packet.
         t.rx.keepReferences(true);
         for (Path p : t.paths) {
             t.cc.init(p, Integer.toUnsignedLong(peerRwnd));
@@ -241,6 +241,9 @@ public final class DataTransfer {
             }
         }
         long free = t.tx.freeBytes();
+        if (free > freeBefore) {
+            t.host.sendSpaceFreed(t.id);
+        }
         if (free > freeBefore && free >= t.sendThreshold) {
             t.host.emit(new SctpEvent.SendSpaceAvailable(t.id, free));
         }
@@ -307,7 +310,7 @@ public final class DataTransfer {
                 // each message went to deliver()
             }
         } finally {
-            // If a message handler threw, what is left must not keep pointing into the packet.
+            // What could not be delivered yet must not keep pointing into the packet.
             r.detachReferences();
         }
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.EventHandler;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -95,7 +96,7 @@ class HotPathAllocationTest {
     /**
      * Two endpoints back to back, driven through the allocation-free forms: packets written into
      * one direct buffer per side (as a lower layer would send them), events polled without
-     * Optional, messages seen in place by a {@link org.sctpj.stack.MessageHandler}.
+     * Optional, messages seen in place by an {@link EventHandler}.
      */
     static final class DirectPair {
         final InetAddress addr = InetAddress.getLoopbackAddress();
@@ -114,10 +115,16 @@ class HotPathAllocationTest {
             a = new Endpoint(5000, List.of(addr), o, new SplittableRandom(1), now);
             z = new Endpoint(5001, List.of(addr), o, new SplittableRandom(2), now);
             z.listen(true);
-            z.setMessageHandler((assoc, sid, ppid, unordered, data) -> {
-                delivered++;
-                deliveredBytes += data.remaining();
-                checksum += data.get(data.position());
+            z.setEventHandler(new EventHandler() {
+                @Override
+                public void onEvent(SctpEvent event) {}
+
+                @Override
+                public void onMessage(AssociationId assoc, int sid, int ppid, boolean unordered, ByteBuffer data) {
+                    delivered++;
+                    deliveredBytes += data.remaining();
+                    checksum += data.get(data.position());
+                }
             });
             id = a.connect(List.of(addr), 5001, now);
             for (int i = 0; i < 10; i++) {
