@@ -107,7 +107,8 @@ class BoundaryTest {
     /** Every reference of the class files under {@code classes} (module-info aside), from jdeps. */
     static List<Ref> references(Path classes) throws IOException {
         List<String> args = new ArrayList<>(List.of("-verbose:class", "-filter:none", "--ignore-missing-deps"));
-        try (Stream<Path> s = Files.walk(classes)) {
+        Path dir = Files.isRegularFile(classes) ? unpacked(classes) : classes;
+        try (Stream<Path> s = Files.walk(dir)) {
             s.filter(p -> p.toString().endsWith(".class") && !p.endsWith("module-info.class"))
                     .sorted()
                     .forEach(p -> args.add(p.toString()));
@@ -129,7 +130,31 @@ class BoundaryTest {
         return refs;
     }
 
-    /** The classes directory {@code c} was loaded from. */
+    /**
+     * The class files of {@code jar} in a new temporary directory: jdeps given a modular jar
+     * would resolve the modules it requires, which are not on its path.
+     */
+    static Path unpacked(Path jar) throws IOException {
+        Path dir = Files.createTempDirectory("boundary-test");
+        try (java.util.zip.ZipInputStream in = new java.util.zip.ZipInputStream(Files.newInputStream(jar))) {
+            for (java.util.zip.ZipEntry e; (e = in.getNextEntry()) != null; ) {
+                if (!e.isDirectory() && e.getName().endsWith(".class")) {
+                    Path to = dir.resolve(e.getName()).normalize();
+                    if (!to.startsWith(dir)) {
+                        throw new IOException("entry outside the jar's root: " + e.getName());
+                    }
+                    Files.createDirectories(to.getParent());
+                    Files.copy(in, to);
+                }
+            }
+        }
+        return dir;
+    }
+
+    /**
+     * The classes directory or jar {@code c} was loaded from: a directory when Maven runs the
+     * tests before packaging ({@code mvn test}), the module's jar under {@code mvn verify}.
+     */
     static Path classesOf(Class<?> c) {
         Path p;
         try {
@@ -138,8 +163,8 @@ class BoundaryTest {
             throw new IllegalStateException(e);
         }
         assertTrue(
-                Files.isDirectory(p),
-                c + " was not loaded from a classes directory but " + p
+                Files.isDirectory(p) || (Files.isRegularFile(p) && p.toString().endsWith(".jar")),
+                c + " was not loaded from a classes directory or a jar but " + p
                         + ": run the test in the reactor (mvn -pl api-socket -am test)");
         return p;
     }
