@@ -118,7 +118,14 @@ class BoundaryTest {
                 ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("jdeps is missing: run on a JDK"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int rc = jdeps.run(new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(String[]::new));
+        int rc;
+        try {
+            rc = jdeps.run(new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(String[]::new));
+        } finally {
+            if (dir != classes) {
+                deleteTree(dir);
+            }
+        }
         assertEquals(0, rc, "jdeps failed: " + err);
         List<Ref> refs = new ArrayList<>();
         for (String line : out.toString().split("\\R")) {
@@ -128,6 +135,15 @@ class BoundaryTest {
             }
         }
         return refs;
+    }
+
+    /** Deletes the temporary tree {@link #unpacked} made. */
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     /**
