@@ -58,17 +58,7 @@ public final class LinkedIncreasesCongestionController implements CongestionCont
             base.onAck(p, bytesNewlyAcked, cumAckAdvanced, cwndFullyUsed, inFastRecovery);
             return;
         }
-        long mtu = p.mtu();
-        long cwnd = p.cwnd();
-        long threshold = increaseThreshold(p);
-        long pba = p.partialBytesAcked() + Math.max(0, bytesNewlyAcked);
-        if (pba >= threshold && cwndFullyUsed) {
-            pba -= threshold;
-            p.setCwnd(cwnd + mtu);
-        } else if (pba > threshold) {
-            pba = threshold;
-        }
-        p.setPartialBytesAcked(pba);
+        Rfc9260CongestionController.congestionAvoidance(p, bytesNewlyAcked, cwndFullyUsed, increaseThreshold(p));
         if (p.flightSize() == 0) {
             p.setPartialBytesAcked(0);
         }

@@ -47,18 +47,30 @@ public final class Rfc9260CongestionController implements CongestionController {
                 p.setCwnd(cwnd + Math.min(bytesNewlyAcked, mtu));
             }
         } else {
-            long pba = p.partialBytesAcked() + Math.max(0, bytesNewlyAcked);
-            if (pba >= cwnd && cwndFullyUsed) {
-                pba -= cwnd;
-                p.setCwnd(cwnd + mtu);
-            } else if (pba > cwnd) {
-                pba = cwnd;
-            }
-            p.setPartialBytesAcked(pba);
+            congestionAvoidance(p, bytesNewlyAcked, cwndFullyUsed, cwnd);
         }
         if (p.flightSize() == 0) {
             p.setPartialBytesAcked(0);
         }
+    }
+
+    /**
+     * The congestion-avoidance step of RFC 9260 section 7.2.2: partial_bytes_acked grows by the
+     * bytes newly acknowledged; once it reaches {@code threshold} (cwnd for this controller, the
+     * coupled threshold of RFC 6356 for {@link LinkedIncreasesCongestionController}) while cwnd was
+     * fully used, cwnd grows by one MTU and the threshold is taken off; otherwise it is capped at
+     * the threshold.
+     */
+    static void congestionAvoidance(
+            PathCongestionState p, long bytesNewlyAcked, boolean cwndFullyUsed, long threshold) {
+        long pba = p.partialBytesAcked() + Math.max(0, bytesNewlyAcked);
+        if (pba >= threshold && cwndFullyUsed) {
+            pba -= threshold;
+            p.setCwnd(p.cwnd() + p.mtu());
+        } else if (pba > threshold) {
+            pba = threshold;
+        }
+        p.setPartialBytesAcked(pba);
     }
 
     @Override
