@@ -85,7 +85,17 @@ public final class TsharkJudge {
                 "-o",
                 "udp.check_checksum:TRUE",
                 "-d",
-                "udp.port==" + udpPort + ",sctp",
+                "udp.port==" + udpPort + ",sctp"));
+        cmd.addAll(fieldColumns(FIELDS, String.valueOf(AGGREGATOR)));
+        return cmd;
+    }
+
+    /**
+     * tshark's arguments for printing {@code fields} as tab-separated columns, one line per
+     * frame, no header, every occurrence of a field joined by {@code aggregator}.
+     */
+    public static List<String> fieldColumns(List<String> fields, String aggregator) {
+        List<String> args = new ArrayList<>(List.of(
                 "-T",
                 "fields",
                 "-E",
@@ -95,12 +105,12 @@ public final class TsharkJudge {
                 "-E",
                 "occurrence=a",
                 "-E",
-                "aggregator=" + AGGREGATOR));
-        for (String f : FIELDS) {
-            cmd.add("-e");
-            cmd.add(f);
+                "aggregator=" + aggregator));
+        for (String f : fields) {
+            args.add("-e");
+            args.add(f);
         }
-        return cmd;
+        return args;
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.TransferInfo;
+import org.sctpj.trace.TsharkJudge;
 
 /**
  * What survives a failed interop case on a CI machine that is thrown away afterwards: the text
@@ -167,23 +168,8 @@ final class FailureEvidence {
         if (udpPort > 0) {
             cmd.addAll(List.of("-d", "udp.port==" + udpPort + ",sctp"));
         }
-        cmd.addAll(List.of(
-                "-Y",
-                "sctp",
-                "-T",
-                "fields",
-                "-E",
-                "header=n",
-                "-E",
-                "separator=/t",
-                "-E",
-                "occurrence=a",
-                "-E",
-                "aggregator=,"));
-        for (String f : FIELDS) {
-            cmd.add("-e");
-            cmd.add(f);
-        }
+        cmd.addAll(List.of("-Y", "sctp"));
+        cmd.addAll(TsharkJudge.fieldColumns(FIELDS, ","));
         return cmd;
     }
 
