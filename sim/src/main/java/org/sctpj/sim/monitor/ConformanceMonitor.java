@@ -70,7 +70,9 @@ import org.sctpj.stack.wire.Crc32c;
  *       fragments of one message share stream, U flag and MID, with FSN 1, 2, ... after the
  *       first fragment (which carries the PPID, FSN 0 implied) (RFC 8260 2.1). RE-CONFIG carries
  *       one of the parameter combinations of RFC 6525 3.1; request sequence numbers start at the
- *       sender's Initial TSN and grow by one per new request (4.1); one request in flight at a
+ *       sender's Initial TSN and grow by one per new request, an Outgoing SSN Reset Request names
+ *       the peer's newest request received (or its Initial TSN minus 1) as the one it answers
+ *       (4.1); one request in flight at a
  *       time, a retransmitted request byte-identical to the first (5.1.1); new requests only in
  *       ESTABLISHED, SHUTDOWN-PENDING and SHUTDOWN-RECEIVED (this project's rule). A performed
  *       SSN/TSN reset moves both senders' TSNs to the values of its response (4.4, 5.2.4).
@@ -154,6 +156,8 @@ public final class ConformanceMonitor {
         final Map<Integer, Integer> ownInitialTsn = new HashMap<>();
         /** The peer's Initiate Tag -> the extensions the peer announced with it. */
         final Map<Integer, Integer> peerExtensions = new HashMap<>();
+        /** The peer's Initiate Tag -> the Initial TSN the peer announced with it. */
+        final Map<Integer, Integer> peerInitialTsn = new HashMap<>();
         /** HEARTBEAT chunk value (its Heartbeat Information) -> the address it was sent to. */
         final Map<ByteBuffer, InetAddress> heartbeatsSent = new LinkedHashMap<>() {
             @Override
@@ -209,6 +213,10 @@ public final class ConformanceMonitor {
 
         boolean anyRequest;
         int lastRequest;
+        /** The newest RE-CONFIG request sequence number of the peer that reached the sender. */
+        boolean peerRequestSeen;
+
+        int peerLastRequest;
 
         /** A TSN at or below the last FORWARD TSN's is abandoned: no longer outstanding (RFC 3758 3.5 A2). */
         boolean abandoned(int tsn) {
@@ -375,6 +383,7 @@ public final class ConformanceMonitor {
                         long rwnd = b.getInt(off + 8) & 0xffffffffL;
                         c.peerTags.add(initTag);
                         c.peerExtensions.put(initTag, extensionsOf(b, off, clen));
+                        c.peerInitialTsn.put(initTag, b.getInt(off + 16));
                         if (type == INIT_ACK) {
                             c.pair(vtag, initTag);
                         }
@@ -430,7 +439,8 @@ public final class ConformanceMonitor {
      * the request it names unless its result is "In progress" (RFC 6525 4.4, 5.2.7); an Outgoing
      * SSN Reset Request answers the Incoming SSN Reset Request its Response Sequence Number names
      * (4.1, 5.2.3). A performed SSN/TSN reset moves the sender's TSNs to the Receiver's Next TSN
-     * (4.4, 5.2.4).
+     * (4.4, 5.2.4). The newest request of the peer is kept for the Response Sequence Number of the
+     * sender's next Outgoing SSN Reset Request (4.1).
      */
     private static void onReconfigAnswers(Flow f, ByteBuffer b, int off, int clen) {
         for (int p = off + 4; p + 8 <= off + clen; ) {
@@ -452,7 +462,14 @@ public final class ConformanceMonitor {
                         && (request.getShort(0) & 0xffff) == SSN_TSN_RESET_REQUEST) {
                     f.resetTsn(b.getInt(p + 16));
                 }
-            } else if (ptype == OUTGOING_SSN_RESET_REQUEST && plen >= 16) {
+            } else if (ptype != RE_CONFIG_RESPONSE) {
+                int seq = b.getInt(p + 4);
+                if (!f.peerRequestSeen || serialLt(f.peerLastRequest, seq)) {
+                    f.peerRequestSeen = true;
+                    f.peerLastRequest = seq;
+                }
+            }
+            if (ptype == OUTGOING_SSN_RESET_REQUEST && plen >= 16) {
                 int answers = b.getInt(p + 8);
                 ByteBuffer request = f.requests.get(answers);
                 if (request != null && (request.getShort(0) & 0xffff) == INCOMING_SSN_RESET_REQUEST) {
@@ -992,6 +1009,9 @@ public final class ConformanceMonitor {
                                     + ": the first is the sender's Initial TSN, each new request one more"
                                     + " (RFC 6525 4.1)");
                         }
+                        if (ptype == OUTGOING_SSN_RESET_REQUEST && plen >= 16) {
+                            checkResponseSequence(c, f, vtag, b.getInt(p + 8));
+                        }
                         if (inFlight) {
                             fail("RE-CONFIG with new " + seqText + " while request "
                                     + Integer.toUnsignedString(
@@ -1015,6 +1035,25 @@ public final class ConformanceMonitor {
                     f.resetTsn(b.getInt(p + 12));
                 }
                 p += (plen + 3) & ~3;
+            }
+        }
+
+        /**
+         * RFC 6525 4.1: an Outgoing SSN Reset Request's Re-configuration Response Sequence Number
+         * is the sequence number of the peer's request it answers (an Incoming SSN Reset Request),
+         * else the next one the sender expects minus 1: in both cases the peer's newest request
+         * that reached the sender, or the peer's Initial TSN minus 1 before any did.
+         */
+        void checkResponseSequence(Conn c, Flow f, int vtag, int responseSeq) {
+            Integer peerInitial = c.peerInitialTsn.get(vtag);
+            if (!f.peerRequestSeen && peerInitial == null) {
+                return;
+            }
+            int expected = f.peerRequestSeen ? f.peerLastRequest : peerInitial - 1;
+            if (responseSeq != expected) {
+                fail("Outgoing SSN Reset Request with Re-configuration Response Sequence Number "
+                        + Integer.toUnsignedString(responseSeq) + ", expected " + Integer.toUnsignedString(expected)
+                        + ": the peer's request it answers, or the next expected one minus 1 (RFC 6525 4.1)");
             }
         }
 

@@ -406,6 +406,16 @@ class ExtensionRulesTest {
     }
 
     @Test
+    void anOutgoingResetNamesThePeersNewestRequestAsTheOneItAnswers() {
+        handshake(RC);
+        // No request of Z's yet: Z's Initial TSN minus 1.
+        aFails("ESTABLISHED", reconfig(fromA(TAG_Z), outReset(100, 500, 99)), "expected 499", "RFC 6525 4.1");
+        z("ESTABLISHED", reconfig(fromZ(TAG_A), inReset(500)));
+        aFails("ESTABLISHED", reconfig(fromA(TAG_Z), outReset(100, 499, 99)), "expected 500");
+        assertDoesNotThrow(() -> a("ESTABLISHED", reconfig(fromA(TAG_Z), outReset(100, 500, 99))));
+    }
+
+    @Test
     void aRetransmittedRequestRepeatsTheFirst() {
         handshake(RC);
         a("ESTABLISHED", reconfig(fromA(TAG_Z), outReset(100, 499, 99)));
