@@ -94,6 +94,9 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     it follows a smaller receive buffer down to half of it. 0 turns partial delivery off: a message that
  *     cannot fit in the receive buffer then ends the association with an ABORT carrying an Out of
  *     Resource cause (RFC 9260 section 3.3.10.4) and COMMUNICATION_LOST, instead of a silent stall
+ * @param streamScheduler which stream scheduler of RFC 8260 section 3 orders the outgoing streams
+ *     of each association ({@link StreamSchedulerKind#ROUND_ROBIN}); it can be changed per
+ *     association at run time with {@link Endpoint#setStreamScheduler}
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -127,7 +130,8 @@ public record SctpOptions(
         CongestionControl congestionControl,
         CongestionControllerFactory congestionController,
         boolean deferredReceiveRelease,
-        int partialDeliveryPoint) {
+        int partialDeliveryPoint,
+        StreamSchedulerKind streamScheduler) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -212,7 +216,8 @@ public record SctpOptions(
             CongestionControl.RFC9260,
             CongestionControllerFactory.RFC9260,
             false,
-            2 << 20);
+            2 << 20,
+            StreamSchedulerKind.ROUND_ROBIN);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -319,6 +324,9 @@ public record SctpOptions(
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
                     + ": a message must start to be handed over before it fills the receive buffer");
         }
+        if (streamScheduler == null) {
+            throw new IllegalArgumentException("streamScheduler must be set (e.g. ROUND_ROBIN, the default)");
+        }
     }
 
     /**
@@ -380,6 +388,7 @@ public record SctpOptions(
         private CongestionControl congestionControl;
         private CongestionControllerFactory congestionController;
         private int partialDeliveryPoint;
+        private StreamSchedulerKind streamScheduler;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -417,6 +426,7 @@ public record SctpOptions(
             congestionControl = o.congestionControl;
             congestionController = o.congestionController;
             partialDeliveryPoint = o.partialDeliveryPoint;
+            streamScheduler = o.streamScheduler;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -598,6 +608,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#streamScheduler()}: the stream scheduler (RFC 8260 section 3)
+         * each association starts with.
+         */
+        public Builder streamScheduler(StreamSchedulerKind v) {
+            streamScheduler = v;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -683,7 +702,8 @@ public record SctpOptions(
                     congestionControl,
                     congestionController,
                     deferredReceiveRelease,
-                    partialDeliveryPoint);
+                    partialDeliveryPoint,
+                    streamScheduler);
         }
     }
 }
