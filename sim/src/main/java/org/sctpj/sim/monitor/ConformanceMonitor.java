@@ -181,6 +181,9 @@ public final class ConformanceMonitor {
         int count;
         int[] lens = new int[64];
         long[] sigs = new long[64];
+        /** Per TSN, its message: U flag, stream and SSN or MID ({@link #messageKey}). */
+        long[] keys = new long[64];
+
         long ringBytes;
         long gapBytes;
         int[] gapStart = new int[0];
@@ -218,6 +221,16 @@ public final class ConformanceMonitor {
 
         int peerLastRequest;
 
+        /** Whether the last SACK reported {@code tsn} in a gap ack block. */
+        boolean gapAcked(int tsn) {
+            for (int k = 0; k < gapStart.length; k++) {
+                if (serialLe(gapStart[k], tsn) && serialLe(tsn, gapEnd[k])) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** A TSN at or below the last FORWARD TSN's is abandoned: no longer outstanding (RFC 3758 3.5 A2). */
         boolean abandoned(int tsn) {
             return forwardSent && serialLe(tsn, forwardCum);
@@ -247,17 +260,21 @@ public final class ConformanceMonitor {
             return (tsn - base) & 0x7fffffff;
         }
 
-        void push(int tsn, int len, long sig) {
+        void push(int tsn, int len, long sig, long key) {
             if (count == lens.length) {
                 int[] nl = new int[count * 2];
                 long[] ns = new long[count * 2];
+                long[] nk = new long[count * 2];
                 System.arraycopy(lens, 0, nl, 0, count);
                 System.arraycopy(sigs, 0, ns, 0, count);
+                System.arraycopy(keys, 0, nk, 0, count);
                 lens = nl;
                 sigs = ns;
+                keys = nk;
             }
             lens[count] = len;
             sigs[count] = sig;
+            keys[count] = key;
             count++;
             ringBytes += len;
         }
@@ -279,6 +296,7 @@ public final class ConformanceMonitor {
             }
             System.arraycopy(lens, drop, lens, 0, count - drop);
             System.arraycopy(sigs, drop, sigs, 0, count - drop);
+            System.arraycopy(keys, drop, keys, 0, count - drop);
             count -= drop;
             base = cum + 1;
         }
@@ -932,10 +950,12 @@ public final class ConformanceMonitor {
                         + " when the Advanced.Peer.Ack.Point is beyond it (RFC 3758 3.5 C1, C3, F1)");
             }
             Set<Integer> streams = new HashSet<>();
+            Map<Integer, Integer> reported = new HashMap<>();
             for (int e = off + 8; e + entry <= off + clen; e += entry) {
                 int sid = b.getShort(e) & 0xffff;
                 boolean unordered = type == I_FORWARD_TSN && (b.getShort(e + 2) & 1) != 0;
                 int seq = type == FORWARD_TSN ? b.getShort(e + 2) & 0xffff : b.getInt(e + 4);
+                reported.put(unordered ? sid | 0x10000 : sid, seq);
                 if (!streams.add(unordered ? sid | 0x10000 : sid)) {
                     fail(name + " reports stream " + sid + (unordered ? " (unordered)" : "") + " twice: each"
                             + " stream once, with its highest abandoned sequence number (RFC 3758 3.5 C4)");
@@ -958,9 +978,40 @@ public final class ConformanceMonitor {
                             .removeIf(k -> (k & ~0xffffffffL) == prefix && serialLe((int) (long) k, seq));
                 }
             }
+            if (!streamResetSeen) {
+                checkAbandonedReported(f, type, cum, reported);
+            }
             f.forwardSent = true;
             f.forwardCum = cum;
             f.recomputeGaps();
+        }
+
+        /**
+         * RFC 3758 3.5 C4 (and RFC 8260 2.3.1 for I-FORWARD-TSN, ordered and unordered): every
+         * TSN the New Cumulative TSN passes that the peer has not acknowledged is abandoned, and
+         * its message's stream must be listed with that message's sequence number or a later one;
+         * otherwise the receiver keeps the stream's later messages waiting for it.
+         */
+        void checkAbandonedReported(Flow f, int type, int cum, Map<Integer, Integer> reported) {
+            int seqType = type == FORWARD_TSN ? DATA : I_DATA;
+            for (int t = f.base; f.count > 0 && serialLe(t, cum) && f.holds(t); t++) {
+                long key = f.keys[t - f.base];
+                boolean unordered = (key & (1L << 48)) != 0;
+                if ((unordered && type == FORWARD_TSN) || f.gapAcked(t)) {
+                    continue;
+                }
+                int sid = (int) (key >>> 32) & 0xffff;
+                int seq = (int) key;
+                Integer listed = reported.get(unordered ? sid | 0x10000 : sid);
+                if (listed == null || newer(seqType, listed, seq)) {
+                    fail(name(type) + " passes TSN " + Integer.toUnsignedString(t) + " (" + seqName(seqType) + " "
+                            + Integer.toUnsignedString(seq) + " on stream " + sid + (unordered ? ", unordered" : "")
+                            + "), unacknowledged, so abandoned, but lists "
+                            + (listed == null ? "nothing" : Integer.toUnsignedString(listed)) + " for that stream:"
+                            + " an abandoned message's stream and sequence number must be listed (RFC 3758 3.5 C4,"
+                            + " RFC 8260 2.3.1)");
+                }
+            }
         }
 
         /**
@@ -1125,7 +1176,7 @@ public final class ConformanceMonitor {
                 if (f.count == 0) {
                     f.base = tsn;
                 }
-                f.push(tsn, payload, sig);
+                f.push(tsn, payload, sig, messageKey((flags & 4) != 0, sid, ssn));
                 f.highest = tsn;
                 boolean unordered = (flags & 4) != 0;
                 boolean begin = (flags & 2) != 0;
@@ -1207,6 +1258,11 @@ public final class ConformanceMonitor {
                 f.openMessages.put(key, word);
             }
         }
+    }
+
+    /** A message's key: its U flag, stream and SSN (DATA) or MID (I-DATA). */
+    static long messageKey(boolean unordered, int sid, int seq) {
+        return (unordered ? 1L << 48 : 0) | ((long) sid << 32) | (seq & 0xffffffffL);
     }
 
     private static boolean newer(int type, int last, int now) {

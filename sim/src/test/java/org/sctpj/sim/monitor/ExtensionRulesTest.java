@@ -209,7 +209,7 @@ class ExtensionRulesTest {
                 fromZ(TAG_A).chunk(ConformanceMonitor.INIT_ACK, 0, initValue(TAG_Z, 500, 0xc0000004)));
         a("COOKIE_ECHOED", fromA(TAG_Z).cookieEcho().data(100, 0, 0, 3, 10));
         z("ESTABLISHED", fromZ(TAG_A).chunk(ConformanceMonitor.COOKIE_ACK, 0));
-        assertDoesNotThrow(() -> a("ESTABLISHED", fwd(fromA(TAG_Z), 100)));
+        assertDoesNotThrow(() -> a("ESTABLISHED", fwd(fromA(TAG_Z), 100, 0, 0)));
     }
 
     static ByteBuffer initValue(int tag, int tsn, int param) {
@@ -279,11 +279,40 @@ class ExtensionRulesTest {
     }
 
     @Test
+    void everyAbandonedOrderedMessageHasItsStreamListed() {
+        handshake(PR);
+        // 100-101: stream 1 SSN 0 in two fragments; 102: stream 2 SSN 0; 103: unordered on stream 3;
+        // 104: stream 1 SSN 1.
+        a(
+                "ESTABLISHED",
+                fromA(TAG_Z)
+                        .data(100, 1, 0, 2, 10)
+                        .data(101, 1, 0, 1, 10)
+                        .data(102, 2, 0, 3, 10)
+                        .data(103, 3, 0, 7, 10)
+                        .data(104, 1, 1, 3, 10));
+        aFails("ESTABLISHED", fwd(fromA(TAG_Z), 101), "passes TSN 100 (SSN 0 on stream 1)", "lists nothing", "C4");
+        aFails("ESTABLISHED", fwd(fromA(TAG_Z), 104, 1, 1), "passes TSN 102 (SSN 0 on stream 2)");
+        aFails("ESTABLISHED", fwd(fromA(TAG_Z), 104, 1, 0, 2, 0), "passes TSN 104 (SSN 1 on stream 1)", "lists 0");
+        // Stream 2's TSN 102 was gap-acked: received, not abandoned; the unordered 103 needs no entry.
+        z("ESTABLISHED", fromZ(TAG_A).sack(99, 100_000, 3, 3));
+        assertDoesNotThrow(() -> a("ESTABLISHED", fwd(fromA(TAG_Z), 104, 1, 1)));
+    }
+
+    @Test
+    void anIForwardTsnListsAbandonedUnorderedMessagesToo() {
+        handshake(PR | ID);
+        a("ESTABLISHED", idata(idata(fromA(TAG_Z), 100, 1, 0, 3, 7, 10), 101, 1, 0, 7, 7, 10));
+        aFails("ESTABLISHED", ifwd(fromA(TAG_Z), 101, 1, 0, 0), "passes TSN 101 (MID 0 on stream 1, unordered)");
+        assertDoesNotThrow(() -> a("ESTABLISHED", ifwd(fromA(TAG_Z), 101, 1, 0, 0, 1, 1, 0)));
+    }
+
+    @Test
     void aForwardTsnIsAControlChunkAndGoesBeforeData() {
         handshake(PR);
         a("ESTABLISHED", fromA(TAG_Z).data(100, 1, 0, 3, 10));
-        aFails("ESTABLISHED", fwd(fromA(TAG_Z).data(101, 1, 1, 3, 10), 100), "control chunks go first");
-        assertDoesNotThrow(() -> a("ESTABLISHED", fwd(fromA(TAG_Z), 100).data(101, 1, 1, 3, 10)));
+        aFails("ESTABLISHED", fwd(fromA(TAG_Z).data(101, 1, 1, 3, 10), 100, 1, 0), "control chunks go first");
+        assertDoesNotThrow(() -> a("ESTABLISHED", fwd(fromA(TAG_Z), 100, 1, 0).data(101, 1, 1, 3, 10)));
     }
 
     @Test
