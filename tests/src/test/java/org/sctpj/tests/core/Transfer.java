@@ -147,6 +147,12 @@ final class Transfer {
             onPart(part);
             return;
         }
+        if (e instanceof SctpEvent.PartialDeliveryAborted aborted) {
+            // Its last part will never come (a PR-SCTP policy abandoned it, or the association
+            // ended): the parts gathered are not a message (RFC 6458 6.1.7).
+            parts.remove(aborted.streamId());
+            return;
+        }
         if (!(e instanceof SctpEvent.MessageReceived m)) {
             return;
         }
