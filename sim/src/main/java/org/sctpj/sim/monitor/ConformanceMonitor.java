@@ -64,7 +64,8 @@ import org.sctpj.stack.wire.Crc32c;
  *       6525 5.1.1); with I-DATA negotiated no DATA and no FORWARD TSN (RFC 8260 2.2, 2.3), and
  *       I-FORWARD-TSN only with I-DATA and PR-SCTP (2.3). FORWARD TSN and I-FORWARD-TSN go where
  *       control chunks go (before DATA, not in COOKIE-WAIT or COOKIE-ECHOED); their New Cumulative
- *       TSN covers only TSNs sent, never moves back, and is beyond the last Cumulative TSN Ack the
+ *       TSN covers only TSNs sent (and one assigned to the unsent rest of each message begun on the
+ *       wire and abandoned, A3), never moves back, and is beyond the last Cumulative TSN Ack the
  *       sender received; each stream appears once, naming a message that was sent (RFC 3758 3.5
  *       A2, C1-C4, F1); abandoned TSNs no longer count against the peer's window (A2). I-DATA
  *       fragments of one message share stream, U flag and MID, with FSN 1, 2, ... after the
@@ -935,10 +936,23 @@ public final class ConformanceMonitor {
             }
             int cum = b.getInt(off + 4);
             String cumText = "New Cumulative TSN " + Integer.toUnsignedString(cum);
+            int phantoms = 0;
+            List<Long> unfinished = new java.util.ArrayList<>();
             if (!f.any || serialLt(f.highest, cum)) {
-                fail(name + " " + cumText + " beyond the highest TSN sent"
-                        + (f.any ? " " + Integer.toUnsignedString(f.highest) : " (none)")
-                        + ": only TSNs sent can be abandoned (RFC 3758 3.5 A2, C2)");
+                // The unsent rest of a message begun on the wire gets a TSN to be abandoned with it
+                // (A3: all its TSNs go together), one per such message at most.
+                for (long key : f.openMessages.keySet()) {
+                    if (listsOrNeedsNoEntry(type, key, off, clen)) {
+                        unfinished.add(key);
+                    }
+                }
+                phantoms = f.any ? cum - f.highest : Integer.MAX_VALUE;
+                if (phantoms < 0 || phantoms > unfinished.size()) {
+                    fail(name + " " + cumText + " beyond the highest TSN sent"
+                            + (f.any ? " " + Integer.toUnsignedString(f.highest) : " (none)") + " by more than the "
+                            + unfinished.size() + " message(s) begun and abandoned before their last fragment:"
+                            + " only TSNs assigned can be abandoned (RFC 3758 3.5 A2, A3, C2)");
+                }
             }
             if (f.forwardSent && serialLt(cum, f.forwardCum)) {
                 fail(name + " " + cumText + " behind the previous one, " + Integer.toUnsignedString(f.forwardCum)
@@ -981,9 +995,44 @@ public final class ConformanceMonitor {
             if (!streamResetSeen) {
                 checkAbandonedReported(f, type, cum, reported);
             }
+            for (int k = 0; k < phantoms; k++) {
+                // Assigned, never sent: a later chunk with that TSN is no retransmission of it.
+                if (f.count == 0) {
+                    f.base = f.highest + 1;
+                }
+                f.push(f.highest + 1, 0, 0, 0);
+                f.highest++;
+            }
+            if (phantoms > 0) {
+                unfinished.forEach(f.openMessages::remove);
+            }
             f.forwardSent = true;
             f.forwardCum = cum;
             f.recomputeGaps();
+        }
+
+        /**
+         * Whether the forward-TSN chunk at {@code off} lists the message {@code key} (its stream
+         * with its sequence number or a later one), or the message needs no entry (unordered DATA).
+         */
+        boolean listsOrNeedsNoEntry(int type, long key, int off, int clen) {
+            boolean unordered = (key & (1L << 48)) != 0;
+            if (unordered && type == FORWARD_TSN) {
+                return true;
+            }
+            int sid = (int) (key >>> 32) & 0xffff;
+            int seq = (int) key;
+            int entry = type == FORWARD_TSN ? 4 : 8;
+            for (int e = off + 8; e + entry <= off + clen; e += entry) {
+                boolean u = type == I_FORWARD_TSN && (b.getShort(e + 2) & 1) != 0;
+                int listed = type == FORWARD_TSN ? b.getShort(e + 2) & 0xffff : b.getInt(e + 4);
+                if ((b.getShort(e) & 0xffff) == sid
+                        && u == unordered
+                        && !newer(type == FORWARD_TSN ? DATA : I_DATA, listed, seq)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
@@ -1182,6 +1231,14 @@ public final class ConformanceMonitor {
                 boolean begin = (flags & 2) != 0;
                 if (type == I_DATA) {
                     fragment(f, flags, sid, ssn, b.getInt(off + 16));
+                } else {
+                    // A DATA message begun and not ended (its rest may be abandoned unsent).
+                    long key = messageKey(unordered, sid, unordered ? 0 : ssn);
+                    if ((flags & 1) != 0) {
+                        f.openMessages.remove(key);
+                    } else if (begin) {
+                        f.openMessages.put(key, 0);
+                    }
                 }
                 if (!unordered && !streamResetSeen) {
                     Integer last = f.lastSsn.get(sid);

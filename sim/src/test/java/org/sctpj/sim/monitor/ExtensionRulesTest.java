@@ -248,9 +248,27 @@ class ExtensionRulesTest {
                 "ESTABLISHED",
                 fromA(TAG_Z).data(100, 1, 0, 3, 10).data(101, 1, 1, 3, 10).data(102, 2, 0, 3, 10));
         aFails("ESTABLISHED", fwd(fromA(TAG_Z), 103), "beyond the highest TSN sent 102", "A2");
+        aFails("ESTABLISHED", fwd(fromA(TAG_Z), 103, 1, 1, 2, 0), "by more than the 0 message(s)");
         a("ESTABLISHED", fwd(fromA(TAG_Z), 101, 1, 1));
         aFails("ESTABLISHED", fwd(fromA(TAG_Z), 100, 1, 0), "behind the previous one", "C1");
         a("ESTABLISHED", fwd(fromA(TAG_Z), 101, 1, 1)); // a duplicate: allowed
+    }
+
+    @Test
+    void theUnsentRestOfAnAbandonedMessageTakesOneTsn() {
+        // Stream 1 SSN 0 sent as B and middle fragments (100, 101), its end never sent; all of it
+        // acknowledged: only a TSN for the unsent rest lets the peer drop it and move on (A3).
+        handshake(PR);
+        a(
+                "ESTABLISHED",
+                fromA(TAG_Z).data(100, 1, 0, 2, 10).data(101, 1, 0, 0, 10).data(102, 2, 0, 3, 10));
+        z("ESTABLISHED", fromZ(TAG_A).sack(102, 100_000));
+        aFails("ESTABLISHED", fwd(fromA(TAG_Z), 104, 1, 0), "by more than the 1 message(s)");
+        aFails("ESTABLISHED", fwd(fromA(TAG_Z), 103, 2, 0), "by more than the 0 message(s)");
+        a("ESTABLISHED", fwd(fromA(TAG_Z), 103, 1, 0));
+        // TSN 103 is taken: new DATA goes on from 104.
+        aFails("ESTABLISHED", fromA(TAG_Z).data(103, 1, 1, 3, 10), "sent again with other contents");
+        assertDoesNotThrow(() -> a("ESTABLISHED", fromA(TAG_Z).data(104, 1, 1, 3, 10)));
     }
 
     @Test
