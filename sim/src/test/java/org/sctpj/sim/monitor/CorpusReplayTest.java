@@ -71,7 +71,7 @@ class CorpusReplayTest {
             value = {
                 "kernel-to-usrsctp_raw_idata-fragmented-fsn-abort | 7 | without the B bit with FSN 0",
                 "usrsctp-to-kernel_raw_prsctp-forward-tsn | 18 | reports stream 1 twice",
-                "usrsctp-to-kernel_raw_reconfig-stream-reset | 30 | beyond the highest TSN sent 1974877854",
+                "usrsctp-to-kernel_raw_reconfig-stream-reset | 30 | beyond the highest TSN sent 1974877854 by more than the 0",
                 "kernel-to-usrsctp_udp_prsctp-forward-tsn | 13 | not beyond the Cumulative TSN Ack 4001167100",
                 "kernel-to-usrsctp_raw_idata-i-forward-tsn | 26 | not beyond the Cumulative TSN Ack 3951161954"
             })
