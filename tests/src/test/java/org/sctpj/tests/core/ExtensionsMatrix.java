@@ -73,8 +73,16 @@ final class ExtensionsMatrix {
      * The message sent with a PR-SCTP policy drawn from the seed: time to live 50-500 ms, or a
      * limit of 0-3 retransmissions (RFC 7496 sections 4.1, 4.2).
      *
-     * <p>WAITS FOR the prsctp branch (its {@code SendInfo} policy fields), e.g. {@code new
-     * SendInfo(m.stream(), ppid, m.unordered(), false, PrPolicy.ttl(Duration.ofMillis(ms)))}.
+     * <p>WAITS FOR the prsctp branch. With it (tried on a scratch merge at its commit bc18027),
+     * the body is:
+     *
+     * <pre>{@code
+     * SplittableRandom r = new SplittableRandom(seed * 31 + m.index());
+     * PrPolicy policy = r.nextBoolean()
+     *         ? PrPolicy.timeToLive(50 + r.nextInt(451))
+     *         : PrPolicy.maxRetransmissions(r.nextInt(4));
+     * return plain(m).withPrPolicy(policy);
+     * }</pre>
      */
     static SendInfo withPolicy(Transfer.Msg m, long seed) {
         throw new UnsupportedOperationException("PR-SCTP policies wait for the prsctp branch: fill in"
@@ -103,8 +111,16 @@ final class ExtensionsMatrix {
     /**
      * Asks the association to reset these outgoing streams (RFC 6525 section 5.1.2).
      *
-     * <p>WAITS FOR the reconfig branch: call its API here, e.g. {@code
-     * n.endpoint().resetStreams(id, streams, n.now())}.
+     * <p>WAITS FOR the reconfig branch. With it (tried on a scratch merge at its commit 069600e),
+     * the body is:
+     *
+     * <pre>{@code
+     * try {
+     *     n.endpoint().resetStreams(id, streams, true, false, n.now());
+     * } catch (IllegalStateException notEstablished) {
+     *     // before COMMUNICATION_UP or once shutting down: no reset then
+     * }
+     * }</pre>
      */
     static void resetStreams(EndpointNode n, AssociationId id, int[] streams) {
         throw new UnsupportedOperationException("stream resets wait for the reconfig branch: fill in"
