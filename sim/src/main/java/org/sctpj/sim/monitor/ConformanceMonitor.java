@@ -197,6 +197,8 @@ public final class ConformanceMonitor {
         final Map<Integer, Integer> lastUnorderedMid = new HashMap<>();
         /** I-DATA messages begun and not ended: (U, stream, MID) -> the last FSN sent (0 for the B fragment). */
         final Map<Long, Integer> openMessages = new HashMap<>();
+        /** Open I-DATA messages whose second fragment had FSN 0 (Linux 6.1 numbering, where allowed). */
+        final Set<Long> linuxNumbered = new HashSet<>();
         /** The peer's last Cumulative TSN Ack that reached the sender (SACK or SHUTDOWN). */
         boolean peerCumKnown;
 
@@ -328,11 +330,36 @@ public final class ConformanceMonitor {
     private final Map<ConnKey, Conn> conns = new HashMap<>();
     private final Map<FlowKey, Flow> flows = new HashMap<>();
     private boolean streamResetSeen;
+    /** Sides allowed Linux 6.1's I-DATA fragment numbering, with the test's reason. */
+    private final Map<Side, String> linuxFragmentNumbering = new java.util.EnumMap<>(Side.class);
+
     private long packetsChecked;
     private long packetsSeen;
 
     /** A monitor with an empty model. */
     public ConformanceMonitor() {}
+
+    /**
+     * Lets node {@code side} number I-DATA fragments as Linux 6.1 does: the fragment after the
+     * first has FSN 0, then 1, 2, ... (RFC 8260 section 2.1 says 1, 2, 3, ...), for a test of an
+     * endpoint set to that numbering to reach Linux. Every other rule stays, and the numbering must
+     * still count up by one.
+     *
+     * @param why the test's reason, kept for {@link #linuxFragmentNumberingReason}
+     * @throws IllegalArgumentException when no reason is given
+     */
+    public ConformanceMonitor allowLinuxFragmentNumbering(Side side, String why) {
+        if (why == null || why.isBlank()) {
+            throw new IllegalArgumentException("say why the node numbers I-DATA fragments as Linux 6.1 does");
+        }
+        linuxFragmentNumbering.put(side, why);
+        return this;
+    }
+
+    /** Why {@code side} may number I-DATA fragments as Linux 6.1 does, or null when it may not. */
+    public String linuxFragmentNumberingReason(Side side) {
+        return linuxFragmentNumbering.get(side);
+    }
 
     /** Packets judged so far (emitted by protocol endpoints). */
     public long packetsChecked() {
@@ -1295,11 +1322,18 @@ public final class ConformanceMonitor {
                 }
                 return;
             }
+            Integer last = f.openMessages.get(key);
+            if (word == 0
+                    && linuxFragmentNumbering.containsKey(side)
+                    && last != null
+                    && last == 0
+                    && f.linuxNumbered.add(key)) {
+                return; // Linux 6.1: the second fragment has FSN 0 too, the next 1 (allowed for this node)
+            }
             if (word == 0) {
                 fail("I-DATA fragment without the B bit with FSN 0 (" + msg + "): FSN 0 is the first fragment's,"
                         + " whose field carries the PPID instead; the second fragment has FSN 1 (RFC 8260 2.1)");
             }
-            Integer last = f.openMessages.get(key);
             if (last == null) {
                 fail("I-DATA fragment (FSN " + Integer.toUnsignedString(word) + ") of " + msg
                         + ", whose first fragment was never sent on that stream: a message's fragments share"
@@ -1311,6 +1345,7 @@ public final class ConformanceMonitor {
             }
             if (end) {
                 f.openMessages.remove(key);
+                f.linuxNumbered.remove(key);
             } else {
                 f.openMessages.put(key, word);
             }

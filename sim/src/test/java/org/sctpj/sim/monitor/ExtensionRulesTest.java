@@ -378,6 +378,25 @@ class ExtensionRulesTest {
     }
 
     @Test
+    void linuxNumberingPassesOnlyWhereATestAllowsIt() {
+        handshake(ID);
+        m.allowLinuxFragmentNumbering(Side.A, "A is set to Linux 6.1 numbering");
+        assertDoesNotThrow(() -> {
+            a("ESTABLISHED", idata(fromA(TAG_Z), 100, 0, 0, 2, 1000, 100));
+            a("ESTABLISHED", idata(fromA(TAG_Z), 101, 0, 0, 0, 0, 100));
+            a("ESTABLISHED", idata(fromA(TAG_Z), 102, 0, 0, 1, 1, 100));
+        });
+        // Still counting up by one, and FSN 0 only once per message.
+        a("ESTABLISHED", idata(fromA(TAG_Z), 103, 0, 1, 2, 1000, 100));
+        a("ESTABLISHED", idata(fromA(TAG_Z), 104, 0, 1, 0, 0, 100));
+        aFails("ESTABLISHED", idata(fromA(TAG_Z), 105, 0, 1, 0, 0, 100), "FSN 0");
+        // Z is not allowed.
+        z("ESTABLISHED", idata(fromZ(TAG_A), 500, 0, 0, 2, 1000, 100));
+        assertThrows(ProtocolViolation.class, () -> z("ESTABLISHED", idata(fromZ(TAG_A), 501, 0, 0, 0, 0, 100)));
+        assertThrows(IllegalArgumentException.class, () -> m.allowLinuxFragmentNumbering(Side.Z, " "));
+    }
+
+    @Test
     void fsnsCountUpByOne() {
         handshake(ID);
         a("ESTABLISHED", idata(fromA(TAG_Z), 100, 0, 0, 2, 1000, 100));
