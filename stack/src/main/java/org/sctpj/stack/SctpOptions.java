@@ -1,6 +1,9 @@
 package org.sctpj.stack;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
 import org.sctpj.stack.cc.CongestionControllerFactory;
 
 /**
@@ -94,6 +97,11 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     it follows a smaller receive buffer down to half of it. 0 turns partial delivery off: a message that
  *     cannot fit in the receive buffer then ends the association with an ABORT carrying an Out of
  *     Resource cause (RFC 9260 section 3.3.10.4) and COMMUNICATION_LOST, instead of a silent stall
+ * @param acceptedReconfigRequests the stream reconfiguration requests (RFC 6525) a peer may make of
+ *     an association, SCTP_ENABLE_STREAM_RESET of RFC 6525 section 6.3.1: a request of another
+ *     kind is answered Denied. All three kinds by default (RFC 6525's socket option starts with
+ *     none, which leaves a peer's stream resets denied until the application asks); change it per
+ *     association with {@link Endpoint#setAcceptedReconfigRequests}
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -127,7 +135,8 @@ public record SctpOptions(
         CongestionControl congestionControl,
         CongestionControllerFactory congestionController,
         boolean deferredReceiveRelease,
-        int partialDeliveryPoint) {
+        int partialDeliveryPoint,
+        Set<ReconfigRequestKind> acceptedReconfigRequests) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -212,7 +221,8 @@ public record SctpOptions(
             CongestionControl.RFC9260,
             CongestionControllerFactory.RFC9260,
             false,
-            2 << 20);
+            2 << 20,
+            EnumSet.allOf(ReconfigRequestKind.class));
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -235,6 +245,14 @@ public record SctpOptions(
 
     /** Validates the combination. */
     public SctpOptions {
+        if (acceptedReconfigRequests == null) {
+            throw new IllegalArgumentException(
+                    "acceptedReconfigRequests must not be null: use an empty set to deny all");
+        }
+        acceptedReconfigRequests = Collections.unmodifiableSet(
+                acceptedReconfigRequests.isEmpty()
+                        ? EnumSet.noneOf(ReconfigRequestKind.class)
+                        : EnumSet.copyOf(acceptedReconfigRequests));
         positive("rtoInitial", rtoInitial);
         positive("rtoMin", rtoMin);
         positive("rtoMax", rtoMax);
@@ -380,6 +398,7 @@ public record SctpOptions(
         private CongestionControl congestionControl;
         private CongestionControllerFactory congestionController;
         private int partialDeliveryPoint;
+        private Set<ReconfigRequestKind> acceptedReconfigRequests;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -417,6 +436,13 @@ public record SctpOptions(
             congestionControl = o.congestionControl;
             congestionController = o.congestionController;
             partialDeliveryPoint = o.partialDeliveryPoint;
+            acceptedReconfigRequests = o.acceptedReconfigRequests;
+        }
+
+        /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
+        public Builder acceptedReconfigRequests(Set<ReconfigRequestKind> v) {
+            acceptedReconfigRequests = v;
+            return this;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -683,7 +709,8 @@ public record SctpOptions(
                     congestionControl,
                     congestionController,
                     deferredReceiveRelease,
-                    partialDeliveryPoint);
+                    partialDeliveryPoint,
+                    acceptedReconfigRequests);
         }
     }
 }

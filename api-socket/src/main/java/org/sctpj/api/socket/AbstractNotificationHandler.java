@@ -25,6 +25,12 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
             return handleNotification(r, attachment);
         } else if (n instanceof SenderDryNotification d) {
             return handleNotification(d, attachment);
+        } else if (n instanceof StreamResetNotification r) {
+            return handleNotification(r, attachment);
+        } else if (n instanceof AssociationResetNotification r) {
+            return handleNotification(r, attachment);
+        } else if (n instanceof StreamChangeNotification c) {
+            return handleNotification(c, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -56,6 +62,21 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
 
     /** Everything sent has been acknowledged (sctpj). */
     public HandlerResult handleNotification(SenderDryNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** Streams were reset, or a reset was refused (RFC 6525 section 6.1.1; sctpj). */
+    public HandlerResult handleNotification(StreamResetNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The association's TSNs and SSNs were reset, or that was refused (RFC 6525 section 6.1.2; sctpj). */
+    public HandlerResult handleNotification(AssociationResetNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The stream counts changed, or an addition was refused (RFC 6525 section 6.1.3; sctpj). */
+    public HandlerResult handleNotification(StreamChangeNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

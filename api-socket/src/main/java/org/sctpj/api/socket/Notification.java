@@ -10,7 +10,10 @@ public sealed interface Notification
                 SendFailedNotification,
                 ShutdownNotification,
                 RemoteErrorNotification,
-                SenderDryNotification {
+                SenderDryNotification,
+                StreamResetNotification,
+                AssociationResetNotification,
+                StreamChangeNotification {
 
     /** The association this notification concerns; may be {@code null} if unknown. */
     Association association();

@@ -127,7 +127,13 @@ public final class SctpStandardSocketOptions {
         /** {@link RemoteErrorNotification}. */
         REMOTE_ERROR,
         /** {@link SenderDryNotification}. */
-        SENDER_DRY
+        SENDER_DRY,
+        /** {@link StreamResetNotification}. */
+        STREAM_RESET,
+        /** {@link AssociationResetNotification}. */
+        ASSOCIATION_RESET,
+        /** {@link StreamChangeNotification}. */
+        STREAM_CHANGE
     }
 
     /**
