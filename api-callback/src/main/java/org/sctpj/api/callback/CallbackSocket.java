@@ -889,6 +889,10 @@ public final class CallbackSocket implements AutoCloseable {
             } else if (event instanceof SctpEvent.AssociationReset r) {
                 guarded(() -> callbacks.onAssociationReset(CallbackSocket.this, r));
             } else if (event instanceof SctpEvent.StreamChange c) {
+                Assoc a = assocs.get(c.association());
+                if (a != null) {
+                    a.outboundStreams = c.outboundStreams(); // added streams can be sent on from now
+                }
                 guarded(() -> callbacks.onStreamChange(CallbackSocket.this, c));
             }
         }

@@ -541,6 +541,10 @@ final class Core implements Callbacks {
     @Override
     public void onStreamChange(CallbackSocket s, SctpEvent.StreamChange c) {
         AssocState a = assocs.get(c.association());
+        if (a != null && c.outcome() == SctpEvent.ReconfigOutcome.PERFORMED) {
+            // The association's view carries the stream counts (as after a restart).
+            a.view = new Association(this, a.id, c.inboundStreams(), c.outboundStreams());
+        }
         if (a != null && a.inbox != null) {
             a.inbox.note(
                     Event.STREAM_CHANGE,
