@@ -3,6 +3,7 @@ package org.sctpj.stack;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.sctpj.stack.cc.CongestionControllerFactory;
 
@@ -97,6 +98,15 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     it follows a smaller receive buffer down to half of it. 0 turns partial delivery off: a message that
  *     cannot fit in the receive buffer then ends the association with an ABORT carrying an Out of
  *     Resource cause (RFC 9260 section 3.3.10.4) and COMMUNICATION_LOST, instead of a silent stall
+ * @param extensions the protocol extensions we announce in INIT and INIT ACK (Supported Extensions,
+ *     RFC 5061 section 4.2.7; for {@link Extension#PR_SCTP} also Forward-TSN-Supported, RFC 3758
+ *     section 3.1); an association uses an extension only when the peer announced it too
+ * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
+ *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
+ *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
+ * @param streamScheduler which stream scheduler of RFC 8260 section 3 orders the outgoing streams
+ *     of each association ({@link StreamSchedulerKind#ROUND_ROBIN}); it can be changed per
+ *     association at run time with {@link Endpoint#setStreamScheduler}
  * @param acceptedReconfigRequests the stream reconfiguration requests (RFC 6525) a peer may make of
  *     an association, SCTP_ENABLE_STREAM_RESET of RFC 6525 section 6.3.1: a request of another
  *     kind is answered Denied. All three kinds by default (RFC 6525's socket option starts with
@@ -136,6 +146,9 @@ public record SctpOptions(
         CongestionControllerFactory congestionController,
         boolean deferredReceiveRelease,
         int partialDeliveryPoint,
+        Set<Extension> extensions,
+        OptionalLong adaptationIndication,
+        StreamSchedulerKind streamScheduler,
         Set<ReconfigRequestKind> acceptedReconfigRequests) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
@@ -222,6 +235,9 @@ public record SctpOptions(
             CongestionControllerFactory.RFC9260,
             false,
             2 << 20,
+            EnumSet.of(Extension.RECONFIG),
+            OptionalLong.empty(),
+            StreamSchedulerKind.ROUND_ROBIN,
             EnumSet.allOf(ReconfigRequestKind.class));
 
     /** The defaults: the same as {@link #WAN}. */
@@ -337,6 +353,28 @@ public record SctpOptions(
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
                     + ": a message must start to be handed over before it fills the receive buffer");
         }
+        if (streamScheduler == null) {
+            throw new IllegalArgumentException("streamScheduler must be set (e.g. ROUND_ROBIN, the default)");
+        }
+        if (extensions == null) {
+            throw new IllegalArgumentException("extensions must be a set (empty to offer none)");
+        }
+        // An unmodifiable EnumSet: iteration in declaration order, so INIT parameters are stable.
+        extensions =
+                extensions.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(EnumSet.copyOf(extensions));
+        if (adaptationIndication == null) {
+            throw new IllegalArgumentException("adaptationIndication must be OptionalLong.empty() to send none");
+        }
+        if (adaptationIndication.isPresent()
+                && (adaptationIndication.getAsLong() < 0 || adaptationIndication.getAsLong() > 0xffffffffL)) {
+            throw new IllegalArgumentException("adaptationIndication must be 0..4294967295 (32 bits, RFC 5061"
+                    + " section 4.2.6), was " + adaptationIndication.getAsLong());
+        }
+    }
+
+    /** Whether we offer {@code e} (see {@link #extensions()}). */
+    public boolean offers(Extension e) {
+        return extensions.contains(e);
     }
 
     /**
@@ -398,6 +436,9 @@ public record SctpOptions(
         private CongestionControl congestionControl;
         private CongestionControllerFactory congestionController;
         private int partialDeliveryPoint;
+        private Set<Extension> extensions;
+        private OptionalLong adaptationIndication;
+        private StreamSchedulerKind streamScheduler;
         private Set<ReconfigRequestKind> acceptedReconfigRequests;
 
         private boolean maxMessageSizeSet;
@@ -436,6 +477,9 @@ public record SctpOptions(
             congestionControl = o.congestionControl;
             congestionController = o.congestionController;
             partialDeliveryPoint = o.partialDeliveryPoint;
+            extensions = o.extensions;
+            adaptationIndication = o.adaptationIndication;
+            streamScheduler = o.streamScheduler;
             acceptedReconfigRequests = o.acceptedReconfigRequests;
         }
 
@@ -624,6 +668,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#streamScheduler()}: the stream scheduler (RFC 8260 section 3)
+         * each association starts with.
+         */
+        public Builder streamScheduler(StreamSchedulerKind v) {
+            streamScheduler = v;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -653,6 +706,49 @@ public record SctpOptions(
         public Builder congestionController(CongestionControllerFactory factory) {
             congestionController = factory;
             congestionControl = factory == null ? congestionControl : shorthandOf(factory);
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#extensions()}: the extensions we offer. */
+        public Builder extensions(Set<Extension> v) {
+            extensions = v == null ? null : (v.isEmpty() ? Set.of() : EnumSet.copyOf(v));
+            return this;
+        }
+
+        /** Adds {@code e} to the extensions we offer ({@link SctpOptions#extensions()}). */
+        public Builder enable(Extension e) {
+            return offer(e, true);
+        }
+
+        /** Removes {@code e} from the extensions we offer ({@link SctpOptions#extensions()}). */
+        public Builder disable(Extension e) {
+            return offer(e, false);
+        }
+
+        private Builder offer(Extension e, boolean on) {
+            EnumSet<Extension> s = EnumSet.noneOf(Extension.class);
+            s.addAll(extensions);
+            if (on) {
+                s.add(e);
+            } else {
+                s.remove(e);
+            }
+            extensions = s;
+            return this;
+        }
+
+        /**
+         * Sets {@link SctpOptions#adaptationIndication()}: the 32-bit Adaptation Code Point we send
+         * (RFC 5061 section 4.2.6), 0 to 4294967295.
+         */
+        public Builder adaptationIndication(long v) {
+            adaptationIndication = OptionalLong.of(v);
+            return this;
+        }
+
+        /** Sends no Adaptation Layer Indication (the default). */
+        public Builder noAdaptationIndication() {
+            adaptationIndication = OptionalLong.empty();
             return this;
         }
 
@@ -710,6 +806,9 @@ public record SctpOptions(
                     congestionController,
                     deferredReceiveRelease,
                     partialDeliveryPoint,
+                    extensions,
+                    adaptationIndication,
+                    streamScheduler,
                     acceptedReconfigRequests);
         }
     }

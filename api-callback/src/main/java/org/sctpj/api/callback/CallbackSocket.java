@@ -884,6 +884,8 @@ public final class CallbackSocket implements AutoCloseable {
                     publish(a);
                 }
                 guarded(() -> callbacks.onSenderDry(CallbackSocket.this, d.association()));
+            } else if (event instanceof SctpEvent.AdaptationIndication ai) {
+                guarded(() -> callbacks.onAdaptationIndication(CallbackSocket.this, ai));
             } else if (event instanceof SctpEvent.StreamReset r) {
                 guarded(() -> callbacks.onStreamReset(CallbackSocket.this, r));
             } else if (event instanceof SctpEvent.AssociationReset r) {

@@ -131,6 +131,13 @@ public interface Callbacks {
     default void onSenderDry(CallbackSocket socket, AssociationId association) {}
 
     /**
+     * The peer announced an Adaptation Layer Indication (RFC 5061 section 4.2.6, RFC 6458 section
+     * 6.1.6); called right after {@link #onAssociationChange} reported the association up or
+     * restarted. Set ours with {@link org.sctpj.stack.SctpOptions.Builder#adaptationIndication}.
+     */
+    default void onAdaptationIndication(CallbackSocket socket, SctpEvent.AdaptationIndication indication) {}
+
+    /**
      * Streams were reset, or a reset was refused (RFC 6525 section 6.1.1): our outgoing streams
      * after the peer answered {@link CallbackSocket#resetStreams} (or a reset the peer asked for),
      * the peer's when its reset was performed here (every message of the old numbering was

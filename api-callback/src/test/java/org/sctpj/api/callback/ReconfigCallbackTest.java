@@ -73,8 +73,8 @@ class ReconfigCallbackTest extends SocketFixture {
         assertEquals(before + 3, ch.outboundStreams());
         assertTrue(srv.await(e -> e instanceof SctpEvent.StreamChange) instanceof SctpEvent.StreamChange);
         sendBlocking(client, rec, id, SendInfo.of(before + 2, 7), new byte[] {2});
-        SctpEvent.MessageReceived m = (SctpEvent.MessageReceived)
-                srv.await(e -> e instanceof SctpEvent.MessageReceived r && r.ppid() == 7);
+        SctpEvent.MessageReceived m =
+                (SctpEvent.MessageReceived) srv.await(e -> e instanceof SctpEvent.MessageReceived r && r.ppid() == 7);
         assertEquals(before + 2, m.streamId(), "a new stream carries data at once");
 
         client.resetAssociation(id);

@@ -11,6 +11,7 @@ public sealed interface Notification
                 ShutdownNotification,
                 RemoteErrorNotification,
                 SenderDryNotification,
+                AdaptationIndicationNotification,
                 StreamResetNotification,
                 AssociationResetNotification,
                 StreamChangeNotification {

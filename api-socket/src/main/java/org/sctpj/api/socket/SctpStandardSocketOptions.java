@@ -128,6 +128,8 @@ public final class SctpStandardSocketOptions {
         REMOTE_ERROR,
         /** {@link SenderDryNotification}. */
         SENDER_DRY,
+        /** {@link AdaptationIndicationNotification}. */
+        ADAPTATION_INDICATION,
         /** {@link StreamResetNotification}. */
         STREAM_RESET,
         /** {@link AssociationResetNotification}. */

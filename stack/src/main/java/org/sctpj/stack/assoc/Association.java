@@ -2,13 +2,19 @@ package org.sctpj.stack.assoc;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.Transmit;
 import org.sctpj.stack.addr.AddressPolicy;
 import org.sctpj.stack.handshake.StateCookie;
@@ -196,6 +202,16 @@ public final class Association {
         return t.inboundStreams;
     }
 
+    /** The extensions the association uses (both sides announced them); empty before the handshake. */
+    public Set<Extension> extensions() {
+        return Collections.unmodifiableSet(EnumSet.copyOf(t.extensions));
+    }
+
+    /** The peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 when it sent none. */
+    public long peerAdaptation() {
+        return t.peerAdaptation;
+    }
+
     /** True once CLOSED and every final chunk has been handed out. */
     public boolean isFinished() {
         return t.state == State.CLOSED && t.controls.isEmpty();
@@ -267,6 +283,51 @@ public final class Association {
                     "send threshold must be 0.." + t.o.sendBufferBytes() + " (the send buffer size), was " + bytes);
         }
         t.sendThreshold = bytes;
+    }
+
+    /**
+     * Switches the stream scheduler (RFC 8260 section 3; SCTP_PLUGGABLE_SS of section 4.3.2),
+     * keeping every queued message; before establishment it is remembered for the data path.
+     */
+    public void setStreamScheduler(StreamSchedulerKind kind) {
+        Objects.requireNonNull(kind, "stream scheduler kind: one of StreamSchedulerKind");
+        t.streamScheduler = kind;
+        if (t.tx != null) {
+            t.tx.setStreamScheduler(kind);
+        }
+    }
+
+    /** The stream scheduler in use (or to be used once established). */
+    public StreamSchedulerKind streamScheduler() {
+        if (t.tx != null) {
+            return t.tx.streamScheduler();
+        }
+        return t.streamScheduler != null ? t.streamScheduler : t.o.streamScheduler();
+    }
+
+    /**
+     * Sets the scheduler's value of an outbound stream (RFC 8260 section 4.3.3 SCTP_SS_VALUE): the
+     * priority of {@link StreamSchedulerKind#PRIORITY}, the weight of {@link
+     * StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING}.
+     *
+     * @throws IllegalStateException before establishment, or if the scheduler has no value
+     * @throws IllegalArgumentException for a stream that is not open or a value out of range
+     */
+    public void setStreamValue(int streamId, int value) {
+        requireDataPath().setStreamValue(streamId, value);
+    }
+
+    /** The scheduler's value of an outbound stream. */
+    public int streamValue(int streamId) {
+        return requireDataPath().streamValue(streamId);
+    }
+
+    private DataSender requireDataPath() {
+        if (t.tx == null) {
+            throw new IllegalStateException(t.id + " is not established yet: its outbound streams are known once"
+                    + " COMMUNICATION_UP arrives; set stream values after it");
+        }
+        return t.tx;
     }
 
     /**
@@ -381,7 +442,13 @@ public final class Association {
                 case ChunkType.SHUTDOWN_ACK -> t.shutdown.onShutdownAck(pkt, now);
                 case ChunkType.SHUTDOWN_COMPLETE -> t.shutdown.onShutdownComplete(now);
                 case ChunkType.ERROR -> onError(pkt, i, now);
-                case ChunkType.RE_CONFIG -> t.reconfig.onReConfig(pkt, i, now);
+                case ChunkType.RE_CONFIG -> {
+                    if (!t.has(Extension.RECONFIG)) {
+                        closedDuring |= !onUnrecognized(pkt, i);
+                    } else {
+                        t.reconfig.onReConfig(pkt, i, now);
+                    }
+                }
                 default -> {
                     if (!onUnrecognized(pkt, i)) {
                         closedDuring = true; // "stop processing": the rest of the packet is discarded

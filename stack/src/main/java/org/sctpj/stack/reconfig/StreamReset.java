@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.sctpj.stack.Extension;
 import org.sctpj.stack.ReconfigRequestKind;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.ReconfigOutcome;
@@ -258,7 +259,7 @@ public final class StreamReset {
 
     /** Whether RE-CONFIG was negotiated. */
     private boolean negotiated() {
-        return true; // negotiation glue: t.has(Extension.RECONFIG) once the negotiation layer is on main
+        return t.has(Extension.RECONFIG);
     }
 
     private int outboundInFlight() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sctpj.stack.assoc.AssocFixture.PEER_TAG;
 import static org.sctpj.stack.assoc.AssocFixture.PEER_TSN;
 import static org.sctpj.stack.wire.param.ReconfigurationResponseParameter.RESULT_DENIED;
 import static org.sctpj.stack.wire.param.ReconfigurationResponseParameter.RESULT_ERROR_BAD_SEQUENCE_NUMBER;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.ReconfigOutcome;
 import org.sctpj.stack.SctpOptions;
@@ -26,7 +28,10 @@ import org.sctpj.stack.assoc.AssocFixture;
 import org.sctpj.stack.assoc.TimerKind;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.chunk.Chunk;
+import org.sctpj.stack.wire.chunk.ChunkType;
+import org.sctpj.stack.wire.chunk.CookieAckChunk;
 import org.sctpj.stack.wire.chunk.DataChunk;
+import org.sctpj.stack.wire.chunk.InitAckChunk;
 import org.sctpj.stack.wire.chunk.ReConfigChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
 import org.sctpj.stack.wire.param.AddIncomingStreamsRequestParameter;
@@ -36,6 +41,8 @@ import org.sctpj.stack.wire.param.OutgoingSsnResetRequestParameter;
 import org.sctpj.stack.wire.param.Parameter;
 import org.sctpj.stack.wire.param.ReconfigurationResponseParameter;
 import org.sctpj.stack.wire.param.SsnTsnResetRequestParameter;
+import org.sctpj.stack.wire.param.StateCookieParameter;
+import org.sctpj.stack.wire.param.SupportedExtensionsParameter;
 import org.sctpj.stack.wire.param.UnknownParameter;
 
 /**
@@ -44,11 +51,33 @@ import org.sctpj.stack.wire.param.UnknownParameter;
  * retransmission, duplicates, bad sequence numbers and hostile values.
  */
 class StreamResetTest {
-    static final SctpOptions O = SctpOptions.WAN.toBuilder().noDelay(true).build();
+    static final SctpOptions O =
+            SctpOptions.WAN.toBuilder().noDelay(true).enable(Extension.RECONFIG).build();
     static final long RTO = O.rtoInitial().toNanos();
 
+    /** ESTABLISHED as the initiator, RE-CONFIG negotiated: the peer's INIT ACK lists it (RFC 6525 section 3.1). */
     static AssocFixture up() {
-        return AssocFixture.established(O);
+        return up(O);
+    }
+
+    static AssocFixture up(SctpOptions o) {
+        AssocFixture f = AssocFixture.cookieWait(o);
+        f.deliver(
+                f.tcb().localTag,
+                new InitAckChunk(
+                        PEER_TAG,
+                        65536,
+                        10,
+                        10,
+                        PEER_TSN,
+                        List.of(
+                                new StateCookieParameter(Bytes.fromHex("c0ffee")),
+                                SupportedExtensionsParameter.of(ChunkType.RE_CONFIG))));
+        f.sent();
+        f.deliver(f.tcb().localTag, new CookieAckChunk());
+        f.sent();
+        f.events.clear();
+        return f;
     }
 
     static int local(AssocFixture f) {
@@ -452,6 +481,18 @@ class StreamResetTest {
     }
 
     @Test
+    void withoutNegotiationTheCallsAreRefusedAndTheChunkIsAnUnrecognizedOne() {
+        AssocFixture f = AssocFixture.established(O); // the peer's INIT ACK lists no extension
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> f.a.resetStreams(new int[0], true, false, f.now));
+        assertTrue(e.getMessage().contains("did not announce RE-CONFIG"), e.getMessage());
+        peer(f, new SsnTsnResetRequestParameter(PEER_TSN));
+        // Type 130 has the high bits "10": skipped without a report (RFC 9260 section 3.2).
+        assertTrue(reconfigParams(chunks(f.sent())).isEmpty());
+        assertTrue(f.eventsOf(SctpEvent.AssociationReset.class).isEmpty());
+    }
+
+    @Test
     void userErrorsSayWhatToDo() {
         AssocFixture f = up();
         IllegalArgumentException e = assertThrows(
@@ -460,7 +501,10 @@ class StreamResetTest {
         assertThrows(IllegalArgumentException.class, () -> f.a.resetStreams(new int[] {1}, false, false, f.now));
         assertThrows(IllegalArgumentException.class, () -> f.a.addStreams(0, 0, f.now));
         assertThrows(IllegalArgumentException.class, () -> f.a.addStreams(65535, 0, f.now));
-        AssocFixture closing = AssocFixture.shutdownSent(O);
-        assertThrows(IllegalStateException.class, () -> closing.a.resetAssociation(closing.now));
+        AssocFixture closing = up();
+        closing.a.shutdown(closing.now);
+        IllegalStateException s =
+                assertThrows(IllegalStateException.class, () -> closing.a.resetAssociation(closing.now));
+        assertTrue(s.getMessage().contains("only while the association is established"), s.getMessage());
     }
 }
