@@ -416,6 +416,12 @@ public final class StreamReset {
         if (inFlight == null || t.tx == null) {
             return;
         }
+        if (!t.canBundleData()) {
+            // Shutting down past the point where data may go: the request is given up.
+            outstanding.clear();
+            afterAnswer();
+            return;
+        }
         if (!inProgress) {
             Path p = inFlightPath != null && t.paths.contains(inFlightPath) ? inFlightPath : t.failover.dataPath();
             p.rto().backoff();

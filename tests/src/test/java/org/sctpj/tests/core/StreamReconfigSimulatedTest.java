@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.sctpj.sim.EndpointNode;
 import org.sctpj.sim.Link;
 import org.sctpj.sim.LossModel;
+import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.ReconfigOutcome;
 import org.sctpj.stack.SctpOptions;
@@ -280,5 +281,47 @@ class StreamReconfigSimulatedTest {
         assertEquals(
                 List.of(new SctpEvent.StreamReset(r.p.assocA, true, ReconfigOutcome.PERFORMED, List.of(0))),
                 r.of(r.eventsA, SctpEvent.StreamReset.class));
+    }
+
+    @Test
+    void resetsAskedForByBothSidesAtOnce() {
+        Run r = new Run(8, 2000, 3, false, lan());
+        r.runUntilSent(500);
+        AssociationId z = CorePair.upId(r.p.z);
+        // Both reset their outgoing stream 0 at the same instant: the sequence numbers of the
+        // two directions are independent, so both are performed.
+        r.p.sim.at(r.p.sim.now(), () -> {
+            r.p.a.endpoint().resetStreams(r.p.assocA, new int[] {0}, true, false, r.p.sim.now());
+            r.p.z.endpoint().resetStreams(z, new int[] {0}, true, false, r.p.sim.now());
+        });
+        assertTrue(r.p.sim.runUntil(
+                () -> r.of(r.eventsA, SctpEvent.StreamReset.class).size() == 2
+                        && r.of(r.eventsZ, SctpEvent.StreamReset.class).size() == 2,
+                r.p.sim.now() + LIMIT));
+        for (List<SctpEvent> l : List.of(r.eventsA, r.eventsZ)) {
+            assertTrue(r.of(l, SctpEvent.StreamReset.class).stream()
+                    .allMatch(e -> e.outcome() == ReconfigOutcome.PERFORMED
+                            && e.streams().equals(List.of(0))));
+        }
+        // Both ask for an association reset at once. Z, with nothing to send, asks first; A is
+        // busy with its own (waiting for its data to be acknowledged) and answers "Request
+        // already in progress", so Z's fails; then A's is performed at Z.
+        r.p.sim.at(r.p.sim.now(), () -> {
+            r.p.a.endpoint().resetAssociation(r.p.assocA, r.p.sim.now());
+            r.p.z.endpoint().resetAssociation(z, r.p.sim.now());
+        });
+        assertTrue(r.p.sim.runUntil(
+                () -> !r.of(r.eventsA, SctpEvent.AssociationReset.class).isEmpty()
+                        && r.of(r.eventsZ, SctpEvent.AssociationReset.class).size() == 2,
+                r.p.sim.now() + LIMIT));
+        r.finish();
+        List<SctpEvent.AssociationReset> atA = r.of(r.eventsA, SctpEvent.AssociationReset.class);
+        List<SctpEvent.AssociationReset> atZ = r.of(r.eventsZ, SctpEvent.AssociationReset.class);
+        assertEquals(1, atA.size(), atA.toString());
+        assertEquals(ReconfigOutcome.PERFORMED, atA.get(0).outcome());
+        assertEquals(
+                List.of(ReconfigOutcome.FAILED, ReconfigOutcome.PERFORMED),
+                atZ.stream().map(SctpEvent.AssociationReset::outcome).toList());
+        assertEquals(atA.get(0).localTsn(), atZ.get(1).remoteTsn());
     }
 }
