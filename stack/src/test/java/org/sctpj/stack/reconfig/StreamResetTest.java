@@ -493,6 +493,70 @@ class StreamResetTest {
     }
 
     @Test
+    void aMessageHalfDeliveredWhenTheTsnsRestartGetsPartialDeliveryAborted() {
+        AssocFixture f = up(O.toBuilder().partialDeliveryPoint(100).build());
+        // The first fragment of a message of the peer, more than the partial delivery point.
+        f.deliver(
+                f.tcb().localTag, new DataChunk(false, false, true, false, PEER_TSN, 2, 0, 0, Bytes.of(new byte[300])));
+        f.sent();
+        assertEquals(1, f.eventsOf(SctpEvent.MessagePart.class).size(), "delivery in parts began");
+        f.a.resetAssociation(f.now);
+        SsnTsnResetRequestParameter req = assertInstanceOf(
+                SsnTsnResetRequestParameter.class,
+                reconfigParams(chunks(f.sent())).get(0));
+        peer(f, ReconfigurationResponseParameter.of(req.requestSequenceNumber(), RESULT_SUCCESS_PERFORMED, 5, 9));
+        List<SctpEvent> ev = f.events.stream()
+                .filter(e -> e instanceof SctpEvent.PartialDeliveryAborted || e instanceof SctpEvent.AssociationReset)
+                .toList();
+        assertEquals(2, ev.size(), ev.toString());
+        SctpEvent.PartialDeliveryAborted pd = assertInstanceOf(SctpEvent.PartialDeliveryAborted.class, ev.get(0));
+        assertEquals(2, pd.streamId());
+        assertEquals(300, pd.deliveredBytes());
+        assertInstanceOf(SctpEvent.AssociationReset.class, ev.get(1));
+        // The rest of the old message never completes: the next message of stream 2 is SSN 0 at TSN 5.
+        f.deliver(f.tcb().localTag, peerData(5, 2, 0));
+        assertEquals(1, f.eventsOf(SctpEvent.MessageReceived.class).size());
+    }
+
+    @Test
+    void randomReConfigChunksNeverThrowAndKeepTheStateBounded() {
+        AssocFixture f = up();
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
+        for (int i = 0; i < 20_000; i++) {
+            int sn = rnd.nextBoolean() ? PEER_TSN + rnd.nextInt(-3, 4) : rnd.nextInt();
+            List<Integer> streams = new ArrayList<>();
+            for (int k = rnd.nextInt(0, 6); k > 0; k--) {
+                streams.add(rnd.nextInt(0, rnd.nextBoolean() ? 12 : 65536));
+            }
+            Parameter p =
+                    switch (rnd.nextInt(7)) {
+                        case 0 -> new OutgoingSsnResetRequestParameter(
+                                sn, rnd.nextInt(), PEER_TSN + rnd.nextInt(-2, 3), streams);
+                        case 1 -> new IncomingSsnResetRequestParameter(sn, streams);
+                        case 2 -> new SsnTsnResetRequestParameter(sn);
+                        case 3 -> new AddOutgoingStreamsRequestParameter(sn, rnd.nextInt(0, 65536));
+                        case 4 -> new AddIncomingStreamsRequestParameter(sn, rnd.nextInt(0, 65536));
+                        case 5 -> ReconfigurationResponseParameter.of(
+                                local(f) + rnd.nextInt(-2, 3), rnd.nextInt(0, 8), rnd.nextInt(), rnd.nextInt());
+                        default -> new UnknownParameter(rnd.nextInt(0, 0x10000), Bytes.of((byte) 1));
+                    };
+            if (rnd.nextInt(10) == 0) {
+                peer(f, p, ReconfigurationResponseParameter.of(rnd.nextInt(), RESULT_DENIED));
+            } else {
+                peer(f, p);
+            }
+            if (f.a.outboundStreams() < 10 || f.closed) {
+                break;
+            }
+            f.sent();
+        }
+        // (Time stands still: an unanswered request of ours would rightly end the association.)
+        assertFalse(f.closed, "nothing the peer says in RE-CONFIG ends the association: " + f.events);
+        assertTrue(f.a.inboundStreams() <= 65535 && f.a.outboundStreams() <= 65535);
+        assertTrue(f.tcb().reconfig.toString().length() < 4096, f.tcb().reconfig.toString());
+    }
+
+    @Test
     void userErrorsSayWhatToDo() {
         AssocFixture f = up();
         IllegalArgumentException e = assertThrows(
