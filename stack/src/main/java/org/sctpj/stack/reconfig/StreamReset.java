@@ -85,7 +85,7 @@ public final class StreamReset {
     private static final int RESULT_NONE = -1;
 
     /** A request of ours in the outstanding RE-CONFIG. */
-    private record Request(int kind, int sn, int[] streams, int count) {}
+    private record Request(int kind, int sn, int[] streams, int count, Parameter param) {}
 
     private final Tcb t;
     private Set<ReconfigRequestKind> accepted;
@@ -124,6 +124,10 @@ public final class StreamReset {
     private int deferredSn;
     private int deferredLastTsn;
     private int[] deferredStreams;
+    /** The last outgoing reset of the peer performed here: the same one asked again is not done twice. */
+    private int performedLastTsn;
+
+    private int[] performedStreams;
 
     /** The procedure of {@code t}'s association. */
     public StreamReset(Tcb t) {
@@ -148,6 +152,7 @@ public final class StreamReset {
         inProgress = false;
         lastResult[0] = lastResult[1] = RESULT_NONE;
         deferred = false;
+        performedStreams = null;
         t.timers.stop(TimerKind.RECONFIG);
     }
 
@@ -322,7 +327,7 @@ public final class StreamReset {
                 int sn = nextSn++;
                 params.add(
                         new OutgoingSsnResetRequestParameter(sn, answers, t.tx.lastAssignedTsn(), boxed(outStreams)));
-                outstanding.add(new Request(OUT_RESET, sn, outStreams, 0));
+                outstanding.add(new Request(OUT_RESET, sn, outStreams, 0, params.get(params.size() - 1)));
                 consume(pendOut, outStreams);
                 if (outStreams.length == 0) {
                     pendOutAll = false;
@@ -333,7 +338,7 @@ public final class StreamReset {
                 int[] inStreams = take(pendIn, pendInAll);
                 int sn = nextSn++;
                 params.add(new IncomingSsnResetRequestParameter(sn, boxed(inStreams)));
-                outstanding.add(new Request(IN_RESET, sn, inStreams, 0));
+                outstanding.add(new Request(IN_RESET, sn, inStreams, 0, params.get(params.size() - 1)));
                 consume(pendIn, inStreams);
                 if (inStreams.length == 0) {
                     pendInAll = false;
@@ -345,19 +350,19 @@ public final class StreamReset {
             }
             int sn = nextSn++;
             params.add(new SsnTsnResetRequestParameter(sn));
-            outstanding.add(new Request(TSN_RESET, sn, new int[0], 0));
+            outstanding.add(new Request(TSN_RESET, sn, new int[0], 0, params.get(params.size() - 1)));
             pendTsn = false;
         } else {
             if (pendAddOut > 0) {
                 int sn = nextSn++;
                 params.add(new AddOutgoingStreamsRequestParameter(sn, pendAddOut));
-                outstanding.add(new Request(ADD_OUT, sn, new int[0], pendAddOut));
+                outstanding.add(new Request(ADD_OUT, sn, new int[0], pendAddOut, params.get(params.size() - 1)));
                 pendAddOut = 0;
             }
             if (pendAddIn > 0) {
                 int sn = nextSn++;
                 params.add(new AddIncomingStreamsRequestParameter(sn, pendAddIn));
-                outstanding.add(new Request(ADD_IN, sn, new int[0], pendAddIn));
+                outstanding.add(new Request(ADD_IN, sn, new int[0], pendAddIn, params.get(params.size() - 1)));
                 pendAddIn = 0;
             }
         }
@@ -585,13 +590,15 @@ public final class StreamReset {
                 return Result.of(ReconfigurationResponseParameter.RESULT_ERROR_WRONG_SSN);
             }
         }
-        if (deferred) {
-            return Result.of(ReconfigurationResponseParameter.RESULT_ERROR_REQUEST_IN_PROGRESS);
-        }
         if (Serial.le(r.sendersLastAssignedTsn(), t.rx.cumulativeTsn())) {
-            performIncomingReset(streams);
+            deferred = false;
+            if (!(r.sendersLastAssignedTsn() == performedLastTsn && Arrays.equals(streams, performedStreams))) {
+                performIncomingReset(r.sendersLastAssignedTsn(), streams);
+            }
+            // else: the same reset asked again under a new number after In progress; done already
             return Result.of(ReconfigurationResponseParameter.RESULT_SUCCESS_PERFORMED);
         }
+        // A newer request (the peer asks again under a new number) supersedes a deferred one.
         // E2: deferred reset processing until the cumulative TSN reaches the last assigned TSN.
         deferred = true;
         deferredSn = r.requestSequenceNumber();
@@ -600,7 +607,9 @@ public final class StreamReset {
         return Result.of(ReconfigurationResponseParameter.RESULT_IN_PROGRESS);
     }
 
-    private void performIncomingReset(int[] streams) {
+    private void performIncomingReset(int lastTsn, int[] streams) {
+        performedLastTsn = lastTsn;
+        performedStreams = streams;
         t.rx.resetStreams(streams);
         t.host.emit(new SctpEvent.StreamReset(t.id, false, ReconfigOutcome.PERFORMED, boxed(streams)));
     }
@@ -615,7 +624,7 @@ public final class StreamReset {
             return;
         }
         deferred = false;
-        performIncomingReset(deferredStreams);
+        performIncomingReset(deferredLastTsn, deferredStreams);
         int k = rememberedIndex(deferredSn);
         if (k >= 0) {
             lastResult[k] = ReconfigurationResponseParameter.RESULT_SUCCESS_PERFORMED;
@@ -726,7 +735,15 @@ public final class StreamReset {
         t.associationErrors = 0;
         int code = r.result();
         if (code == ReconfigurationResponseParameter.RESULT_IN_PROGRESS) {
-            // Ask again after an RTO without counting an error (the peer waits for our data).
+            // Ask again after an RTO without counting an error (the peer waits for our data),
+            // under a new Request Sequence Number: a peer that remembers "In progress" as the
+            // answer to this number (Linux does) would otherwise repeat it forever.
+            outstanding.set(k, renumbered(q));
+            List<Parameter> params = new ArrayList<>(outstanding.size());
+            for (Request o : outstanding) {
+                params.add(o.param);
+            }
+            inFlight = new ReConfigChunk(params);
             inProgress = true;
             Path p = t.failover.dataPath();
             t.timers.start(TimerKind.RECONFIG, now + p.rto().rto());
@@ -776,6 +793,25 @@ public final class StreamReset {
             default -> {}
         }
         afterAnswer();
+    }
+
+    /** {@code q} under the next Request Sequence Number, its other fields unchanged. */
+    private Request renumbered(Request q) {
+        int sn = nextSn++;
+        Parameter p = q.param;
+        if (p instanceof OutgoingSsnResetRequestParameter o) {
+            p = new OutgoingSsnResetRequestParameter(
+                    sn, o.responseSequenceNumber(), o.sendersLastAssignedTsn(), o.streams());
+        } else if (p instanceof IncomingSsnResetRequestParameter in) {
+            p = new IncomingSsnResetRequestParameter(sn, in.streams());
+        } else if (p instanceof SsnTsnResetRequestParameter) {
+            p = new SsnTsnResetRequestParameter(sn);
+        } else if (p instanceof AddOutgoingStreamsRequestParameter a) {
+            p = new AddOutgoingStreamsRequestParameter(sn, a.newStreams());
+        } else if (p instanceof AddIncomingStreamsRequestParameter a) {
+            p = new AddIncomingStreamsRequestParameter(sn, a.newStreams());
+        }
+        return new Request(q.kind, sn, q.streams, q.count, p);
     }
 
     /** Once every request of the outstanding RE-CONFIG was answered, the timer stops. */

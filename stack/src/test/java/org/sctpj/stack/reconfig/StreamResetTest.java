@@ -192,19 +192,46 @@ class StreamResetTest {
     }
 
     @Test
-    void inProgressIsAskedAgainAfterAnRtoWithoutCountingAnError() {
+    void inProgressIsAskedAgainAfterAnRtoUnderANewNumberWithoutCountingAnError() {
         AssocFixture f = up();
         f.a.resetStreams(new int[] {0}, true, false, f.now);
-        Parameter req = reconfigParams(chunks(f.sent())).get(0);
+        OutgoingSsnResetRequestParameter req = (OutgoingSsnResetRequestParameter)
+                reconfigParams(chunks(f.sent())).get(0);
         peer(f, ReconfigurationResponseParameter.of(local(f), RESULT_IN_PROGRESS));
         assertTrue(f.eventsOf(SctpEvent.StreamReset.class).isEmpty());
+        assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "not at once: after an RTO");
         f.advance(RTO);
-        assertEquals(List.of(req), reconfigParams(chunks(f.sent())));
+        // A peer that remembers In progress for a number (Linux) must see a new one.
+        assertEquals(
+                List.of(new OutgoingSsnResetRequestParameter(
+                        local(f) + 1, req.responseSequenceNumber(), req.sendersLastAssignedTsn(), req.streams())),
+                reconfigParams(chunks(f.sent())));
         assertEquals(0, f.tcb().associationErrors);
         peer(f, ReconfigurationResponseParameter.of(local(f), RESULT_SUCCESS_PERFORMED));
+        assertTrue(f.eventsOf(SctpEvent.StreamReset.class).isEmpty(), "the old number answers nothing now");
+        peer(f, ReconfigurationResponseParameter.of(local(f) + 1, RESULT_SUCCESS_PERFORMED));
         assertEquals(
                 ReconfigOutcome.PERFORMED,
                 f.eventsOf(SctpEvent.StreamReset.class).get(0).outcome());
+    }
+
+    @Test
+    void aDeferredResetAskedAgainUnderNewNumbersIsPerformedOnce() {
+        AssocFixture f = up();
+        f.deliver(f.tcb().localTag, peerData(PEER_TSN, 1, 0));
+        f.sent();
+        peer(f, new OutgoingSsnResetRequestParameter(PEER_TSN, local(f) - 1, PEER_TSN + 1, List.of(1)));
+        assertEquals(RESULT_IN_PROGRESS, onlyResponse(f).result());
+        peer(f, new OutgoingSsnResetRequestParameter(PEER_TSN + 1, local(f) - 1, PEER_TSN + 1, List.of(1)));
+        assertEquals(RESULT_IN_PROGRESS, onlyResponse(f).result(), "still waiting for TSN 7001");
+        f.deliver(f.tcb().localTag, peerData(PEER_TSN + 1, 1, 1));
+        f.sent();
+        assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size());
+        peer(f, new OutgoingSsnResetRequestParameter(PEER_TSN + 2, local(f) - 1, PEER_TSN + 1, List.of(1)));
+        assertEquals(RESULT_SUCCESS_PERFORMED, onlyResponse(f).result());
+        assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size(), "not reset a second time");
+        f.deliver(f.tcb().localTag, peerData(PEER_TSN + 2, 1, 0));
+        assertEquals(3, f.eventsOf(SctpEvent.MessageReceived.class).size());
     }
 
     @Test
