@@ -85,7 +85,7 @@ public final class StreamReset {
     private static final int RESULT_NONE = -1;
 
     /** A request of ours in the outstanding RE-CONFIG. */
-    private record Request(int kind, int sn, int[] streams, int count, Parameter param) {}
+    private record Request(int kind, int sn, int[] streams, int count) {}
 
     private final Tcb t;
     private Set<ReconfigRequestKind> accepted;
@@ -327,7 +327,7 @@ public final class StreamReset {
                 int sn = nextSn++;
                 params.add(
                         new OutgoingSsnResetRequestParameter(sn, answers, t.tx.lastAssignedTsn(), boxed(outStreams)));
-                outstanding.add(new Request(OUT_RESET, sn, outStreams, 0, params.get(params.size() - 1)));
+                outstanding.add(new Request(OUT_RESET, sn, outStreams, 0));
                 consume(pendOut, outStreams);
                 if (outStreams.length == 0) {
                     pendOutAll = false;
@@ -338,7 +338,7 @@ public final class StreamReset {
                 int[] inStreams = take(pendIn, pendInAll);
                 int sn = nextSn++;
                 params.add(new IncomingSsnResetRequestParameter(sn, boxed(inStreams)));
-                outstanding.add(new Request(IN_RESET, sn, inStreams, 0, params.get(params.size() - 1)));
+                outstanding.add(new Request(IN_RESET, sn, inStreams, 0));
                 consume(pendIn, inStreams);
                 if (inStreams.length == 0) {
                     pendInAll = false;
@@ -350,19 +350,19 @@ public final class StreamReset {
             }
             int sn = nextSn++;
             params.add(new SsnTsnResetRequestParameter(sn));
-            outstanding.add(new Request(TSN_RESET, sn, new int[0], 0, params.get(params.size() - 1)));
+            outstanding.add(new Request(TSN_RESET, sn, new int[0], 0));
             pendTsn = false;
         } else {
             if (pendAddOut > 0) {
                 int sn = nextSn++;
                 params.add(new AddOutgoingStreamsRequestParameter(sn, pendAddOut));
-                outstanding.add(new Request(ADD_OUT, sn, new int[0], pendAddOut, params.get(params.size() - 1)));
+                outstanding.add(new Request(ADD_OUT, sn, new int[0], pendAddOut));
                 pendAddOut = 0;
             }
             if (pendAddIn > 0) {
                 int sn = nextSn++;
                 params.add(new AddIncomingStreamsRequestParameter(sn, pendAddIn));
-                outstanding.add(new Request(ADD_IN, sn, new int[0], pendAddIn, params.get(params.size() - 1)));
+                outstanding.add(new Request(ADD_IN, sn, new int[0], pendAddIn));
                 pendAddIn = 0;
             }
         }
@@ -735,15 +735,10 @@ public final class StreamReset {
         t.associationErrors = 0;
         int code = r.result();
         if (code == ReconfigurationResponseParameter.RESULT_IN_PROGRESS) {
-            // Ask again after an RTO without counting an error (the peer waits for our data),
-            // under a new Request Sequence Number: a peer that remembers "In progress" as the
-            // answer to this number (Linux does) would otherwise repeat it forever.
-            outstanding.set(k, renumbered(q));
-            List<Parameter> params = new ArrayList<>(outstanding.size());
-            for (Request o : outstanding) {
-                params.add(o.param);
-            }
-            inFlight = new ReConfigChunk(params);
+            // Ask again after an RTO, unchanged and without counting an error (the peer waits for
+            // our data). The same Request Sequence Number: Linux answers In progress without
+            // taking the number, so a new one would be a Bad Sequence Number there; a peer that
+            // took it (usrsctp, us) answers the retransmission with the result it has by then.
             inProgress = true;
             Path p = t.failover.dataPath();
             t.timers.start(TimerKind.RECONFIG, now + p.rto().rto());
@@ -793,25 +788,6 @@ public final class StreamReset {
             default -> {}
         }
         afterAnswer();
-    }
-
-    /** {@code q} under the next Request Sequence Number, its other fields unchanged. */
-    private Request renumbered(Request q) {
-        int sn = nextSn++;
-        Parameter p = q.param;
-        if (p instanceof OutgoingSsnResetRequestParameter o) {
-            p = new OutgoingSsnResetRequestParameter(
-                    sn, o.responseSequenceNumber(), o.sendersLastAssignedTsn(), o.streams());
-        } else if (p instanceof IncomingSsnResetRequestParameter in) {
-            p = new IncomingSsnResetRequestParameter(sn, in.streams());
-        } else if (p instanceof SsnTsnResetRequestParameter) {
-            p = new SsnTsnResetRequestParameter(sn);
-        } else if (p instanceof AddOutgoingStreamsRequestParameter a) {
-            p = new AddOutgoingStreamsRequestParameter(sn, a.newStreams());
-        } else if (p instanceof AddIncomingStreamsRequestParameter a) {
-            p = new AddIncomingStreamsRequestParameter(sn, a.newStreams());
-        }
-        return new Request(q.kind, sn, q.streams, q.count, p);
     }
 
     /** Once every request of the outstanding RE-CONFIG was answered, the timer stops. */
