@@ -467,6 +467,7 @@ public final class StreamReset {
             } else if (param instanceof SsnTsnResetRequestParameter r) {
                 answer(TSN_RESET, r.requestSequenceNumber(), this::peerTsnReset, answers);
             } else if (param instanceof AddOutgoingStreamsRequestParameter r) {
+                acknowledgeAddIncoming();
                 answer(ADD_OUT, r.requestSequenceNumber(), () -> peerAddOutgoing(r.newStreams()), answers);
             } else if (param instanceof AddIncomingStreamsRequestParameter r) {
                 answer(ADD_IN, r.requestSequenceNumber(), () -> peerAddIncoming(r.newStreams()), answers);
@@ -572,6 +573,21 @@ public final class StreamReset {
         for (int k = 0; k < outstanding.size(); k++) {
             Request r = outstanding.get(k);
             if (r.kind == IN_RESET && r.sn == responseSn) {
+                outstanding.remove(k);
+                afterAnswer();
+                return;
+            }
+        }
+    }
+
+    /**
+     * The peer's Add Outgoing Streams Request also answers our outstanding Add Incoming Streams
+     * Request (section 5.2.6: the peer adds its outgoing streams in turn); Linux sends no
+     * Re-configuration Response besides, so this is the only answer it gives.
+     */
+    private void acknowledgeAddIncoming() {
+        for (int k = 0; k < outstanding.size(); k++) {
+            if (outstanding.get(k).kind == ADD_IN) {
                 outstanding.remove(k);
                 afterAnswer();
                 return;

@@ -1128,7 +1128,7 @@ public final class DataReceiver {
                 s.partial = null;
                 partialCount--;
             }
-            s.nextSsn = 0;
+            s.nextSsn = 0; // I-DATA glue: the expected MIDs restart at 0 too (RFC 8260 section 2.3.1)
             if (s.pending != null) {
                 buffered -= s.pending.clear();
                 s.pending = null;

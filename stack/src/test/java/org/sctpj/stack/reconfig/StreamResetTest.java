@@ -338,6 +338,21 @@ class StreamResetTest {
         assertEquals(14, f.eventsOf(SctpEvent.MessageReceived.class).get(0).streamId());
     }
 
+    @Test
+    void thePeersAddOutgoingRequestAnswersOurAddIncomingOneAsLinuxDoes() {
+        AssocFixture f = up();
+        f.a.addStreams(0, 5, f.now);
+        assertEquals(List.of(new AddIncomingStreamsRequestParameter(local(f), 5)), reconfigParams(chunks(f.sent())));
+        peer(f, new AddOutgoingStreamsRequestParameter(PEER_TSN, 5)); // no Response parameter besides
+        assertEquals(RESULT_SUCCESS_PERFORMED, onlyResponse(f).result());
+        assertFalse(f.tcb().timers.armed(TimerKind.RECONFIG), "our request is answered");
+        assertEquals(
+                List.of(new SctpEvent.StreamChange(f.a.id(), ReconfigOutcome.PERFORMED, 15, 10)),
+                f.eventsOf(SctpEvent.StreamChange.class));
+        f.advance(10 * RTO);
+        assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "nothing retransmitted");
+    }
+
     // ------------------------------------------------------------------ as responder
 
     @Test
