@@ -311,7 +311,16 @@ public final class StreamReset {
      * its RE-CONFIG and starts the timer.
      */
     public void beforeTransmit(long now) {
-        if (!outstanding.isEmpty() || t.tx == null || !t.canBundleData() || !busy()) {
+        if (t.tx == null || !busy()) {
+            return;
+        }
+        if (!mayRequest()) {
+            if (t.state == Association.State.SHUTDOWN_SENT || t.state == Association.State.SHUTDOWN_ACK_SENT) {
+                giveUp();
+            }
+            return;
+        }
+        if (!outstanding.isEmpty()) {
             return;
         }
         List<Parameter> params = new ArrayList<>(2);
@@ -421,10 +430,8 @@ public final class StreamReset {
         if (inFlight == null || t.tx == null) {
             return;
         }
-        if (!t.canBundleData()) {
-            // Shutting down past the point where data may go: the request is given up.
-            outstanding.clear();
-            afterAnswer();
+        if (!mayRequest()) {
+            giveUp();
             return;
         }
         if (!inProgress) {
@@ -804,6 +811,61 @@ public final class StreamReset {
             default -> {}
         }
         afterAnswer();
+    }
+
+    /**
+     * Whether a request may be sent now: in ESTABLISHED, SHUTDOWN-PENDING and SHUTDOWN-RECEIVED.
+     * Once SHUTDOWN or SHUTDOWN ACK went out (RFC 9260 section 9.2), no new request goes, nor a
+     * retransmission.
+     */
+    private boolean mayRequest() {
+        return t.state == Association.State.ESTABLISHED
+                || t.state == Association.State.SHUTDOWN_PENDING
+                || t.state == Association.State.SHUTDOWN_RECEIVED;
+    }
+
+    /**
+     * The association is shutting down past the point where requests may go: every request
+     * pending or outstanding ends with a FAILED event, and the held streams are released (with
+     * nothing held, as the shutdown waited for the send buffer to empty).
+     */
+    private void giveUp() {
+        for (Request q : outstanding) {
+            failed(q.kind, q.streams);
+        }
+        outstanding.clear();
+        if (pendOutAll || !pendOut.isEmpty()) {
+            failed(OUT_RESET, take(pendOut, pendOutAll));
+        }
+        if (pendInAll || !pendIn.isEmpty()) {
+            failed(IN_RESET, take(pendIn, pendInAll));
+        }
+        if (pendTsn) {
+            failed(TSN_RESET, new int[0]);
+        }
+        if (pendAddOut > 0) {
+            failed(ADD_OUT, new int[0]);
+        } else if (pendAddIn > 0) {
+            failed(ADD_IN, new int[0]);
+        }
+        pendOut.clear();
+        pendIn.clear();
+        pendOutAll = pendInAll = pendTsn = false;
+        pendOutAnswers = RESULT_NONE;
+        pendAddOut = pendAddIn = 0;
+        t.tx.releaseStreams(new int[0], false);
+        afterAnswer();
+    }
+
+    private void failed(int kind, int[] streams) {
+        switch (kind) {
+            case OUT_RESET, IN_RESET -> t.host.emit(
+                    new SctpEvent.StreamReset(t.id, kind == OUT_RESET, ReconfigOutcome.FAILED, boxed(streams)));
+            case TSN_RESET -> t.host.emit(new SctpEvent.AssociationReset(
+                    t.id, ReconfigOutcome.FAILED, t.tx.nextTsn(), t.rx.cumulativeTsn() + 1));
+            default -> t.host.emit(
+                    new SctpEvent.StreamChange(t.id, ReconfigOutcome.FAILED, t.inboundStreams, t.outboundStreams));
+        }
     }
 
     /** Once every request of the outstanding RE-CONFIG was answered, the timer stops. */

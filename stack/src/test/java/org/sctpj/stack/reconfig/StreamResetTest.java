@@ -353,6 +353,28 @@ class StreamResetTest {
         assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "nothing retransmitted");
     }
 
+    @Test
+    void noRequestGoesOnceTheShutdownWasSentAndTheWaitingOnesFail() {
+        AssocFixture f = up();
+        f.a.resetStreams(new int[] {1}, true, false, f.now);
+        f.sent();
+        f.a.resetStreams(new int[] {2}, true, false, f.now); // waits behind the first
+        f.a.shutdown(f.now); // nothing to send: SHUTDOWN goes at once
+        List<Chunk> out = chunks(f.sent());
+        assertTrue(out.stream().anyMatch(c -> c instanceof org.sctpj.stack.wire.chunk.ShutdownChunk), out.toString());
+        assertTrue(reconfigParams(out).isEmpty(), "no request in SHUTDOWN-SENT");
+        // The first request is answered late: the waiting one must not go now either.
+        peer(f, ReconfigurationResponseParameter.of(local(f), RESULT_SUCCESS_PERFORMED));
+        assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "no request in SHUTDOWN-SENT");
+        assertEquals(
+                List.of(
+                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(1)),
+                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(2))),
+                f.eventsOf(SctpEvent.StreamReset.class));
+        f.advance(10 * RTO);
+        assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "nor a retransmission");
+    }
+
     // ------------------------------------------------------------------ as responder
 
     @Test
