@@ -403,6 +403,65 @@ public final class Endpoint {
         return assoc(id).streamValue(streamId);
     }
 
+    /**
+     * Resets the Stream Sequence Numbers of {@code streams} of the association (RFC 6525): of our
+     * outgoing streams (section 5.1.2: the peer's receiver is told that the next message on each
+     * starts at SSN 0) and/or, by asking the peer, of its outgoing streams towards us (section
+     * 5.1.3). An empty array means every stream. Messages accepted on our reset streams after
+     * this call wait until the peer answered; those accepted before are sent first. The outcome
+     * comes as {@link SctpEvent.StreamReset} events, one per direction.
+     *
+     * @throws IllegalArgumentException for an unknown association, a stream that does not exist,
+     *     or neither direction
+     * @throws IllegalStateException when RE-CONFIG was not negotiated with the peer or the
+     *     association is not established
+     */
+    public void resetStreams(AssociationId id, int[] streams, boolean outgoing, boolean incoming, long now) {
+        Association a = assoc(id);
+        int[] copy = streams.clone();
+        call(() -> a.resetStreams(copy, outgoing, incoming, now));
+    }
+
+    /**
+     * Resets the association's TSNs and every stream's SSNs in both directions (RFC 6525 section
+     * 5.1.4): every stream waits until our data sent so far is acknowledged and the peer
+     * answered. The outcome comes as an {@link SctpEvent.AssociationReset} event.
+     *
+     * @throws IllegalArgumentException for an unknown association
+     * @throws IllegalStateException when RE-CONFIG was not negotiated, the association is not
+     *     established, or an association reset is already under way
+     */
+    public void resetAssociation(AssociationId id, long now) {
+        Association a = assoc(id);
+        call(() -> a.resetAssociation(now));
+    }
+
+    /**
+     * Adds {@code outbound} outgoing streams (RFC 6525 section 5.1.5) and asks the peer to add
+     * {@code inbound} streams towards us (section 5.1.6). The outcome comes as {@link
+     * SctpEvent.StreamChange} events; new outgoing streams can be used once one reports them.
+     *
+     * @throws IllegalArgumentException for an unknown association, negative counts, none at all,
+     *     or more than 65535 streams in a direction
+     * @throws IllegalStateException when RE-CONFIG was not negotiated or the association is not
+     *     established
+     */
+    public void addStreams(AssociationId id, int outbound, int inbound, long now) {
+        Association a = assoc(id);
+        call(() -> a.addStreams(outbound, inbound, now));
+    }
+
+    /**
+     * Which stream reconfiguration requests the peer may make of the association (RFC 6525
+     * section 6.3.1, SCTP_ENABLE_STREAM_RESET); the others are answered Denied. Starts as {@link
+     * SctpOptions#acceptedReconfigRequests()}.
+     *
+     * @throws IllegalArgumentException for an unknown association
+     */
+    public void setAcceptedReconfigRequests(AssociationId id, java.util.Set<ReconfigRequestKind> kinds) {
+        assoc(id).setAcceptedReconfigRequests(kinds);
+    }
+
     /** Makes {@code address} the association's primary path. */
     public void setPrimary(AssociationId id, InetAddress address) {
         Association a = assoc(id);

@@ -193,4 +193,72 @@ public sealed interface SctpEvent {
      * @param indication the peer's 32-bit Adaptation Code Point, 0 to 4294967295
      */
     record AdaptationIndication(AssociationId association, long indication) implements SctpEvent {}
+
+    /**
+     * The outcome of a stream reconfiguration (RFC 6525 section 6.1: the {@code _DENIED} and {@code
+     * _FAILED} flags of its events, neither of them for success).
+     */
+    enum ReconfigOutcome {
+        /** The change was made on both sides. */
+        PERFORMED,
+        /** The peer refused the request (result Denied, RFC 6525 section 4.4); nothing changed. */
+        DENIED,
+        /**
+         * The request failed (an error result of RFC 6525 section 4.4: Wrong SSN, Request already in
+         * progress, Bad Sequence Number, or Nothing to do for a reset); nothing changed. The
+         * application may ask again.
+         */
+        FAILED
+    }
+
+    /**
+     * Streams were reset, or a reset of streams was refused (RFC 6525 section 6.1.1,
+     * SCTP_STREAM_RESET_EVENT). One event per direction: an outgoing reset (ours, or one the peer
+     * asked for with an Incoming SSN Reset Request) is reported when the peer answered; from then
+     * on our messages on those streams start again at SSN 0. An incoming reset is reported when the
+     * peer's Outgoing SSN Reset Request was performed here: every message of the old numbering was
+     * delivered before this event, the next one on each stream has SSN 0.
+     *
+     * @param association the association
+     * @param outgoing true for our outbound streams (SCTP_STREAM_RESET_OUTGOING_SSN), false for
+     *     the peer's (SCTP_STREAM_RESET_INCOMING_SSN)
+     * @param outcome performed, denied ({@code SCTP_STREAM_RESET_DENIED}) or failed ({@code
+     *     SCTP_STREAM_RESET_FAILED})
+     * @param streams the streams ({@code strreset_stream_list}); empty means all streams
+     */
+    record StreamReset(AssociationId association, boolean outgoing, ReconfigOutcome outcome, List<Integer> streams)
+            implements SctpEvent {
+        /** Copies the stream list. */
+        public StreamReset {
+            streams = List.copyOf(streams);
+        }
+    }
+
+    /**
+     * The association's TSNs and every stream's SSNs were reset, or such a reset was refused (RFC
+     * 6525 section 6.1.2, SCTP_ASSOC_RESET_EVENT): after an SSN/TSN Reset Request (ours or the
+     * peer's), both directions start with the TSNs below and SSN 0 on every stream.
+     *
+     * @param association the association
+     * @param outcome performed, denied or failed (then the TSNs are the ones in use, unchanged)
+     * @param localTsn the next TSN we send ({@code assocreset_local_tsn}), 32 bits as an int
+     * @param remoteTsn the next TSN we expect from the peer ({@code assocreset_remote_tsn}), 32
+     *     bits as an int
+     */
+    record AssociationReset(AssociationId association, ReconfigOutcome outcome, int localTsn, int remoteTsn)
+            implements SctpEvent {}
+
+    /**
+     * The number of streams changed, or a request to add streams was refused (RFC 6525 section
+     * 6.1.3, SCTP_STREAM_CHANGE_EVENT): after an Add Outgoing Streams Request (ours, the peer's, or
+     * ours in answer to the peer's Add Incoming Streams Request). The new streams are usable at
+     * once, starting at SSN 0.
+     *
+     * @param association the association
+     * @param outcome performed, denied or failed (then the counts are unchanged)
+     * @param inboundStreams the inbound streams now ({@code strchange_instrms})
+     * @param outboundStreams the outbound streams now ({@code strchange_outstrms})
+     */
+    record StreamChange(AssociationId association, ReconfigOutcome outcome, int inboundStreams, int outboundStreams)
+            implements SctpEvent {}
 }

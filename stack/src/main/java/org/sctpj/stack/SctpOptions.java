@@ -1,6 +1,7 @@
 package org.sctpj.stack;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -99,13 +100,19 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     Resource cause (RFC 9260 section 3.3.10.4) and COMMUNICATION_LOST, instead of a silent stall
  * @param extensions the protocol extensions we announce in INIT and INIT ACK (Supported Extensions,
  *     RFC 5061 section 4.2.7; for {@link Extension#PR_SCTP} also Forward-TSN-Supported, RFC 3758
- *     section 3.1); an association uses an extension only when the peer announced it too
+ *     section 3.1); an association uses an extension only when the peer announced it too. By
+ *     default {@link Extension#RECONFIG} (stream reconfiguration, RFC 6525, as usrsctp offers it)
  * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
  *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
  *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
  * @param streamScheduler which stream scheduler of RFC 8260 section 3 orders the outgoing streams
  *     of each association ({@link StreamSchedulerKind#ROUND_ROBIN}); it can be changed per
  *     association at run time with {@link Endpoint#setStreamScheduler}
+ * @param acceptedReconfigRequests the stream reconfiguration requests (RFC 6525) a peer may make of
+ *     an association, SCTP_ENABLE_STREAM_RESET of RFC 6525 section 6.3.1: a request of another
+ *     kind is answered Denied. All three kinds by default (RFC 6525's socket option starts with
+ *     none, which leaves a peer's stream resets denied until the application asks); change it per
+ *     association with {@link Endpoint#setAcceptedReconfigRequests}
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -142,7 +149,8 @@ public record SctpOptions(
         int partialDeliveryPoint,
         Set<Extension> extensions,
         OptionalLong adaptationIndication,
-        StreamSchedulerKind streamScheduler) {
+        StreamSchedulerKind streamScheduler,
+        Set<ReconfigRequestKind> acceptedReconfigRequests) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -228,9 +236,10 @@ public record SctpOptions(
             CongestionControllerFactory.RFC9260,
             false,
             2 << 20,
-            Set.of(),
+            EnumSet.of(Extension.RECONFIG),
             OptionalLong.empty(),
-            StreamSchedulerKind.ROUND_ROBIN);
+            StreamSchedulerKind.ROUND_ROBIN,
+            EnumSet.allOf(ReconfigRequestKind.class));
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -253,6 +262,14 @@ public record SctpOptions(
 
     /** Validates the combination. */
     public SctpOptions {
+        if (acceptedReconfigRequests == null) {
+            throw new IllegalArgumentException(
+                    "acceptedReconfigRequests must not be null: use an empty set to deny all");
+        }
+        acceptedReconfigRequests = Collections.unmodifiableSet(
+                acceptedReconfigRequests.isEmpty()
+                        ? EnumSet.noneOf(ReconfigRequestKind.class)
+                        : EnumSet.copyOf(acceptedReconfigRequests));
         positive("rtoInitial", rtoInitial);
         positive("rtoMin", rtoMin);
         positive("rtoMax", rtoMax);
@@ -423,6 +440,7 @@ public record SctpOptions(
         private Set<Extension> extensions;
         private OptionalLong adaptationIndication;
         private StreamSchedulerKind streamScheduler;
+        private Set<ReconfigRequestKind> acceptedReconfigRequests;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -463,6 +481,13 @@ public record SctpOptions(
             extensions = o.extensions;
             adaptationIndication = o.adaptationIndication;
             streamScheduler = o.streamScheduler;
+            acceptedReconfigRequests = o.acceptedReconfigRequests;
+        }
+
+        /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
+        public Builder acceptedReconfigRequests(Set<ReconfigRequestKind> v) {
+            acceptedReconfigRequests = v;
+            return this;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -784,7 +809,8 @@ public record SctpOptions(
                     partialDeliveryPoint,
                     extensions,
                     adaptationIndication,
-                    streamScheduler);
+                    streamScheduler,
+                    acceptedReconfigRequests);
         }
     }
 }

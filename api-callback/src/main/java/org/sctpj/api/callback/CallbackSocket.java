@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,7 @@ import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.ReconfigRequestKind;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -482,6 +484,86 @@ public final class CallbackSocket implements AutoCloseable {
         return Math.max(0, known(association).available.get());
     }
 
+    // ------------------------------------------------------------------ stream reconfiguration
+
+    /**
+     * Resets the Stream Sequence Numbers of {@code streams} (every stream when empty) of our
+     * outgoing streams and/or, by asking the peer, of its outgoing streams towards us (RFC 6525
+     * sections 5.1.2 and 5.1.3). Messages sent on our reset streams after this call wait until the
+     * peer answered; those sent before go first. The outcome comes through {@link
+     * Callbacks#onStreamReset}, once per direction. Waits for the stack thread when called
+     * elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown association, a stream that does not exist,
+     *     or neither direction
+     * @throws IllegalStateException when the peer did not announce RE-CONFIG support (or it is off
+     *     in our options), or the association is not established
+     */
+    public void resetStreams(AssociationId association, int[] streams, boolean outgoing, boolean incoming) {
+        known(association);
+        EndpointHandle h = bound();
+        int[] copy = streams.clone();
+        call(() -> {
+            h.endpoint().resetStreams(association, copy, outgoing, incoming, thread.now());
+            return null;
+        });
+    }
+
+    /**
+     * Resets the association's TSNs and every stream's SSNs in both directions (RFC 6525 section
+     * 5.1.4), once what was sent so far is acknowledged. The outcome comes through {@link
+     * Callbacks#onAssociationReset}. Waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown association
+     * @throws IllegalStateException when RE-CONFIG is not available, the association is not
+     *     established, or an association reset is already under way
+     */
+    public void resetAssociation(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().resetAssociation(association, thread.now());
+            return null;
+        });
+    }
+
+    /**
+     * Adds {@code outbound} streams of ours and asks the peer to add {@code inbound} streams
+     * towards us (RFC 6525 sections 5.1.5 and 5.1.6). The outcome comes through {@link
+     * Callbacks#onStreamChange}; a new outgoing stream can be used from that callback on. Waits for
+     * the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown association, negative counts, none at all,
+     *     or more than 65535 streams in a direction
+     * @throws IllegalStateException when RE-CONFIG is not available or the association is not
+     *     established
+     */
+    public void addStreams(AssociationId association, int outbound, int inbound) {
+        known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().addStreams(association, outbound, inbound, thread.now());
+            return null;
+        });
+    }
+
+    /**
+     * Which stream reconfiguration requests the peer may make of the association (RFC 6525
+     * section 6.3.1, SCTP_ENABLE_STREAM_RESET); the others are answered Denied. Starts as {@link
+     * SctpOptions#acceptedReconfigRequests()}. Waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown association
+     */
+    public void setAcceptedReconfigRequests(AssociationId association, Set<ReconfigRequestKind> kinds) {
+        known(association);
+        EndpointHandle h = bound();
+        Set<ReconfigRequestKind> copy = Set.copyOf(kinds);
+        call(() -> {
+            h.endpoint().setAcceptedReconfigRequests(association, copy);
+            return null;
+        });
+    }
+
     // ------------------------------------------------------------------ ending
 
     /**
@@ -804,6 +886,16 @@ public final class CallbackSocket implements AutoCloseable {
                 guarded(() -> callbacks.onSenderDry(CallbackSocket.this, d.association()));
             } else if (event instanceof SctpEvent.AdaptationIndication ai) {
                 guarded(() -> callbacks.onAdaptationIndication(CallbackSocket.this, ai));
+            } else if (event instanceof SctpEvent.StreamReset r) {
+                guarded(() -> callbacks.onStreamReset(CallbackSocket.this, r));
+            } else if (event instanceof SctpEvent.AssociationReset r) {
+                guarded(() -> callbacks.onAssociationReset(CallbackSocket.this, r));
+            } else if (event instanceof SctpEvent.StreamChange c) {
+                Assoc a = assocs.get(c.association());
+                if (a != null) {
+                    a.outboundStreams = c.outboundStreams(); // added streams can be sent on from now
+                }
+                guarded(() -> callbacks.onStreamChange(CallbackSocket.this, c));
             }
         }
 

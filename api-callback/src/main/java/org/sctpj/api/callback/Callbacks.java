@@ -137,6 +137,29 @@ public interface Callbacks {
      */
     default void onAdaptationIndication(CallbackSocket socket, SctpEvent.AdaptationIndication indication) {}
 
+    /**
+     * Streams were reset, or a reset was refused (RFC 6525 section 6.1.1): our outgoing streams
+     * after the peer answered {@link CallbackSocket#resetStreams} (or a reset the peer asked for),
+     * the peer's when its reset was performed here (every message of the old numbering was
+     * delivered before this callback). Fires on the stack thread, after the packet that brought
+     * the answer or the request was processed.
+     */
+    default void onStreamReset(CallbackSocket socket, SctpEvent.StreamReset reset) {}
+
+    /**
+     * The association's TSNs and SSNs were reset, or such a reset was refused (RFC 6525 section
+     * 6.1.2), after {@link CallbackSocket#resetAssociation} or the peer's request. Fires on the
+     * stack thread, after the packet that brought the answer or the request was processed.
+     */
+    default void onAssociationReset(CallbackSocket socket, SctpEvent.AssociationReset reset) {}
+
+    /**
+     * The association's stream counts changed, or an addition was refused (RFC 6525 section
+     * 6.1.3), after {@link CallbackSocket#addStreams} or the peer's request. Fires on the stack
+     * thread, after the packet that brought the answer or the request was processed.
+     */
+    default void onStreamChange(CallbackSocket socket, SctpEvent.StreamChange change) {}
+
     /** The socket was closed and its lower layer released; the last callback of the socket. */
     default void onClosed(CallbackSocket socket) {}
 

@@ -27,6 +27,12 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
             return handleNotification(d, attachment);
         } else if (n instanceof AdaptationIndicationNotification ai) {
             return handleNotification(ai, attachment);
+        } else if (n instanceof StreamResetNotification r) {
+            return handleNotification(r, attachment);
+        } else if (n instanceof AssociationResetNotification r) {
+            return handleNotification(r, attachment);
+        } else if (n instanceof StreamChangeNotification c) {
+            return handleNotification(c, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -63,6 +69,21 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
 
     /** The peer announced an Adaptation Layer Indication (sctpj). */
     public HandlerResult handleNotification(AdaptationIndicationNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** Streams were reset, or a reset was refused (RFC 6525 section 6.1.1; sctpj). */
+    public HandlerResult handleNotification(StreamResetNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The association's TSNs and SSNs were reset, or that was refused (RFC 6525 section 6.1.2; sctpj). */
+    public HandlerResult handleNotification(AssociationResetNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The stream counts changed, or an addition was refused (RFC 6525 section 6.1.3; sctpj). */
+    public HandlerResult handleNotification(StreamChangeNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

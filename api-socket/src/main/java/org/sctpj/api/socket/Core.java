@@ -528,6 +528,72 @@ final class Core implements Callbacks {
     }
 
     @Override
+    public void onStreamReset(CallbackSocket s, SctpEvent.StreamReset r) {
+        AssocState a = assocs.get(r.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(
+                    Event.STREAM_RESET, new StreamResetNotification(a.view, r.outgoing(), r.outcome(), r.streams()));
+        }
+    }
+
+    @Override
+    public void onAssociationReset(CallbackSocket s, SctpEvent.AssociationReset r) {
+        AssocState a = assocs.get(r.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(
+                    Event.ASSOCIATION_RESET,
+                    new AssociationResetNotification(a.view, r.outcome(), r.localTsn(), r.remoteTsn()));
+        }
+    }
+
+    @Override
+    public void onStreamChange(CallbackSocket s, SctpEvent.StreamChange c) {
+        AssocState a = assocs.get(c.association());
+        if (a != null && c.outcome() == SctpEvent.ReconfigOutcome.PERFORMED) {
+            // The association's view carries the stream counts (as after a restart).
+            a.view = new Association(this, a.id, c.inboundStreams(), c.outboundStreams());
+        }
+        if (a != null && a.inbox != null) {
+            a.inbox.note(
+                    Event.STREAM_CHANGE,
+                    new StreamChangeNotification(a.view, c.outcome(), c.inboundStreams(), c.outboundStreams()));
+        }
+    }
+
+    /** Stream reconfiguration of RFC 6525 on the stack thread; see {@link CallbackSocket#resetStreams}. */
+    void resetStreams(AssocState a, int[] streams, boolean outgoing, boolean incoming) throws IOException {
+        onStack(() -> {
+            socket.resetStreams(a.id, streams, outgoing, incoming);
+            return null;
+        });
+    }
+
+    /** See {@link CallbackSocket#resetAssociation}. */
+    void resetAssociation(AssocState a) throws IOException {
+        onStack(() -> {
+            socket.resetAssociation(a.id);
+            return null;
+        });
+    }
+
+    /** See {@link CallbackSocket#addStreams}. */
+    void addStreams(AssocState a, int outbound, int inbound) throws IOException {
+        onStack(() -> {
+            socket.addStreams(a.id, outbound, inbound);
+            return null;
+        });
+    }
+
+    /** See {@link CallbackSocket#setAcceptedReconfigRequests}. */
+    void setAcceptedReconfigRequests(AssocState a, java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds)
+            throws IOException {
+        onStack(() -> {
+            socket.setAcceptedReconfigRequests(a.id, kinds);
+            return null;
+        });
+    }
+
+    @Override
     public void onClosed(CallbackSocket s) {
         closed = true;
         for (AssocState a : assocs.values()) {

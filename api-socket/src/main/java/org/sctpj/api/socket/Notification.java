@@ -11,7 +11,10 @@ public sealed interface Notification
                 ShutdownNotification,
                 RemoteErrorNotification,
                 SenderDryNotification,
-                AdaptationIndicationNotification {
+                AdaptationIndicationNotification,
+                StreamResetNotification,
+                AssociationResetNotification,
+                StreamChangeNotification {
 
     /** The association this notification concerns; may be {@code null} if unknown. */
     Association association();

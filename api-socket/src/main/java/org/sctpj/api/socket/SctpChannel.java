@@ -440,6 +440,64 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         return this;
     }
 
+    /**
+     * Resets the Stream Sequence Numbers of {@code streams} (every stream when empty) of our
+     * outgoing streams and/or, by asking the peer, of its outgoing streams towards us (RFC 6525
+     * sections 5.1.2 and 5.1.3; sctpj, as the socket option SCTP_RESET_STREAMS of RFC 6525 section
+     * 6.3.2). Messages sent on our reset streams after this call wait until the peer answered;
+     * those sent before go first. The outcome comes as {@link StreamResetNotification}s (subscribe
+     * {@link SctpStandardSocketOptions.Event#STREAM_RESET}).
+     *
+     * @throws IllegalArgumentException for a stream that does not exist, or neither direction
+     * @throws IllegalStateException when the peer did not announce RE-CONFIG support (or it is off
+     *     in our options), or the association is not established
+     */
+    public SctpChannel resetStreams(int[] streams, boolean outgoing, boolean incoming) throws IOException {
+        ensureOpen();
+        core.resetStreams(connected(), streams, outgoing, incoming);
+        return this;
+    }
+
+    /**
+     * Resets the association's TSNs and every SSN in both directions (RFC 6525 section 5.1.4;
+     * SCTP_RESET_ASSOC of section 6.3.3; sctpj). The outcome comes as an {@link
+     * AssociationResetNotification}.
+     *
+     * @throws IllegalStateException when RE-CONFIG is not available, the association is not
+     *     established, or an association reset is already under way
+     */
+    public SctpChannel resetAssociation() throws IOException {
+        ensureOpen();
+        core.resetAssociation(connected());
+        return this;
+    }
+
+    /**
+     * Adds {@code outbound} streams of ours and asks the peer to add {@code inbound} streams towards
+     * us (RFC 6525 sections 5.1.5 and 5.1.6; SCTP_ADD_STREAMS of section 6.3.4; sctpj). The outcome
+     * comes as {@link StreamChangeNotification}s.
+     *
+     * @throws IllegalArgumentException for negative counts, none at all, or more than 65535 streams
+     * @throws IllegalStateException when RE-CONFIG is not available or the association is not
+     *     established
+     */
+    public SctpChannel addStreams(int outbound, int inbound) throws IOException {
+        ensureOpen();
+        core.addStreams(connected(), outbound, inbound);
+        return this;
+    }
+
+    /**
+     * Which stream reconfiguration requests the peer may make (RFC 6525 section 6.3.1,
+     * SCTP_ENABLE_STREAM_RESET; sctpj): the others are answered Denied.
+     */
+    public SctpChannel setAcceptedReconfigRequests(java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds)
+            throws IOException {
+        ensureOpen();
+        core.setAcceptedReconfigRequests(connected(), java.util.Set.copyOf(kinds));
+        return this;
+    }
+
     /** Paths, RTO, congestion windows and buffer state of the association, or null once it ended (sctpj). */
     public AssociationInfo info() throws IOException {
         ensureOpen();

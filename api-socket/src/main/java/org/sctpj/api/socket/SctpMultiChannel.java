@@ -236,6 +236,36 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
         return this;
     }
 
+    /** {@link SctpChannel#resetStreams} for one association (RFC 6525 sections 5.1.2 and 5.1.3; sctpj). */
+    public SctpMultiChannel resetStreams(Association association, int[] streams, boolean outgoing, boolean incoming)
+            throws IOException {
+        ensureOpen();
+        bound().resetStreams(mine(association), streams, outgoing, incoming);
+        return this;
+    }
+
+    /** {@link SctpChannel#resetAssociation} for one association (RFC 6525 section 5.1.4; sctpj). */
+    public SctpMultiChannel resetAssociation(Association association) throws IOException {
+        ensureOpen();
+        bound().resetAssociation(mine(association));
+        return this;
+    }
+
+    /** {@link SctpChannel#addStreams} for one association (RFC 6525 sections 5.1.5 and 5.1.6; sctpj). */
+    public SctpMultiChannel addStreams(Association association, int outbound, int inbound) throws IOException {
+        ensureOpen();
+        bound().addStreams(mine(association), outbound, inbound);
+        return this;
+    }
+
+    /** {@link SctpChannel#setAcceptedReconfigRequests} for one association (RFC 6525 section 6.3.1; sctpj). */
+    public SctpMultiChannel setAcceptedReconfigRequests(
+            Association association, java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds) throws IOException {
+        ensureOpen();
+        bound().setAcceptedReconfigRequests(mine(association), java.util.Set.copyOf(kinds));
+        return this;
+    }
+
     /** The peer addresses of an association (the peer's port shows as 0 for associations peers started). */
     public Set<SocketAddress> getRemoteAddresses(Association association) throws IOException {
         ensureOpen();

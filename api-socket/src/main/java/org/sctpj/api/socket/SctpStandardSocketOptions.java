@@ -129,7 +129,13 @@ public final class SctpStandardSocketOptions {
         /** {@link SenderDryNotification}. */
         SENDER_DRY,
         /** {@link AdaptationIndicationNotification}. */
-        ADAPTATION_INDICATION
+        ADAPTATION_INDICATION,
+        /** {@link StreamResetNotification}. */
+        STREAM_RESET,
+        /** {@link AssociationResetNotification}. */
+        ASSOCIATION_RESET,
+        /** {@link StreamChangeNotification}. */
+        STREAM_CHANGE
     }
 
     /**

@@ -654,4 +654,79 @@ class SocketApiTest {
             assertEquals(subscribed ? List.of(42L) : List.of(), codes, seen.toString());
         }
     }
+
+    /** The notifications of stream reconfiguration (RFC 6525 section 6.1), with ASSOCIATION_CHANGE. */
+    static final EnumSet<Event> RECONFIG_EVENTS =
+            EnumSet.of(Event.ASSOCIATION_CHANGE, Event.STREAM_RESET, Event.STREAM_CHANGE, Event.ASSOCIATION_RESET);
+
+    /** The next notification of {@code type} the channel receives (messages are skipped). */
+    static <T extends Notification> T nextNotification(SctpChannel ch, Class<T> type) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(1000);
+        List<Notification> got = new ArrayList<>();
+        long end = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < end) {
+            buf.clear();
+            ch.receive(
+                    buf,
+                    got,
+                    (n, l) -> {
+                        l.add(n);
+                        return type.isInstance(n) ? HandlerResult.RETURN : HandlerResult.CONTINUE;
+                    },
+                    Duration.ofSeconds(5));
+            for (Notification n : got) {
+                if (type.isInstance(n)) {
+                    return type.cast(n);
+                }
+            }
+        }
+        throw new AssertionError("no " + type.getSimpleName() + " in " + got);
+    }
+
+    /**
+     * Stream reconfiguration (RFC 6525) through the socket API: the calls of {@link SctpChannel}
+     * and the notifications {@link StreamResetNotification}, {@link StreamChangeNotification} and
+     * {@link AssociationResetNotification} on both sides, to a subscriber of their events; the
+     * association's view follows the added streams.
+     */
+    @Test
+    void resetsAndAddedStreamsAreNotifiedOnBothSides() throws Exception {
+        SctpServerChannel s = server();
+        s.setOption(SctpStandardSocketOptions.SCTP_EVENTS, RECONFIG_EVENTS);
+        SctpChannel c = client(s);
+        c.setOption(SctpStandardSocketOptions.SCTP_EVENTS, RECONFIG_EVENTS);
+        assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
+        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        assertNotNull(a);
+        toClose.add(a);
+
+        c.resetStreams(new int[] {3}, true, false);
+        StreamResetNotification out = nextNotification(c, StreamResetNotification.class);
+        assertTrue(out.outgoing());
+        assertEquals(org.sctpj.stack.SctpEvent.ReconfigOutcome.PERFORMED, out.outcome());
+        assertEquals(List.of(3), out.streams());
+        StreamResetNotification in = nextNotification(a, StreamResetNotification.class);
+        assertFalse(in.outgoing());
+        assertEquals(List.of(3), in.streams());
+
+        int before = c.association().maxOutboundStreams();
+        assertThrows(
+                InvalidStreamException.class,
+                () -> c.send(ByteBuffer.wrap(new byte[] {1}), MessageInfo.createOutgoing(null, before)));
+        c.addStreams(2, 0);
+        StreamChangeNotification ch = nextNotification(c, StreamChangeNotification.class);
+        assertEquals(before + 2, ch.outboundStreams());
+        assertEquals(before + 2, c.association().maxOutboundStreams(), "the association's view follows");
+        c.send(ByteBuffer.wrap(new byte[] {9}), MessageInfo.createOutgoing(null, before + 1));
+        MessageInfo mi = a.receive(ByteBuffer.allocate(10), null, null, Duration.ofSeconds(5));
+        assertEquals(before + 1, mi.streamNumber());
+
+        c.resetAssociation();
+        AssociationResetNotification ra = nextNotification(c, AssociationResetNotification.class);
+        AssociationResetNotification rz = nextNotification(a, AssociationResetNotification.class);
+        assertEquals(org.sctpj.stack.SctpEvent.ReconfigOutcome.PERFORMED, ra.outcome());
+        assertEquals(ra.localTsn(), rz.remoteTsn());
+        assertEquals(ra.remoteTsn(), rz.localTsn());
+        assertInstanceOf(Association.class, ra.association());
+    }
 }

@@ -51,7 +51,9 @@ import org.sctpj.stack.wire.chunk.ErrorChunk;
  *       org.sctpj.stack.pathmgmt.Failover} (8.1, 8.2, RFC 7829), {@link
  *       org.sctpj.stack.pathmgmt.PathSet} (addresses, primary);
  *   <li>data: {@link DataTransfer} (DATA, SACK, T3-rtx, packet assembly), over {@link DataSender}
- *       and {@link DataReceiver}.
+ *       and {@link DataReceiver};
+ *   <li>stream reconfiguration: {@link org.sctpj.stack.reconfig.StreamReset} (RE-CONFIG and its
+ *       timer, RFC 6525).
  * </ul>
  *
  * <p>Not thread-safe: one owner calls everything (see {@link org.sctpj.stack.Endpoint}).
@@ -328,6 +330,40 @@ public final class Association {
         return t.tx;
     }
 
+    /**
+     * Resets the SSNs of {@code streams} (every stream when empty), of our outgoing streams (RFC
+     * 6525 section 5.1.2) and/or of the peer's outgoing streams towards us (section 5.1.3): see
+     * {@link org.sctpj.stack.reconfig.StreamReset#resetStreams}.
+     *
+     * @throws IllegalStateException when RE-CONFIG was not negotiated or the association is not
+     *     established
+     * @throws IllegalArgumentException for a stream that does not exist, or no direction
+     */
+    public void resetStreams(int[] streams, boolean outgoing, boolean incoming, long now) {
+        t.reconfig.resetStreams(streams, outgoing, incoming, now);
+    }
+
+    /**
+     * Resets the TSNs and every SSN in both directions (RFC 6525 section 5.1.4); see {@link
+     * org.sctpj.stack.reconfig.StreamReset#resetAssociation}.
+     */
+    public void resetAssociation(long now) {
+        t.reconfig.resetAssociation(now);
+    }
+
+    /**
+     * Adds outgoing streams (RFC 6525 section 5.1.5) and asks the peer to add incoming ones
+     * (section 5.1.6); see {@link org.sctpj.stack.reconfig.StreamReset#addStreams}.
+     */
+    public void addStreams(int outbound, int inbound, long now) {
+        t.reconfig.addStreams(outbound, inbound, now);
+    }
+
+    /** Which stream reconfiguration requests of the peer are accepted (RFC 6525 section 6.3.1). */
+    public void setAcceptedReconfigRequests(java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds) {
+        t.reconfig.setAcceptedRequests(kinds);
+    }
+
     /** Makes {@code address} the primary path (RFC 9260 section 10.1 SET PRIMARY). */
     public void setPrimary(InetAddress address) {
         t.pathSet.setPrimary(address);
@@ -406,6 +442,13 @@ public final class Association {
                 case ChunkType.SHUTDOWN_ACK -> t.shutdown.onShutdownAck(pkt, now);
                 case ChunkType.SHUTDOWN_COMPLETE -> t.shutdown.onShutdownComplete(now);
                 case ChunkType.ERROR -> onError(pkt, i, now);
+                case ChunkType.RE_CONFIG -> {
+                    if (!t.has(Extension.RECONFIG)) {
+                        closedDuring |= !onUnrecognized(pkt, i);
+                    } else {
+                        t.reconfig.onReConfig(pkt, i, now);
+                    }
+                }
                 default -> {
                     if (!onUnrecognized(pkt, i)) {
                         closedDuring = true; // "stop processing": the rest of the packet is discarded
@@ -417,6 +460,7 @@ public final class Association {
             }
         }
         t.data.afterPacket(hadData, immediate, now);
+        t.reconfig.afterPacket(now);
     }
 
     /** RFC 9260 sections 8.5 and 8.5.1. */
@@ -568,6 +612,7 @@ public final class Association {
                 }
             }
             case DELAYED_SACK -> {} // the SACK is due: the next pollTransmit sends it (rx.sackNeeded)
+            case RECONFIG -> t.reconfig.onTimer(now);
         }
     }
 

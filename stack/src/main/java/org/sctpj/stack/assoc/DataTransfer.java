@@ -92,6 +92,7 @@ public final class DataTransfer {
         for (Path p : t.paths) {
             t.cc.init(p, Integer.toUnsignedLong(peerRwnd));
         }
+        t.reconfig.start(myInitialTsn, peerInitialTsn);
     }
 
     // ------------------------------------------------------------------ user commands
@@ -400,6 +401,7 @@ public final class DataTransfer {
 
     /** Builds the next packet in {@link #pb}; returns its destination, or null when none is due. */
     private InetAddress build(long now) {
+        t.reconfig.beforeTransmit(now);
         Tcb.Control c = t.controls.peek();
         if (c != null) {
             InetAddress dest = c.destination();

@@ -25,6 +25,7 @@ import org.sctpj.stack.path.Path;
 import org.sctpj.stack.pathmgmt.Failover;
 import org.sctpj.stack.pathmgmt.HeartbeatHandler;
 import org.sctpj.stack.pathmgmt.PathSet;
+import org.sctpj.stack.reconfig.StreamReset;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.teardown.Abort;
 import org.sctpj.stack.teardown.Shutdown;
@@ -176,6 +177,8 @@ public final class Tcb {
     public final HeartbeatHandler heartbeats;
     /** DATA and SACK, packet assembly (RFC 9260 section 6). */
     public final DataTransfer data;
+    /** Stream reconfiguration: SSN and SSN/TSN resets, added streams (RFC 6525). */
+    public final StreamReset reconfig;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -192,6 +195,7 @@ public final class Tcb {
         this.failover = new Failover(this);
         this.heartbeats = new HeartbeatHandler(this);
         this.data = new DataTransfer(this);
+        this.reconfig = new StreamReset(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

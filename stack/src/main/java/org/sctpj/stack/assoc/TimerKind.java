@@ -6,8 +6,8 @@ package org.sctpj.stack.assoc;
  * same time: the setup timer first, then the shutdown guard (which ends the association), the
  * shutdown timer, then per path the retransmission timers and the heartbeats.
  *
- * <p>New kinds (for instance the stream reset timer of RFC 6525 section 5.1 or the ASCONF timer of
- * RFC 5061 section 5.1) are added here with their owner in the association's dispatch.
+ * <p>New kinds (for instance the ASCONF timer of RFC 5061 section 5.1) are added here with their
+ * owner in the association's dispatch.
  */
 public enum TimerKind {
     /** T1-init (RFC 9260 section 5.1 A): INIT sent, no INIT ACK yet. */
@@ -26,7 +26,12 @@ public enum TimerKind {
      */
     HEARTBEAT(true),
     /** The delayed SACK (RFC 9260 section 6.2): when a SACK held back for more DATA is due. */
-    DELAYED_SACK(false);
+    DELAYED_SACK(false),
+    /**
+     * The stream reconfiguration timer (RFC 6525 section 5.1.1): a RE-CONFIG request is
+     * outstanding, no response yet (or the peer answered In progress).
+     */
+    RECONFIG(false);
 
     private final boolean perPath;
 

@@ -181,7 +181,7 @@ public final class DataReceiver {
     private int partialCount;
 
     private final long delayedAckNanos;
-    private final int inboundStreams;
+    private int inboundStreams;
     private final TsnTracker tracker;
     private final FragmentTable fragments = new FragmentTable();
     private final FragmentPool pool;
@@ -1030,6 +1030,113 @@ public final class DataReceiver {
                 }
             }
         }
+    }
+
+    // ------------------------------------------------------------------ stream reconfiguration
+
+    /** The number of inbound streams now. */
+    public int inboundStreams() {
+        return inboundStreams;
+    }
+
+    /**
+     * Adds inbound streams (RFC 6525 section 5.2.5, Add Outgoing Streams received): streams {@code
+     * inboundStreams()..n-1} are accepted from now on, their SSNs starting at 0.
+     *
+     * @throws IllegalArgumentException unless {@code n} is at least the current count and at most
+     *     65535
+     */
+    public void setInboundStreams(int n) {
+        if (n < inboundStreams || n > 65535) {
+            throw new IllegalArgumentException(
+                    "inbound streams can only grow up to 65535: " + inboundStreams + " to " + n);
+        }
+        inboundStreams = n;
+    }
+
+    /**
+     * Resets the expected SSN of the inbound streams {@code ids} (every stream when empty) to 0
+     * (RFC 6525 section 5.2.2 E3). Call once every TSN up to the request's Sender's Last Assigned
+     * TSN was received: the messages of those streams are then complete and delivered, so
+     * nothing of the old numbering is left. Streams out of range are ignored.
+     */
+    public void resetStreams(int[] ids) {
+        if (ids.length == 0) {
+            for (int id = 0; id < streams.length; id++) {
+                resetStream(id);
+            }
+            return;
+        }
+        for (int id : ids) {
+            if (id >= 0 && id < streams.length) {
+                resetStream(id);
+            }
+        }
+    }
+
+    private void resetStream(int id) {
+        InboundStream s = streams[id];
+        if (s == null) {
+            return;
+        }
+        s.nextSsn = 0; // I-DATA glue: the expected MID restarts at 0 too (RFC 8260 section 2.3.1)
+        if (s.pending != null && s.partial == null) {
+            // Only a peer that broke the rule of section 5.1.2 leaves messages waiting here.
+            buffered -= s.pending.clear();
+            s.pending = null;
+        }
+    }
+
+    /**
+     * SSN/TSN reset (RFC 6525 section 5.2.4 G1, G4 and G5, and 5.1.4 on the response): the next
+     * TSN expected is {@code firstTsn}; fragments and out-of-order messages of the old numbering
+     * are dropped, as a FORWARD-TSN covering them would; every stream's expected SSN is 0.
+     * Complete messages already queued for the user stay.
+     *
+     * @return the messages whose delivery in parts was under way and ends here, for their
+     *     partial delivery aborted events (RFC 6458 section 6.1.7)
+     */
+    public List<PartialDelivery> resetTsn(int firstTsn) {
+        List<PartialDelivery> aborted = partialDeliveries();
+        int n = fragments.size();
+        int[] tsns = new int[n];
+        int k = 0;
+        for (int slot = 0; slot < fragments.capacity() && k < n; slot++) {
+            if (fragments.data(slot) != null) {
+                tsns[k++] = fragments.tsn(slot);
+            }
+        }
+        for (int i = 0; i < k; i++) {
+            int slot = fragments.find(tsns[i]);
+            if (slot >= 0) {
+                byte[] d = fragments.data(slot);
+                buffered -= fragments.length(slot);
+                fragments.remove(slot);
+                pool.give(d);
+            }
+        }
+        for (InboundStream s : streams) {
+            if (s == null) {
+                continue;
+            }
+            if (s.partial != null) {
+                if (s.partial.waiting != null) {
+                    for (ReceivedMessage m : s.partial.waiting) {
+                        readyAdd(m);
+                    }
+                }
+                s.partial = null;
+                partialCount--;
+            }
+            s.nextSsn = 0; // I-DATA glue: the expected MIDs restart at 0 too (RFC 8260 section 2.3.1)
+            if (s.pending != null) {
+                buffered -= s.pending.clear();
+                s.pending = null;
+            }
+        }
+        tracker.restart(firstTsn);
+        dupCount = 0;
+        return aborted;
     }
 
     /** Whether a message is ready for {@link #pollMessage()}. */

@@ -163,6 +163,10 @@ final class FragmentTable {
         }
     }
 
+    int tsn(int slot) {
+        return tsn[slot];
+    }
+
     int streamId(int slot) {
         return streamId[slot];
     }

@@ -65,6 +65,19 @@ final class PendingMessages {
         }
     }
 
+    /** Removes every message; returns their bytes (a stream reset, RFC 6525 section 5.2.4). */
+    long clear() {
+        long bytes = 0;
+        for (int i = 0; i < messages.length; i++) {
+            if (messages[i] != null) {
+                bytes += messages[i].data().length;
+                messages[i] = null;
+            }
+        }
+        count = 0;
+        return bytes;
+    }
+
     /** Removes and returns the message at {@code key}, or null. */
     ReceivedMessage remove(int key) {
         if (count == 0) {

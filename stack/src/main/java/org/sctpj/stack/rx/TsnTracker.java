@@ -24,6 +24,15 @@ final class TsnTracker {
         highest = cum;
     }
 
+    /** Starts over expecting {@code firstTsn} next, nothing received beyond (RFC 6525 section 5.2.4). */
+    void restart(int firstTsn) {
+        cum = firstTsn - 1;
+        highest = cum;
+        if (bits != null) {
+            java.util.Arrays.fill(bits, 0L);
+        }
+    }
+
     int cumulativeTsn() {
         return cum;
     }

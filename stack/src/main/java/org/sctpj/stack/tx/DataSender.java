@@ -200,9 +200,9 @@ public final class DataSender {
         return queue.freeBytes();
     }
 
-    /** Nothing queued and nothing outstanding: the sender is dry. */
+    /** Nothing queued, held or outstanding: the sender is dry. */
     public boolean isEmpty() {
-        return queue.queuedMessages() == 0 && outstanding.size() == 0;
+        return queue.queuedMessages() == 0 && queue.heldMessages() == 0 && outstanding.size() == 0;
     }
 
     /** DATA chunks sent and not covered by the cumulative ack. */
@@ -215,14 +215,14 @@ public final class DataSender {
         return outstanding.outstandingBytes();
     }
 
-    /** Messages in the send buffer not yet fully sent. */
+    /** Messages in the send buffer not yet fully sent (those held for a stream reset included). */
     public int queuedMessages() {
-        return queue.queuedMessages();
+        return queue.queuedMessages() + queue.heldMessages();
     }
 
     /** Unsent bytes of {@link #queuedMessages()}. */
     public long queuedBytes() {
-        return queue.queuedBytes();
+        return queue.queuedBytes() + queue.heldBytes();
     }
 
     /** The peer's receiver window as this sender estimates it (RFC 9260 section 6.2.1). */
@@ -389,6 +389,72 @@ public final class DataSender {
     public void onT3Expired(Path p, List<Path> paths, long now) {
         t3.onExpired(p, now);
         filler.beginBursts(paths);
+    }
+
+    // ------------------------------------------------------------------ stream reconfiguration
+
+    /**
+     * Holds the outbound streams {@code ids} for an SSN reset (RFC 6525 section 5.1.2): messages
+     * accepted from now on wait until {@link #releaseStreams}; those accepted before are sent
+     * first, under the old numbering.
+     */
+    public void holdStreams(int[] ids) {
+        for (int id : ids) {
+            queue.hold(id);
+        }
+    }
+
+    /** {@link #holdStreams} for every stream (a reset of all streams, an SSN/TSN reset). */
+    public void holdAllStreams() {
+        queue.holdAll();
+    }
+
+    /**
+     * Whether messages accepted before {@link #holdStreams} still wait to be sent on one of {@code
+     * ids} (every stream when {@code ids} is empty): the Sender's Last Assigned TSN of the reset
+     * request (RFC 6525 section 4.1) must come after all their fragments.
+     */
+    public boolean unsentBeforeHold(int[] ids) {
+        if (ids.length == 0) {
+            return queue.anyUnsentBeforeHold();
+        }
+        for (int id : ids) {
+            if (queue.unsentBeforeHold(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Ends the hold of {@code ids} (every stream when empty); with {@code resetSsn} their next SSN
+     * is 0 (RFC 6525 section 5.1.2: the peer performed the reset), else the numbering goes on.
+     */
+    public void releaseStreams(int[] ids, boolean resetSsn) {
+        if (ids.length == 0) {
+            queue.releaseAll(resetSsn);
+            return;
+        }
+        for (int id : ids) {
+            queue.release(id, resetSsn);
+        }
+    }
+
+    /** The Sender's Last Assigned TSN (RFC 6525 section 4.1): the TSN before {@link #nextTsn()}. */
+    public int lastAssignedTsn() {
+        return outstanding.nextTsn() - 1;
+    }
+
+    /**
+     * SSN/TSN reset (RFC 6525 sections 5.1.4 and 5.2.4): with nothing outstanding, the next DATA
+     * carries {@code nextTsn}; every stream's next SSN is 0 and the held streams are released.
+     *
+     * @throws IllegalStateException when chunks are still outstanding
+     */
+    public void resetTsn(int nextTsn) {
+        outstanding.restartTsn(nextTsn);
+        loss.reset();
+        queue.releaseAll(true);
     }
 
     /**

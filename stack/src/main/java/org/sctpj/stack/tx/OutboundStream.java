@@ -7,6 +7,11 @@ final class OutboundStream {
     final int id;
     final ArrayDeque<OutboundMessage> queue = new ArrayDeque<>();
     int nextSsn;
+    /**
+     * Messages accepted while the stream waits for a reset (RFC 6525 section 5.1.2), outside the
+     * turn order; null when the stream is not held.
+     */
+    ArrayDeque<OutboundMessage> held;
 
     OutboundStream(int id) {
         this.id = id;

@@ -64,6 +64,21 @@ final class RetransmissionQueue {
 
     // ------------------------------------------------------------------ state
 
+    /**
+     * Stream reconfiguration's SSN/TSN reset (RFC 6525 sections 5.1.4 and 5.2.4): with nothing
+     * outstanding, the next new DATA chunk carries {@code tsn} and the Cumulative TSN Ack Point is
+     * the TSN before it.
+     */
+    void restartTsn(int tsn) {
+        if (ring.size() != 0) {
+            throw new IllegalStateException("chunks are outstanding: the TSN cannot restart");
+        }
+        nextTsn = tsn;
+        cumAck = tsn - 1;
+        highestReported = cumAck;
+        htna = cumAck;
+    }
+
     /** The TSN the next new DATA chunk will carry. */
     int nextTsn() {
         return nextTsn;

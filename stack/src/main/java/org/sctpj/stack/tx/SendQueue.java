@@ -1,6 +1,7 @@
 package org.sctpj.stack.tx;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -44,6 +45,9 @@ final class SendQueue {
 
     private long queuedBytes;
     private int queuedMessages;
+    private boolean holdAll;
+    private int heldMessages;
+    private long heldBytes;
     private int immediateQueued;
 
     SendQueue(SctpOptions options, SendPool pool, RetransmissionQueue outstanding, int outboundStreams) {
@@ -190,16 +194,108 @@ final class SendQueue {
 
     private void enqueue(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int len) {
         OutboundStream s = stream(streamId);
-        boolean first = s.queue.isEmpty();
         OutboundMessage m = pool.message().init(streamId, ppid, unordered, immediate, data, len);
+        if (s.held == null && holdAll) {
+            s.held = new ArrayDeque<>();
+        }
+        if (s.held != null) {
+            s.held.addLast(m); // the stream waits for its reset (RFC 6525 section 5.1.2)
+            heldMessages++;
+            heldBytes += len;
+            return;
+        }
+        admit(s, m);
+    }
+
+    /** Puts {@code m} at the end of its stream's queue and tells the scheduler. */
+    private void admit(OutboundStream s, OutboundMessage m) {
+        boolean first = s.queue.isEmpty();
         m.seq = nextSeq++;
         s.queue.addLast(m);
-        scheduler.enqueued(streamId, len, first);
-        queuedBytes += len;
+        scheduler.enqueued(s.id, m.length, first);
+        queuedBytes += m.length;
         queuedMessages++;
-        if (immediate) {
+        if (m.immediate) {
             immediateQueued++;
         }
+    }
+
+    // ------------------------------------------------------------------ stream reconfiguration
+
+    /**
+     * Holds stream {@code id} for a reset (RFC 6525 section 5.1.2): messages accepted from now on
+     * wait outside the turn order until {@link #release}; those accepted before are still sent.
+     */
+    void hold(int id) {
+        OutboundStream s = stream(id);
+        if (s.held == null) {
+            s.held = new ArrayDeque<>();
+        }
+    }
+
+    /** Holds every stream, those not used yet included (an SSN reset of all streams, an SSN/TSN reset). */
+    void holdAll() {
+        holdAll = true;
+        for (OutboundStream s : streams) {
+            if (s != null && s.held == null) {
+                s.held = new ArrayDeque<>();
+            }
+        }
+    }
+
+    /** Whether messages accepted before the stream was held are still waiting to be sent. */
+    boolean unsentBeforeHold(int id) {
+        return id < streams.length && streams[id] != null && !streams[id].queue.isEmpty();
+    }
+
+    /** Whether any stream still has messages accepted before it was held waiting to be sent. */
+    boolean anyUnsentBeforeHold() {
+        return queuedMessages > 0;
+    }
+
+    /**
+     * Ends the hold of stream {@code id} (no-op when not held); with {@code resetSsn} its next
+     * SSN is 0 first (RFC 6525 section 5.1.2: the reset was performed). Its held messages join the
+     * queue in the order they were accepted.
+     */
+    void release(int id, boolean resetSsn) {
+        if (id >= streams.length || streams[id] == null) {
+            return;
+        }
+        OutboundStream s = streams[id];
+        if (resetSsn) {
+            s.nextSsn = 0; // I-DATA glue: the stream's next MID restarts at 0 too (RFC 8260 section 2.3.1)
+        }
+        ArrayDeque<OutboundMessage> h = s.held;
+        if (h == null) {
+            return;
+        }
+        s.held = null;
+        for (OutboundMessage m : h) {
+            heldMessages--;
+            heldBytes -= m.length;
+            admit(s, m);
+        }
+    }
+
+    /** {@link #release} of every stream, and no more holding of streams not used yet. */
+    void releaseAll(boolean resetSsn) {
+        holdAll = false;
+        for (int id = 0; id < streams.length; id++) {
+            if (streams[id] != null) {
+                release(id, resetSsn);
+            }
+        }
+    }
+
+    /** Messages accepted on held streams, waiting for their reset. */
+    int heldMessages() {
+        return heldMessages;
+    }
+
+    /** Bytes of {@link #heldMessages()}. */
+    long heldBytes() {
+        return heldBytes;
     }
 
     private OutboundStream stream(int id) {
@@ -216,7 +312,7 @@ final class SendQueue {
 
     /** User bytes held: queued and not yet sent, plus sent and not cumulatively acknowledged. */
     long bufferedBytes() {
-        return queuedBytes + outstanding.outstandingBytes();
+        return queuedBytes + heldBytes + outstanding.outstandingBytes();
     }
 
     /** Room left in the send buffer ({@link SctpOptions#sendBufferBytes()} minus buffered). */
@@ -309,8 +405,17 @@ final class SendQueue {
         for (OutboundStream s : streams) {
             if (s != null) {
                 s.queue.clear();
+                if (s.held != null) {
+                    for (OutboundMessage m : s.held) {
+                        out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), false));
+                    }
+                    s.held = null;
+                }
             }
         }
+        heldMessages = 0;
+        heldBytes = 0;
+        holdAll = false;
         scheduler = StreamScheduler.create(scheduler.kind());
         locked = null;
         queuedBytes = 0;
