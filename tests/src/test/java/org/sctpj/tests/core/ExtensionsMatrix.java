@@ -43,7 +43,7 @@ final class ExtensionsMatrix {
     static final boolean POLICIES = false;
 
     /** Streams are reset (RFC 6525 outgoing SSN reset) at random points of a transfer. */
-    static final boolean RESETS = false;
+    static final boolean RESETS = true;
 
     private ExtensionsMatrix() {}
 
@@ -111,20 +111,15 @@ final class ExtensionsMatrix {
     /**
      * Asks the association to reset these outgoing streams (RFC 6525 section 5.1.2).
      *
-     * <p>WAITS FOR the reconfig branch. With it (tried on a scratch merge at its commit 069600e),
-     * the body is:
-     *
-     * <pre>{@code
-     * try {
-     *     n.endpoint().resetStreams(id, streams, true, false, n.now());
-     * } catch (IllegalStateException notEstablished) {
-     *     // before COMMUNICATION_UP or once shutting down: no reset then
-     * }
-     * }</pre>
+     * A reset asked for before the association is up or once it is shutting down is refused, and
+     * skipped here.
      */
     static void resetStreams(EndpointNode n, AssociationId id, int[] streams) {
-        throw new UnsupportedOperationException("stream resets wait for the reconfig branch: fill in"
-                + " ExtensionsMatrix.resetStreams with its reset call");
+        try {
+            n.endpoint().resetStreams(id, streams, true, false, n.now());
+        } catch (IllegalStateException notEstablished) {
+            // before COMMUNICATION_UP or once shutting down: no reset then
+        }
     }
 
     /** Messages abandoned that had no policy: each is a loss the policy does not excuse. */
