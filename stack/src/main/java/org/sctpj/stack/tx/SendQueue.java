@@ -37,6 +37,8 @@ final class SendQueue {
     private StreamScheduler scheduler;
     /** The stream holding the turn with a partly sent message (no interleaving), or null. */
     private OutboundStream locked;
+    /** Bytes {@link #locked} sent of its message that its scheduler has not heard of yet. */
+    private int lockedBytes;
 
     private boolean interleaving;
     /** The order in which the user queued the messages, across streams ({@link OutboundMessage#seq}). */
@@ -108,7 +110,12 @@ final class SendQueue {
             return;
         }
         if (on) {
+            if (lockedBytes > 0) {
+                scheduler.sent(
+                        locked.id, lockedBytes, false, locked.queue.peekFirst().unsentBytes());
+            }
             locked = null;
+            lockedBytes = 0;
         } else {
             OutboundStream partly = null;
             for (OutboundStream s : streams) {
@@ -262,25 +269,32 @@ final class SendQueue {
      * {@code len} bytes of the head message of {@code s} (from {@link #next()}) went into a chunk,
      * its {@link OutboundMessage#sentOffset} already advanced; {@code last}: they were its last
      * bytes, so the message leaves the queue. Without interleaving a partly sent message keeps its
-     * stream's turn.
+     * stream's turn, and the scheduler is told of the message once it is complete; with
+     * interleaving it is told of every chunk and may move the turn after any.
      */
     void sent(OutboundStream s, int len, boolean last) {
         queuedBytes -= len;
-        int headUnsent;
-        if (last) {
-            OutboundMessage m = s.queue.removeFirst();
-            queuedMessages--;
-            if (m.immediate) {
-                immediateQueued--;
+        if (!last) {
+            if (interleaving) {
+                scheduler.sent(s.id, len, false, s.queue.peekFirst().unsentBytes());
+            } else {
+                // DATA: the turn stays with s until the message is complete; the scheduler hears
+                // of the message's bytes when its turn can end.
+                locked = s;
+                lockedBytes += len;
             }
-            OutboundMessage h = s.queue.peekFirst();
-            headUnsent = h == null ? 0 : h.unsentBytes();
-            locked = null;
-        } else {
-            headUnsent = s.queue.peekFirst().unsentBytes();
-            locked = interleaving ? null : s;
+            return;
         }
-        scheduler.sent(s.id, len, last, headUnsent);
+        OutboundMessage m = s.queue.removeFirst();
+        queuedMessages--;
+        if (m.immediate) {
+            immediateQueued--;
+        }
+        OutboundMessage h = s.queue.peekFirst();
+        int bytes = len + lockedBytes;
+        locked = null;
+        lockedBytes = 0;
+        scheduler.sent(s.id, bytes, true, h == null ? 0 : h.unsentBytes());
     }
 
     /** Every queued message, in the order the user queued them (allocates: for rare calls only). */
@@ -313,6 +327,7 @@ final class SendQueue {
         }
         scheduler = StreamScheduler.create(scheduler.kind());
         locked = null;
+        lockedBytes = 0;
         queuedBytes = 0;
         queuedMessages = 0;
         immediateQueued = 0;

@@ -242,6 +242,18 @@ class StreamSchedulingTest {
     }
 
     @Test
+    void aStreamThatGetsDataDuringAnotherStreamsMessageJoinsTheEndOfTheTurnOrder() {
+        SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
+        send(q, 1, 3000);
+        send(q, 1, 100);
+        send(q, 2, 100);
+        assertEquals(1, chunk(q, 1000).stream); // stream 1's first message, partly sent
+        send(q, 3, 100); // stream 3 joins while stream 1 holds the turn
+        // Stream 1's turn ends with its message: then 2, then 3 (the newcomer), then 1 again.
+        assertEquals(List.of(1, 2, 3, 1), messageOrder(q, 1000));
+    }
+
+    @Test
     void withInterleavingRoundRobinSwitchesStreamsBetweenChunks() {
         SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
         q.setInterleaving(true);
