@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.tx.DataSender.SendStatus;
@@ -71,12 +72,58 @@ final class SendQueue {
         if (kind == scheduler.kind()) {
             return;
         }
-        StreamScheduler next = StreamScheduler.create(kind);
+        refeed(StreamScheduler.create(kind));
+    }
+
+    /** Makes {@code next} the scheduler, telling it of every queued message in the user's order. */
+    private void refeed(StreamScheduler next) {
         for (OutboundMessage m : queuedInSendOrder()) {
             OutboundStream s = streams[m.streamId];
             next.enqueued(m.streamId, m.unsentBytes(), s.queue.peekFirst() == m);
         }
         scheduler = next;
+    }
+
+    /**
+     * Takes every queued message that {@code which} selects out of the queue, for abandoning
+     * unsent data (PR-SCTP, RFC 3758 section 3.5), and returns them in the order the user queued
+     * them. The rest stay in their streams' order; the scheduler starts over with them as at a
+     * switch, but keeps the per-stream values. A partly sent message may be selected: its sent
+     * fragments are then the caller's to abandon, and its stream no longer holds the turn.
+     * Allocates: for rare events, not the per-message path.
+     */
+    List<OutboundMessage> removeIf(Predicate<OutboundMessage> which) {
+        List<OutboundMessage> removed = new ArrayList<>();
+        for (OutboundMessage m : queuedInSendOrder()) {
+            if (!which.test(m)) {
+                continue;
+            }
+            OutboundStream s = streams[m.streamId];
+            if (s == locked && s.queue.peekFirst() == m) {
+                locked = null;
+                lockedBytes = 0;
+            }
+            s.queue.remove(m);
+            queuedBytes -= m.unsentBytes();
+            queuedMessages--;
+            if (m.immediate) {
+                immediateQueued--;
+            }
+            removed.add(m);
+        }
+        if (!removed.isEmpty()) {
+            StreamScheduler next = StreamScheduler.create(scheduler.kind());
+            if (next.kind().hasStreamValue()) {
+                for (int id = 0; id < streams.length; id++) {
+                    int v = scheduler.value(id);
+                    if (v != next.kind().defaultStreamValue()) {
+                        next.setValue(id, v);
+                    }
+                }
+            }
+            refeed(next);
+        }
+        return removed;
     }
 
     /**

@@ -330,6 +330,39 @@ class StreamSchedulingTest {
     }
 
     @Test
+    void removingMessagesKeepsTheRestInOrderAndTheValues() {
+        SendQueue q = queue(StreamSchedulerKind.PRIORITY);
+        q.setStreamValue(2, 3);
+        for (int i = 0; i < 6; i++) {
+            send(q, 1 + i % 2, 100 + i); // lengths 100..105, streams 1, 2, 1, 2, 1, 2
+        }
+        send(q, 3, 5000);
+        assertEquals(1, chunk(q, 1000).stream, "stream 1 first (priority 0)");
+        // Stream 1's first message went; take its second and two of stream 2's.
+        List<OutboundMessage> gone = q.removeIf(m -> m.length == 102 || m.length == 101 || m.length == 105);
+        assertEquals(List.of(101, 102, 105), gone.stream().map(m -> m.length).toList());
+        assertEquals(3, q.queuedMessages());
+        assertEquals(104 + 103 + 5000, q.queuedBytes());
+        assertEquals(3, q.streamValue(2), "values are kept");
+        // Stream 1 (104) and stream 3 (5000) at priority 0 in turn, then stream 2 (103), although
+        // stream 2's message is the oldest: with its value lost it would go first.
+        assertEquals(List.of(1, 3, 2), messageOrder(q, 10_000));
+    }
+
+    @Test
+    void removingAPartlySentMessageReleasesItsStreamsTurn() {
+        SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
+        send(q, 1, 3000);
+        send(q, 2, 100);
+        chunk(q, 1000);
+        assertEquals(1, q.next().id, "DATA: stream 1 holds the turn");
+        assertEquals(1, q.removeIf(m -> m.streamId == 1).size());
+        assertEquals(2, q.next().id);
+        assertEquals(100, q.queuedBytes());
+        assertEquals(List.of(2), messageOrder(q, 1000));
+    }
+
+    @Test
     void valuesAreCheckedAndBelongToSchedulersThatHaveThem() {
         SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
         IllegalStateException none = assertThrows(IllegalStateException.class, () -> q.setStreamValue(1, 3));
