@@ -491,6 +491,12 @@ public final class CallbackSocket implements AutoCloseable {
      * message stays queued, in its stream's order; the per-stream values go back to their
      * defaults. The scheduler every association starts with is {@link
      * SctpOptions#streamScheduler()}. Any thread; waits for the stack thread when called elsewhere.
+     * For example, in {@link Callbacks#onAssociationChange} at COMMUNICATION_UP:
+     *
+     * <pre>{@code
+     * socket.setStreamScheduler(id, StreamSchedulerKind.PRIORITY);
+     * socket.setStreamValue(id, 1, 10); // bulk on stream 1 waits while stream 0 has data
+     * }</pre>
      *
      * @throws IllegalArgumentException for an unknown or closed association
      */

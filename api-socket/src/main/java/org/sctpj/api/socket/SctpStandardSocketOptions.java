@@ -123,7 +123,13 @@ public final class SctpStandardSocketOptions {
      * SctpMultiChannel} for one association) it switches the association at once, keeping every
      * queued message in its stream's order; set on a bound channel for all associations, the
      * current ones switch and later ones start with it. A switch resets the per-stream values set
-     * with {@link SctpChannel#setStreamValue} (RFC 8260 section 4.3.3 SCTP_SS_VALUE).
+     * with {@link SctpChannel#setStreamValue} (RFC 8260 section 4.3.3 SCTP_SS_VALUE). For example:
+     *
+     * <pre>{@code
+     * ch.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.PRIORITY);
+     * ch.connect(server);
+     * ch.setStreamValue(1, 10); // bulk on stream 1 waits while stream 0 (priority 0) has data
+     * }</pre>
      */
     public static final SctpSocketOption<StreamSchedulerKind> SCTP_PLUGGABLE_SS =
             opt("SCTP_PLUGGABLE_SS", StreamSchedulerKind.class);

@@ -114,7 +114,8 @@ final class SendQueue {
         if (!removed.isEmpty()) {
             StreamScheduler next = StreamScheduler.create(scheduler.kind());
             if (next.kind().hasStreamValue()) {
-                for (int id = 0; id < streams.length; id++) {
+                // Values may be set on streams that never had a message: every open stream.
+                for (int id = 0, n = Math.max(streams.length, outboundStreams); id < n; id++) {
                     int v = scheduler.value(id);
                     if (v != next.kind().defaultStreamValue()) {
                         next.setValue(id, v);

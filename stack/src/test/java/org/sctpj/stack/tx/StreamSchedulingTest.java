@@ -24,12 +24,16 @@ class StreamSchedulingTest {
 
     /** A queue of 8 streams under {@code kind}, with a 16 MiB buffer (nothing outstanding). */
     private static SendQueue queue(StreamSchedulerKind kind) {
+        return queue(kind, 8);
+    }
+
+    private static SendQueue queue(StreamSchedulerKind kind, int streams) {
         SctpOptions o = SctpOptions.DEFAULTS.toBuilder()
                 .sendBufferBytes(16 << 20)
                 .streamScheduler(kind)
                 .build();
         TxHarness h = new TxHarness(TxHarness.single(), 1);
-        return new SendQueue(o, new SendPool(o.sendBufferBytes()), h.q, 8);
+        return new SendQueue(o, new SendPool(o.sendBufferBytes()), h.q, streams);
     }
 
     private static void send(SendQueue q, int stream, int bytes) {
@@ -331,8 +335,9 @@ class StreamSchedulingTest {
 
     @Test
     void removingMessagesKeepsTheRestInOrderAndTheValues() {
-        SendQueue q = queue(StreamSchedulerKind.PRIORITY);
+        SendQueue q = queue(StreamSchedulerKind.PRIORITY, 64);
         q.setStreamValue(2, 3);
+        q.setStreamValue(40, 9); // a stream that has no message yet
         for (int i = 0; i < 6; i++) {
             send(q, 1 + i % 2, 100 + i); // lengths 100..105, streams 1, 2, 1, 2, 1, 2
         }
@@ -344,6 +349,7 @@ class StreamSchedulingTest {
         assertEquals(3, q.queuedMessages());
         assertEquals(104 + 103 + 5000, q.queuedBytes());
         assertEquals(3, q.streamValue(2), "values are kept");
+        assertEquals(9, q.streamValue(40), "also of streams without messages");
         // Stream 1 (104) and stream 3 (5000) at priority 0 in turn, then stream 2 (103), although
         // stream 2's message is the oldest: with its value lost it would go first.
         assertEquals(List.of(1, 3, 2), messageOrder(q, 10_000));
