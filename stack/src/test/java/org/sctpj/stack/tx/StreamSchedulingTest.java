@@ -285,6 +285,20 @@ class StreamSchedulingTest {
     }
 
     @Test
+    void withInterleavingWeightedFairQueueingSendsAShortMessageInsideALongOne() {
+        for (boolean interleaving : new boolean[] {false, true}) {
+            SendQueue q = queue(StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING);
+            q.setInterleaving(interleaving);
+            send(q, 1, 10_000);
+            assertEquals(1, chunk(q, 1000).stream);
+            send(q, 2, 300); // finishes long before the rest of stream 1's message in virtual time
+            List<Integer> rest = chunkOrder(q, 1000);
+            assertEquals(interleaving ? 2 : 1, rest.get(0), "interleaving " + interleaving + ": " + rest);
+            assertEquals(interleaving ? 0 : 9, rest.indexOf(2), "interleaving " + interleaving + ": " + rest);
+        }
+    }
+
+    @Test
     void interleavingCannotBeTurnedOffWithTwoPartlySentMessages() {
         SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
         q.setInterleaving(true);
