@@ -676,6 +676,8 @@ class SocketApiTest {
         m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
         m.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort(), null);
         m.bind(new InetSocketAddress(LO, 0));
+        // Set on the bound channel: the associations set up from now on start with it.
+        m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.FAIR_CAPACITY, null);
         m.send(ByteBuffer.wrap(new byte[] {1}), MessageInfo.createOutgoing(addr(s), 0));
         SctpChannel a = s.accept(Duration.ofSeconds(5));
         assertNotNull(a);
@@ -685,6 +687,8 @@ class SocketApiTest {
             Thread.sleep(1);
         }
         Association assoc = m.associations().iterator().next();
+        assertEquals(
+                StreamSchedulerKind.FAIR_CAPACITY, m.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, assoc));
         m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING, assoc);
         assertEquals(
                 StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING,
