@@ -14,6 +14,14 @@ package org.sctpj.stack;
  * (I-DATA, RFC 8260 section 2) the scheduler may hand the turn to another stream between any two
  * fragments, and each stream keeps its own partly sent message.
  *
+ * <p>For example, to let stream 0 overtake a bulk transfer on stream 1 of an established
+ * association:
+ *
+ * <pre>{@code
+ * endpoint.setStreamScheduler(id, StreamSchedulerKind.PRIORITY);
+ * endpoint.setStreamValue(id, 1, 10); // stream 1 waits while stream 0 (priority 0) has data
+ * }</pre>
+ *
  * <p>Switching scheduler keeps every queued message: nothing is dropped and nothing is reordered
  * within a stream. The per-stream values belong to the scheduler and go back to their defaults on
  * a switch (as in usrsctp).

@@ -1,5 +1,6 @@
 package org.sctpj.api.callback;
 
+import org.sctpj.stack.StreamSchedulerKind;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -482,6 +483,76 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public long sendBufferFree(AssociationId association) {
         return Math.max(0, known(association).available.get());
+    }
+
+    // ------------------------------------------------------------------ stream scheduling
+
+    /**
+     * Switches the association's stream scheduler (RFC 8260 section 3; the socket option
+     * SCTP_PLUGGABLE_SS of section 4.3.2): which stream's queued message goes next. Every queued
+     * message stays queued, in its stream's order; the per-stream values go back to their
+     * defaults. The scheduler every association starts with is {@link
+     * SctpOptions#streamScheduler()}. Any thread; waits for the stack thread when called elsewhere.
+     * For example, in {@link Callbacks#onAssociationChange} at COMMUNICATION_UP:
+     *
+     * <pre>{@code
+     * socket.setStreamScheduler(id, StreamSchedulerKind.PRIORITY);
+     * socket.setStreamValue(id, 1, 10); // bulk on stream 1 waits while stream 0 has data
+     * }</pre>
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public void setStreamScheduler(AssociationId association, StreamSchedulerKind kind) {
+        Objects.requireNonNull(kind, "kind: one of StreamSchedulerKind");
+        known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().setStreamScheduler(association, kind);
+            return null;
+        });
+    }
+
+    /**
+     * The association's stream scheduler.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public StreamSchedulerKind streamScheduler(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint().streamScheduler(association));
+    }
+
+    /**
+     * Sets the stream scheduler's value of one outbound stream (RFC 8260 section 4.3.3
+     * SCTP_SS_VALUE): the priority under {@link StreamSchedulerKind#PRIORITY} (lower first, 0 to
+     * 65535, default 0), the weight under {@link StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING} (1 to
+     * 65535, default 1). Any thread; waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown association, a stream that is not open or a
+     *     value out of range
+     * @throws IllegalStateException before COMMUNICATION_UP, or when the scheduler has no
+     *     per-stream value (switch to PRIORITY or WEIGHTED_FAIR_QUEUEING first)
+     */
+    public void setStreamValue(AssociationId association, int streamId, int value) {
+        known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().setStreamValue(association, streamId, value);
+            return null;
+        });
+    }
+
+    /**
+     * The stream scheduler's value of one outbound stream (its default when never set).
+     *
+     * @throws IllegalArgumentException for an unknown association or a stream that is not open
+     * @throws IllegalStateException before COMMUNICATION_UP
+     */
+    public int streamValue(AssociationId association, int streamId) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint().streamValue(association, streamId));
     }
 
     // ------------------------------------------------------------------ stream reconfiguration

@@ -26,6 +26,7 @@ import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.StreamSchedulerKind;
 
 /**
  * One endpoint of the socket API: a {@link CallbackSocket} whose callbacks fill the inboxes of the
@@ -213,6 +214,7 @@ final class Core implements Callbacks {
                 }
             }
             AssociationId id = socket.connect(addrs, port);
+            applyScheduler(id);
             AssocState a = new AssocState(this, id, port, inbox);
             a.primary = peers.get(0);
             a.remotes = List.copyOf(peers);
@@ -294,9 +296,14 @@ final class Core implements Callbacks {
 
     /** Aborts the association (ABORT with a User-Initiated Abort cause carrying {@code reason}). */
     void abort(AssocState a, String reason) throws IOException {
+        ifLive(a, id -> socket.abort(id, reason));
+    }
+
+    /** Runs {@code action} with the association's id on the stack thread, unless it has ended. */
+    private void ifLive(AssocState a, java.util.function.Consumer<AssociationId> action) throws IOException {
         onStack(() -> {
             if (a.phase != AssocState.ENDED && socket.associations().contains(a.id)) {
-                socket.abort(a.id, reason);
+                action.accept(a.id);
             }
             return null;
         });
@@ -325,7 +332,50 @@ final class Core implements Callbacks {
         }
         a.inbox = in;
         assocs.put(id, a);
+        applyScheduler(id);
         return a;
+    }
+
+    /**
+     * Stack thread: a new association starts with the channel's SCTP_PLUGGABLE_SS, which may have
+     * changed since the endpoint was bound with {@link #sctpOptions}.
+     */
+    private void applyScheduler(AssociationId id) {
+        StreamSchedulerKind k = options.get(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS);
+        if (k != sctpOptions.streamScheduler()) {
+            socket.setStreamScheduler(id, k);
+        }
+    }
+
+    /** Switches the stream scheduler of a live association (RFC 8260 section 4.3.2); ignored once it ended. */
+    void setStreamScheduler(AssocState a, StreamSchedulerKind kind) throws IOException {
+        ifLive(a, id -> socket.setStreamScheduler(id, kind));
+    }
+
+    /** The association's stream scheduler, or null once it is gone. */
+    StreamSchedulerKind streamScheduler(AssocState a) throws IOException {
+        return onStack(() -> socket.associations().contains(a.id) ? socket.streamScheduler(a.id) : null);
+    }
+
+    /** Sets a stream's scheduler value (RFC 8260 section 4.3.3 SCTP_SS_VALUE). */
+    void setStreamValue(AssocState a, int streamId, int value) throws IOException {
+        onStack(() -> {
+            socket.setStreamValue(live(a), streamId, value);
+            return null;
+        });
+    }
+
+    /** A stream's scheduler value. */
+    int streamValue(AssocState a, int streamId) throws IOException {
+        return onStack(() -> socket.streamValue(live(a), streamId));
+    }
+
+    /** Stack thread: the id of {@code a} while the core has it. */
+    private AssociationId live(AssocState a) {
+        if (a.phase == AssocState.ENDED || !socket.associations().contains(a.id)) {
+            throw new IllegalStateException("association " + a.id.value() + " has ended: stream values are gone");
+        }
+        return a.id;
     }
 
     @Override

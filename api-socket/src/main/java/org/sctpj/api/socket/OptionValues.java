@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.StreamSchedulerKind;
 
 /** The option values of one channel; protocol options are turned into {@link SctpOptions} at bind. */
 final class OptionValues {
@@ -34,11 +35,17 @@ final class OptionValues {
             SCTP_EVENTS,
             SCTP_UDP_ENCAPS_PORT,
             SCTP_REMOTE_UDP_ENCAPS_PORT,
-            SCTP_RECEIVE_QUEUE_LIMIT);
+            SCTP_RECEIVE_QUEUE_LIMIT,
+            SCTP_PLUGGABLE_SS);
 
     /** Options that may change after the endpoint is bound (the rest shape the protocol core). */
-    private static final Set<SctpSocketOption<?>> LIVE =
-            Set.of(SO_LINGER, SCTP_DEFAULT_SNDINFO, SCTP_EVENTS, SCTP_REMOTE_UDP_ENCAPS_PORT, SCTP_PRIMARY_ADDR);
+    private static final Set<SctpSocketOption<?>> LIVE = Set.of(
+            SO_LINGER,
+            SCTP_DEFAULT_SNDINFO,
+            SCTP_EVENTS,
+            SCTP_REMOTE_UDP_ENCAPS_PORT,
+            SCTP_PRIMARY_ADDR,
+            SCTP_PLUGGABLE_SS);
 
     private final Map<SctpSocketOption<?>, Object> values = new HashMap<>();
 
@@ -63,6 +70,7 @@ final class OptionValues {
         values.put(SCTP_UDP_ENCAPS_PORT, defaultUdpPort);
         values.put(SCTP_REMOTE_UDP_ENCAPS_PORT, 9899);
         values.put(SCTP_RECEIVE_QUEUE_LIMIT, 64 << 20);
+        values.put(SCTP_PLUGGABLE_SS, base.streamScheduler());
     }
 
     private OptionValues(OptionValues o) {
@@ -113,6 +121,8 @@ final class OptionValues {
             }
         } else if (name == SCTP_RECEIVE_QUEUE_LIMIT && (Integer) value < 1500) {
             throw new IllegalArgumentException(name + " must be at least 1500 bytes, was " + value);
+        } else if (name == SCTP_PLUGGABLE_SS && !(value instanceof StreamSchedulerKind)) {
+            throw new IllegalArgumentException(name + " takes a StreamSchedulerKind (e.g. PRIORITY)");
         } else if (name == SCTP_PRIMARY_ADDR && value != null && !(value instanceof SocketAddress)) {
             throw new IllegalArgumentException(name + " takes a SocketAddress");
         }
@@ -159,7 +169,8 @@ final class OptionValues {
                 .pathMaxRetrans(p.pathMaxRetrans())
                 .pathMtu(p.pathMtu())
                 .delayedAckTime(d.delay())
-                .sackFrequency(d.frequency());
+                .sackFrequency(d.frequency())
+                .streamScheduler((StreamSchedulerKind) values.get(SCTP_PLUGGABLE_SS));
         if (a.cookieLife().compareTo(base.cookieSecretRotation()) > 0) {
             b.cookieSecretRotation(a.cookieLife());
         }

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.StreamSchedulerKind;
 
 /**
  * A one-to-one SCTP channel: one association, like a TCP socket (as {@code
@@ -547,12 +548,42 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         if (name == SctpStandardSocketOptions.SCTP_EVENTS) {
             inbox.events = options.get(SctpStandardSocketOptions.SCTP_EVENTS);
         }
+        AssocState a = assoc;
+        if (name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS && a != null) {
+            core.setStreamScheduler(a, (StreamSchedulerKind) value);
+        }
         return this;
     }
 
     /** The options this channel supports. */
     public Set<SctpSocketOption<?>> supportedOptions() {
         return OptionValues.ALL;
+    }
+
+    /**
+     * Sets the stream scheduler's value of one outbound stream of the association (RFC 8260
+     * section 4.3.3 SCTP_SS_VALUE): the priority under {@link StreamSchedulerKind#PRIORITY}
+     * (lower first; 0, the default, to 65535), the weight under {@link
+     * StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING} (1, the default, to 65535). Choose the scheduler
+     * with {@link SctpStandardSocketOptions#SCTP_PLUGGABLE_SS}; a switch resets the values.
+     *
+     * @throws NotYetConnectedException before connect completes
+     * @throws IllegalArgumentException for a stream that is not open or a value out of range
+     * @throws IllegalStateException if the scheduler has no per-stream value (switch first)
+     */
+    public void setStreamValue(int streamId, int value) throws IOException {
+        ensureOpen();
+        core.setStreamValue(connected(), streamId, value);
+    }
+
+    /**
+     * The stream scheduler's value of one outbound stream (its default when never set).
+     *
+     * @throws NotYetConnectedException before connect completes
+     */
+    public int streamValue(int streamId) throws IOException {
+        ensureOpen();
+        return core.streamValue(connected(), streamId);
     }
 
     // ------------------------------------------------------------------ internals

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.StreamSchedulerKind;
 
 /**
  * A one-to-many SCTP channel: one endpoint carrying many associations, each message naming its
@@ -329,15 +330,51 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
     public <T> SctpMultiChannel setOption(SctpSocketOption<T> name, T value, Association association)
             throws IOException {
         ensureOpen();
+        boolean scheduler = name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS;
         if (association != null) {
-            throw new UnsupportedOperationException(
-                    "per-association options are not supported yet: set them on the channel (association null)");
+            if (!scheduler) {
+                throw new UnsupportedOperationException("per-association options other than SCTP_PLUGGABLE_SS are not"
+                        + " supported yet: set them on the channel (association null)");
+            }
+            if (!(value instanceof StreamSchedulerKind k)) {
+                throw new IllegalArgumentException(name + " takes a StreamSchedulerKind (e.g. PRIORITY)");
+            }
+            bound().setStreamScheduler(mine(association), k);
+            return this;
         }
         options.set(name, value, core != null);
         if (name == SctpStandardSocketOptions.SCTP_EVENTS) {
             inbox.events = options.get(SctpStandardSocketOptions.SCTP_EVENTS);
         }
+        Core c = core;
+        if (scheduler && c != null) {
+            c.options.set(name, value, true); // associations set up from now on
+            for (AssocState a : c.associations()) {
+                if (a.inbox == inbox) {
+                    c.setStreamScheduler(a, (StreamSchedulerKind) value);
+                }
+            }
+        }
         return this;
+    }
+
+    /**
+     * Sets the stream scheduler's value of one outbound stream of {@code association} (RFC 8260
+     * section 4.3.3 SCTP_SS_VALUE; see {@link SctpChannel#setStreamValue}).
+     *
+     * @throws IllegalArgumentException for a stream that is not open or a value out of range
+     * @throws IllegalStateException before the association is up, or if its scheduler has no
+     *     per-stream value (switch first with {@link SctpStandardSocketOptions#SCTP_PLUGGABLE_SS})
+     */
+    public void setStreamValue(Association association, int streamId, int value) throws IOException {
+        ensureOpen();
+        bound().setStreamValue(mine(association), streamId, value);
+    }
+
+    /** The stream scheduler's value of one outbound stream of {@code association}. */
+    public int streamValue(Association association, int streamId) throws IOException {
+        ensureOpen();
+        return bound().streamValue(mine(association), streamId);
     }
 
     /** The options this channel supports. */

@@ -206,6 +206,10 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
     public <T> SctpServerChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
         ensureOpen();
         options.set(name, value, core != null);
+        Core c = core;
+        if (name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS && c != null) {
+            c.options.set(name, value, true); // associations accepted from now on
+        }
         return this;
     }
 

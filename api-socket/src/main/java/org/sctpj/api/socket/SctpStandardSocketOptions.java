@@ -3,6 +3,7 @@ package org.sctpj.api.socket;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Set;
+import org.sctpj.stack.StreamSchedulerKind;
 
 /**
  * The options of SCTP channels: the JDK's ({@code com.sun.nio.sctp.SctpStandardSocketOptions}) and
@@ -113,6 +114,25 @@ public final class SctpStandardSocketOptions {
      */
     public static final SctpSocketOption<Integer> SCTP_RECEIVE_QUEUE_LIMIT =
             opt("SCTP_RECEIVE_QUEUE_LIMIT", Integer.class);
+
+    /**
+     * The stream scheduler (RFC 8260 section 4.3.2 SCTP_PLUGGABLE_SS): which stream's queued
+     * message goes next, one of the schedulers of RFC 8260 section 3 ({@link
+     * StreamSchedulerKind}); any time. Default {@link StreamSchedulerKind#ROUND_ROBIN}. Set before
+     * connect, associations start with it; set on a connected {@link SctpChannel} (or on a {@link
+     * SctpMultiChannel} for one association) it switches the association at once, keeping every
+     * queued message in its stream's order; set on a bound channel for all associations, the
+     * current ones switch and later ones start with it. A switch resets the per-stream values set
+     * with {@link SctpChannel#setStreamValue} (RFC 8260 section 4.3.3 SCTP_SS_VALUE). For example:
+     *
+     * <pre>{@code
+     * ch.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.PRIORITY);
+     * ch.connect(server);
+     * ch.setStreamValue(1, 10); // bulk on stream 1 waits while stream 0 (priority 0) has data
+     * }</pre>
+     */
+    public static final SctpSocketOption<StreamSchedulerKind> SCTP_PLUGGABLE_SS =
+            opt("SCTP_PLUGGABLE_SS", StreamSchedulerKind.class);
 
     /** Notifications that can be subscribed with {@link #SCTP_EVENTS}. */
     public enum Event {

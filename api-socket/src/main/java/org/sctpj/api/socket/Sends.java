@@ -4,6 +4,7 @@ import java.io.IOException;
 import org.sctpj.api.socket.SctpStandardSocketOptions.DefaultSendInfo;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.StreamSchedulerKind;
 
 /** Shared parts of send and of option reading. */
 final class Sends {
@@ -27,7 +28,10 @@ final class Sends {
                 info.streamNumber(), info.payloadProtocolID(), info.isUnordered(), info.isSackImmediately());
     }
 
-    /** An option's value; SCTP_PRIMARY_ADDR and the UDP port read live state when there is some. */
+    /**
+     * An option's value; SCTP_PRIMARY_ADDR, SCTP_PLUGGABLE_SS and the UDP port read live state when
+     * there is some.
+     */
     @SuppressWarnings("unchecked")
     static <T> T getOption(SctpSocketOption<T> name, OptionValues options, Core core, AssocState assoc)
             throws IOException {
@@ -37,6 +41,12 @@ final class Sends {
                 return (T) new java.net.InetSocketAddress(i.primary(), assoc.peerPort);
             }
             return (T) assoc.primary;
+        }
+        if (name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS && assoc != null && core != null) {
+            StreamSchedulerKind k = core.streamScheduler(assoc);
+            if (k != null) {
+                return (T) k;
+            }
         }
         if (name == SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT && core != null && core.udpPort() != 0) {
             return (T) Integer.valueOf(core.udpPort());

@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NotYetConnectedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
 import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.timers.StackConfig;
 import org.sctpj.timers.StackRuntime;
 
@@ -615,6 +617,87 @@ class SocketApiTest {
         }
         assertTrue(parts > 1, "came in parts: " + parts);
         org.junit.jupiter.api.Assertions.assertArrayEquals(m, got.toByteArray());
+    }
+
+    /**
+     * The stream scheduler option SCTP_PLUGGABLE_SS before connect and on a live association, and
+     * the per-stream value of RFC 8260 section 4.3.3 (SCTP_SS_VALUE) as channel methods, with the
+     * errors for misuse.
+     */
+    @Test
+    void theSchedulerChosenBeforeConnectIsLiveAndCanBeSwitched() throws Exception {
+        SctpServerChannel s = server();
+        SctpChannel c = client(s);
+        assertEquals(StreamSchedulerKind.ROUND_ROBIN, c.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
+        c.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.PRIORITY);
+        assertThrows(NotYetConnectedException.class, () -> c.setStreamValue(1, 10));
+        assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
+        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        assertNotNull(a);
+        toClose.add(a);
+        assertEquals(StreamSchedulerKind.PRIORITY, c.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
+        assertEquals(StreamSchedulerKind.ROUND_ROBIN, a.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
+
+        c.setStreamValue(1, 10);
+        assertEquals(10, c.streamValue(1));
+        IllegalArgumentException range = assertThrows(IllegalArgumentException.class, () -> c.setStreamValue(1, -1));
+        assertTrue(range.getMessage().contains("0..65535"), range.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> c.setStreamValue(16, 1), "16 outbound streams: 0..15");
+
+        // Messages sent before and after a switch all arrive, in order per stream.
+        for (int i = 0; i < 20; i++) {
+            c.send(ByteBuffer.wrap(new byte[] {(byte) i}), MessageInfo.createOutgoing(null, i % 2));
+        }
+        c.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.FAIR_CAPACITY);
+        assertEquals(StreamSchedulerKind.FAIR_CAPACITY, c.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
+        for (int i = 20; i < 40; i++) {
+            c.send(ByteBuffer.wrap(new byte[] {(byte) i}), MessageInfo.createOutgoing(null, i % 2));
+        }
+        int[] last = {-1, -1};
+        ByteBuffer buf = ByteBuffer.allocate(16);
+        for (int n = 0; n < 40; n++) {
+            buf.clear();
+            MessageInfo mi = a.receive(buf, null, null, Duration.ofSeconds(5));
+            assertNotNull(mi, "message " + n);
+            int v = buf.get(0);
+            assertTrue(v > last[mi.streamNumber()], "stream " + mi.streamNumber() + " out of order");
+            last[mi.streamNumber()] = v;
+        }
+        IllegalStateException none = assertThrows(IllegalStateException.class, () -> c.setStreamValue(1, 3));
+        assertTrue(none.getMessage().contains("PRIORITY"), none.getMessage());
+    }
+
+    /** SCTP_PLUGGABLE_SS and the stream value for one association of a one-to-many channel. */
+    @Test
+    void aOneToManyChannelSwitchesOneAssociation() throws Exception {
+        SctpServerChannel s = server();
+        SctpMultiChannel m = SctpMultiChannel.open(clientP);
+        toClose.add(m);
+        m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort(), null);
+        m.bind(new InetSocketAddress(LO, 0));
+        // Set on the bound channel: the associations set up from now on start with it.
+        m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.FAIR_CAPACITY, null);
+        m.send(ByteBuffer.wrap(new byte[] {1}), MessageInfo.createOutgoing(addr(s), 0));
+        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        assertNotNull(a);
+        toClose.add(a);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (m.associations().isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(1);
+        }
+        Association assoc = m.associations().iterator().next();
+        assertEquals(
+                StreamSchedulerKind.FAIR_CAPACITY, m.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, assoc));
+        m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING, assoc);
+        assertEquals(
+                StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING,
+                m.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, assoc));
+        m.setStreamValue(assoc, 3, 7);
+        assertEquals(7, m.streamValue(assoc, 3));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, null, assoc));
     }
 
     /**

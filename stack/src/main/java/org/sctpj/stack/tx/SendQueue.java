@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.tx.DataSender.SendStatus;
@@ -38,6 +39,8 @@ final class SendQueue {
     private StreamScheduler scheduler;
     /** The stream holding the turn with a partly sent message (no interleaving), or null. */
     private OutboundStream locked;
+    /** Bytes {@link #locked} sent of its message that its scheduler has not heard of yet. */
+    private int lockedBytes;
 
     private boolean interleaving;
     /** The order in which the user queued the messages, across streams ({@link OutboundMessage#seq}). */
@@ -73,12 +76,59 @@ final class SendQueue {
         if (kind == scheduler.kind()) {
             return;
         }
-        StreamScheduler next = StreamScheduler.create(kind);
+        refeed(StreamScheduler.create(kind));
+    }
+
+    /** Makes {@code next} the scheduler, telling it of every queued message in the user's order. */
+    private void refeed(StreamScheduler next) {
         for (OutboundMessage m : queuedInSendOrder()) {
             OutboundStream s = streams[m.streamId];
             next.enqueued(m.streamId, m.unsentBytes(), s.queue.peekFirst() == m);
         }
         scheduler = next;
+    }
+
+    /**
+     * Takes every queued message that {@code which} selects out of the queue, for abandoning
+     * unsent data (PR-SCTP, RFC 3758 section 3.5), and returns them in the order the user queued
+     * them. The rest stay in their streams' order; the scheduler starts over with them as at a
+     * switch, but keeps the per-stream values. A partly sent message may be selected: its sent
+     * fragments are then the caller's to abandon, and its stream no longer holds the turn.
+     * Allocates: for rare events, not the per-message path.
+     */
+    List<OutboundMessage> removeIf(Predicate<OutboundMessage> which) {
+        List<OutboundMessage> removed = new ArrayList<>();
+        for (OutboundMessage m : queuedInSendOrder()) {
+            if (!which.test(m)) {
+                continue;
+            }
+            OutboundStream s = streams[m.streamId];
+            if (s == locked && s.queue.peekFirst() == m) {
+                locked = null;
+                lockedBytes = 0;
+            }
+            s.queue.remove(m);
+            queuedBytes -= m.unsentBytes();
+            queuedMessages--;
+            if (m.immediate) {
+                immediateQueued--;
+            }
+            removed.add(m);
+        }
+        if (!removed.isEmpty()) {
+            StreamScheduler next = StreamScheduler.create(scheduler.kind());
+            if (next.kind().hasStreamValue()) {
+                // Values may be set on streams that never had a message: every open stream.
+                for (int id = 0, n = Math.max(streams.length, outboundStreams); id < n; id++) {
+                    int v = scheduler.value(id);
+                    if (v != next.kind().defaultStreamValue()) {
+                        next.setValue(id, v);
+                    }
+                }
+            }
+            refeed(next);
+        }
+        return removed;
     }
 
     /**
@@ -112,7 +162,12 @@ final class SendQueue {
             return;
         }
         if (on) {
+            if (lockedBytes > 0) {
+                scheduler.sent(
+                        locked.id, lockedBytes, false, locked.queue.peekFirst().unsentBytes());
+            }
             locked = null;
+            lockedBytes = 0;
         } else {
             OutboundStream partly = null;
             for (OutboundStream s : streams) {
@@ -358,25 +413,32 @@ final class SendQueue {
      * {@code len} bytes of the head message of {@code s} (from {@link #next()}) went into a chunk,
      * its {@link OutboundMessage#sentOffset} already advanced; {@code last}: they were its last
      * bytes, so the message leaves the queue. Without interleaving a partly sent message keeps its
-     * stream's turn.
+     * stream's turn, and the scheduler is told of the message once it is complete; with
+     * interleaving it is told of every chunk and may move the turn after any.
      */
     void sent(OutboundStream s, int len, boolean last) {
         queuedBytes -= len;
-        int headUnsent;
-        if (last) {
-            OutboundMessage m = s.queue.removeFirst();
-            queuedMessages--;
-            if (m.immediate) {
-                immediateQueued--;
+        if (!last) {
+            if (interleaving) {
+                scheduler.sent(s.id, len, false, s.queue.peekFirst().unsentBytes());
+            } else {
+                // DATA: the turn stays with s until the message is complete; the scheduler hears
+                // of the message's bytes when its turn can end.
+                locked = s;
+                lockedBytes += len;
             }
-            OutboundMessage h = s.queue.peekFirst();
-            headUnsent = h == null ? 0 : h.unsentBytes();
-            locked = null;
-        } else {
-            headUnsent = s.queue.peekFirst().unsentBytes();
-            locked = interleaving ? null : s;
+            return;
         }
-        scheduler.sent(s.id, len, last, headUnsent);
+        OutboundMessage m = s.queue.removeFirst();
+        queuedMessages--;
+        if (m.immediate) {
+            immediateQueued--;
+        }
+        OutboundMessage h = s.queue.peekFirst();
+        int bytes = len + lockedBytes;
+        locked = null;
+        lockedBytes = 0;
+        scheduler.sent(s.id, bytes, true, h == null ? 0 : h.unsentBytes());
     }
 
     /** Every queued message, in the order the user queued them (allocates: for rare calls only). */
@@ -418,6 +480,7 @@ final class SendQueue {
         holdAll = false;
         scheduler = StreamScheduler.create(scheduler.kind());
         locked = null;
+        lockedBytes = 0;
         queuedBytes = 0;
         queuedMessages = 0;
         immediateQueued = 0;

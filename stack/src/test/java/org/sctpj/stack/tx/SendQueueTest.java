@@ -13,8 +13,9 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.tx.DataSender.SendStatus;
 
 /**
- * {@link SendQueue}: send-buffer accounting over queued and outstanding bytes, the stream turn
- * order (round robin, one whole message per turn) and draining.
+ * {@link SendQueue}: send-buffer accounting over queued and outstanding bytes, the default stream
+ * turn order (round robin, one whole message per turn; the other schedulers are in {@link
+ * StreamSchedulingTest}) and draining.
  */
 class SendQueueTest {
 
@@ -61,7 +62,7 @@ class SendQueueTest {
     }
 
     @Test
-    void drainReturnsQueuedMessagesInTurnOrder() {
+    void drainReturnsQueuedMessagesInTheOrderQueued() {
         TxHarness h = new TxHarness(TxHarness.single(), 1);
         SendQueue s = queue(1 << 20, h.q);
         s.send(2, 7, false, false, ByteBuffer.wrap(new byte[10]));

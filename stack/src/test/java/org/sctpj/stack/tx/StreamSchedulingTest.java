@@ -24,12 +24,16 @@ class StreamSchedulingTest {
 
     /** A queue of 8 streams under {@code kind}, with a 16 MiB buffer (nothing outstanding). */
     private static SendQueue queue(StreamSchedulerKind kind) {
+        return queue(kind, 8);
+    }
+
+    private static SendQueue queue(StreamSchedulerKind kind, int streams) {
         SctpOptions o = SctpOptions.DEFAULTS.toBuilder()
                 .sendBufferBytes(16 << 20)
                 .streamScheduler(kind)
                 .build();
         TxHarness h = new TxHarness(TxHarness.single(), 1);
-        return new SendQueue(o, new SendPool(o.sendBufferBytes()), h.q, 8);
+        return new SendQueue(o, new SendPool(o.sendBufferBytes()), h.q, streams);
     }
 
     private static void send(SendQueue q, int stream, int bytes) {
@@ -242,6 +246,18 @@ class StreamSchedulingTest {
     }
 
     @Test
+    void aStreamThatGetsDataDuringAnotherStreamsMessageJoinsTheEndOfTheTurnOrder() {
+        SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
+        send(q, 1, 3000);
+        send(q, 1, 100);
+        send(q, 2, 100);
+        assertEquals(1, chunk(q, 1000).stream); // stream 1's first message, partly sent
+        send(q, 3, 100); // stream 3 joins while stream 1 holds the turn
+        // Stream 1's turn ends with its message: then 2, then 3 (the newcomer), then 1 again.
+        assertEquals(List.of(1, 2, 3, 1), messageOrder(q, 1000));
+    }
+
+    @Test
     void withInterleavingRoundRobinSwitchesStreamsBetweenChunks() {
         SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
         q.setInterleaving(true);
@@ -265,6 +281,20 @@ class StreamSchedulingTest {
                     interleaving ? List.of(0, 1, 1, 1, 1) : List.of(1, 1, 1, 1, 0),
                     rest,
                     "interleaving " + interleaving);
+        }
+    }
+
+    @Test
+    void withInterleavingWeightedFairQueueingSendsAShortMessageInsideALongOne() {
+        for (boolean interleaving : new boolean[] {false, true}) {
+            SendQueue q = queue(StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING);
+            q.setInterleaving(interleaving);
+            send(q, 1, 10_000);
+            assertEquals(1, chunk(q, 1000).stream);
+            send(q, 2, 300); // finishes long before the rest of stream 1's message in virtual time
+            List<Integer> rest = chunkOrder(q, 1000);
+            assertEquals(interleaving ? 2 : 1, rest.get(0), "interleaving " + interleaving + ": " + rest);
+            assertEquals(interleaving ? 0 : 9, rest.indexOf(2), "interleaving " + interleaving + ": " + rest);
         }
     }
 
@@ -315,6 +345,41 @@ class StreamSchedulingTest {
         q.setScheduler(StreamSchedulerKind.PRIORITY);
         q.setStreamValue(1, 7);
         assertEquals(List.of(2, 2, 2, 1, 1, 1), messageOrder(q, 1452));
+    }
+
+    @Test
+    void removingMessagesKeepsTheRestInOrderAndTheValues() {
+        SendQueue q = queue(StreamSchedulerKind.PRIORITY, 64);
+        q.setStreamValue(2, 3);
+        q.setStreamValue(40, 9); // a stream that has no message yet
+        for (int i = 0; i < 6; i++) {
+            send(q, 1 + i % 2, 100 + i); // lengths 100..105, streams 1, 2, 1, 2, 1, 2
+        }
+        send(q, 3, 5000);
+        assertEquals(1, chunk(q, 1000).stream, "stream 1 first (priority 0)");
+        // Stream 1's first message went; take its second and two of stream 2's.
+        List<OutboundMessage> gone = q.removeIf(m -> m.length == 102 || m.length == 101 || m.length == 105);
+        assertEquals(List.of(101, 102, 105), gone.stream().map(m -> m.length).toList());
+        assertEquals(3, q.queuedMessages());
+        assertEquals(104 + 103 + 5000, q.queuedBytes());
+        assertEquals(3, q.streamValue(2), "values are kept");
+        assertEquals(9, q.streamValue(40), "also of streams without messages");
+        // Stream 1 (104) and stream 3 (5000) at priority 0 in turn, then stream 2 (103), although
+        // stream 2's message is the oldest: with its value lost it would go first.
+        assertEquals(List.of(1, 3, 2), messageOrder(q, 10_000));
+    }
+
+    @Test
+    void removingAPartlySentMessageReleasesItsStreamsTurn() {
+        SendQueue q = queue(StreamSchedulerKind.ROUND_ROBIN);
+        send(q, 1, 3000);
+        send(q, 2, 100);
+        chunk(q, 1000);
+        assertEquals(1, q.next().id, "DATA: stream 1 holds the turn");
+        assertEquals(1, q.removeIf(m -> m.streamId == 1).size());
+        assertEquals(2, q.next().id);
+        assertEquals(100, q.queuedBytes());
+        assertEquals(List.of(2), messageOrder(q, 1000));
     }
 
     @Test

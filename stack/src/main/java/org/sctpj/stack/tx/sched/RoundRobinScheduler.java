@@ -4,10 +4,10 @@ import org.sctpj.stack.StreamSchedulerKind;
 
 /**
  * Round robin (RFC 8260 section 3.2): the streams with queued data form a ring in the order they
- * got data; the turn passes to the next stream in the ring after each chunk a stream sends (with
- * DATA the queue holds the turn until the message is complete, so that is one message per turn). A
- * stream that gets data joins the ring just before the stream whose turn it is, at the end of the
- * turn order; a stream that runs out of data leaves it.
+ * got data; the turn passes to the next stream in the ring each time the stream whose turn it is
+ * reports what it sent: a whole message without interleaving, one chunk with it. A stream that gets
+ * data joins the ring just before the stream whose turn it is, at the end of the turn order; a
+ * stream that runs out of data leaves it.
  *
  * <p>The ring is intrusive, two int arrays of neighbours by stream id: nothing is allocated per
  * message or chunk.

@@ -16,10 +16,10 @@ import org.sctpj.stack.StreamSchedulerKind;
  *   <li>{@link #packetStarted} before new data goes into a fresh packet;
  *   <li>{@link #next} for the stream whose turn it is; it may be asked again without anything
  *       sent (the packet had no room) and must then give the same answer;
- *   <li>{@link #sent} after each chunk cut from the head message of a stream. The scheduler may
- *       move the turn after any chunk; the queue itself holds the turn on a stream whose message is
- *       partly sent when messages may not interleave (DATA, RFC 9260 section 6.9), and does not
- *       ask {@link #next} meanwhile, but still reports each chunk.
+ *   <li>{@link #sent} when the turn may pass: with interleaving after each chunk cut from a
+ *       stream's head message; without it (DATA, RFC 9260 section 6.9), after the last chunk of
+ *       each message, for all its bytes sent since the previous call: the queue itself holds the
+ *       turn while a message is partly sent, and does not ask {@link #next} meanwhile.
  * </ul>
  *
  * <p>Implementations allocate nothing per message or chunk once their per-stream arrays cover the
@@ -55,7 +55,8 @@ public interface StreamScheduler {
     int next();
 
     /**
-     * {@code bytes} of the head message of {@code streamId} went into a chunk.
+     * {@code bytes} of the head message of {@code streamId} went into chunks since the previous
+     * call for this stream (one chunk with interleaving, the rest of the message without).
      *
      * @param messageDone they were the message's last bytes: it left the stream's queue
      * @param headUnsent the unsent bytes of the stream's head message now (the same message, or
