@@ -618,6 +618,22 @@ static int format_ext(char *line, size_t cap, const struct counters *c) {
                     c->sr_denied, c->ar_events, c->sc_events, c->sc_denied, c->sc_in, c->sc_out);
 }
 
+/**
+ * After a stream change event: the stream counts now, from SCTP_STATUS. Linux 6.1 puts the number
+ * of streams added in the event (RFC 6458 section 6.1.11 says the new numbers), so sc_in/sc_out
+ * come from here, as totals like upeer's.
+ */
+static void refresh_streams(int fd, k_assoc_t assoc, struct counters *c) {
+    struct k_status ss;
+    memset(&ss, 0, sizeof ss);
+    ss.assoc_id = assoc;
+    socklen_t sl = sizeof ss;
+    if (getsockopt(fd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) == 0) {
+        c->sc_in = ss.instrms;
+        c->sc_out = ss.outstrms;
+    }
+}
+
 /** What the association negotiated: SCTP_PR_SUPPORTED etc. read on it give the peer's capability. */
 static void query_negotiated(int fd, k_assoc_t assoc, struct counters *c) {
     int opts[] = {K_SCTP_PR_SUPPORTED, K_SCTP_INTERLEAVING_SUPPORTED, K_SCTP_RECONFIG_SUPPORTED};
@@ -680,17 +696,10 @@ static void count_notification(struct counters *c, const char *buf, size_t n, k_
             c->ar_events++;
             return;
         case K_SCTP_STREAM_CHANGE_EVENT:
+            /* the counts in it are what Linux added, not the totals: see refresh_streams() */
             if (n >= 16) {
-                uint16_t in, out;
-                memcpy(&in, buf + 12, 2);
-                memcpy(&out, buf + 14, 2);
                 c->sc_events++;
-                if (flags & (K_SCTP_STREAM_RESET_DENIED | K_SCTP_STREAM_RESET_FAILED)) {
-                    c->sc_denied++;
-                } else {
-                    c->sc_in = in;
-                    c->sc_out = out;
-                }
+                if (flags & (K_SCTP_STREAM_RESET_DENIED | K_SCTP_STREAM_RESET_FAILED)) c->sc_denied++;
             }
             return;
         }
@@ -928,11 +937,7 @@ static void server_notification(struct counters *cnt, struct conn *c, const char
     cnt->sr_denied += t.sr_denied;
     cnt->ar_events += t.ar_events;
     cnt->sc_denied += t.sc_denied;
-    if (t.sc_events) {
-        cnt->sc_events += t.sc_events;
-        cnt->sc_in = t.sc_in;
-        cnt->sc_out = t.sc_out;
-    }
+    cnt->sc_events += t.sc_events;
     if (st == K_SCTP_COMM_UP) {
         /* one-to-one: counted at accept, where SCTP_STATUS fails if the association already ended */
         if (!one_to_one) cnt->up++;
@@ -1015,7 +1020,9 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                     c = &conns[nconn - 1];
                     query_negotiated(lfd, a, &cnt);
                 }
+                int sc0 = cnt.sc_events;
                 server_notification(&cnt, c, buf, n, 0);
+                if (cnt.sc_events != sc0) refresh_streams(lfd, a, &cnt);
                 if (c && c->ended) *c = conns[--nconn];
                 continue;
             }
@@ -1080,7 +1087,9 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                 continue;
             }
             if (notif) {
+                int sc0 = cnt.sc_events;
                 server_notification(&cnt, c, buf, n, 1);
+                if (cnt.sc_events != sc0) refresh_streams(c->fd, 0, &cnt);
                 if (c->ended) {
                     /* SHUTDOWN_COMP after our own SHUTDOWN (--after), or COMM_LOST: done with it */
                     close(c->fd);
@@ -1288,6 +1297,7 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             prog_phase = "adding streams";
         }
         if (add_state == 1) {
+            refresh_streams(fd, assoc, cnt);
             if (cnt->sc_out >= k + o->add_streams) {
                 k = cnt->sc_out < kmax ? cnt->sc_out : kmax;
                 add_state = 2;
