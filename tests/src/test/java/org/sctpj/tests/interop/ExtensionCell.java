@@ -307,6 +307,10 @@ final class ExtensionCell {
                         "the peer echoed " + r.getLong("echoed") + ", we got " + got.size());
                 switch (c) {
                     case RESET_BY_US -> require(r.getLong("sr_in") >= 1, "the peer saw no incoming stream reset: " + r);
+                    case RESET_BY_PEER -> {
+                        require(r.getLong("sr_out") >= 1, "the peer saw no outgoing stream reset: " + r);
+                        require(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
+                    }
                     case ADD_STREAMS -> require(
                             r.getLong("sc_in") == streams() + ADDED && r.getLong("sc_out") == streams() + ADDED,
                             "the peer's streams after the addition in/out " + r.getLong("sc_in") + "/"
