@@ -53,6 +53,8 @@
 #define K_SCTP_REMOTE_UDP_ENCAPS_PORT 132
 #define K_SCTP_FRAGMENT_INTERLEAVE 18
 #define K_SCTP_PR_SUPPORTED 113
+#define K_SCTP_PR_ASSOC_STATUS 115
+#define K_SCTP_PR_SCTP_ALL (1 << 7)
 #define K_SCTP_RECONFIG_SUPPORTED 117
 #define K_SCTP_ENABLE_STREAM_RESET 118
 #define K_SCTP_RESET_STREAMS 119
@@ -182,6 +184,29 @@ struct k_prinfo {
     uint16_t pr_policy;
     uint32_t pr_value;
 };
+
+struct k_prstatus {
+    k_assoc_t assoc_id;
+    uint16_t sid;
+    uint16_t policy;
+    uint64_t abandoned_unsent;
+    uint64_t abandoned_sent;
+};
+
+/**
+ * Messages the association abandoned so far, every policy (SCTP_PR_ASSOC_STATUS): Linux 6.1 sends
+ * SCTP_SEND_FAILED_EVENT for messages abandoned before they were sent, not for those abandoned
+ * after (RTX policy under loss), so a client counts these too. -1 if unknown.
+ */
+static long long pr_abandoned_count(int fd, k_assoc_t assoc) {
+    struct k_prstatus ps;
+    memset(&ps, 0, sizeof ps);
+    ps.assoc_id = assoc;
+    ps.policy = K_SCTP_PR_SCTP_ALL;
+    socklen_t l = sizeof ps;
+    if (getsockopt(fd, K_SOL_SCTP, K_SCTP_PR_ASSOC_STATUS, &ps, &l) < 0) return -1;
+    return (long long)(ps.abandoned_unsent + ps.abandoned_sent);
+}
 
 struct k_assoc_value {
     k_assoc_t assoc_id;
@@ -1139,9 +1164,14 @@ static const char *volatile prog_phase = "start";
 static volatile int client_fd = -1;
 static volatile sig_atomic_t resume_requested;
 
+/* the client's counters, for the timeout message */
+static struct counters *volatile prog_cnt;
+
 static void on_alarm(int sig) {
     (void)sig;
-    result("err timeout in %s (round %d, %lld sent, %lld echoed)", prog_phase, prog_round, prog_sent, prog_echoed);
+    const struct counters *c = prog_cnt;
+    result("err timeout in %s (round %d, %lld sent, %lld echoed, %d send failed events, %d of them sent)", prog_phase,
+           prog_round, prog_sent, prog_echoed, c ? c->failed_events : -1, c ? c->failed_sent : -1);
     _exit(3);
 }
 
@@ -1167,6 +1197,7 @@ struct round_result {
     long long sent, echoed, bytes;
     int instreams, outstreams;
     int abandoned, missing, high_lost; /* --pr: reported abandoned, neither echoed nor abandoned, even ones lost */
+    int counted;                       /* --pr: abandoned by the kernel's count (SCTP_PR_ASSOC_STATUS) */
 };
 
 /** Handles a notification during a client's transfer. Returns 1 when the association ended. */
@@ -1251,7 +1282,29 @@ static int client_round(const char *host, int port, const struct opts *o, struct
     long long ext_deadline = 0;
     int paused_done = o->pause_at <= 0 || o->pause_at >= n;
     prog_phase = "transfer";
-    while (next < n || (pr ? settled : echoed) < expect) {
+    long long pr_counted = 0; /* the kernel's count of abandoned messages (SCTP_PR_ASSOC_STATUS) */
+    int pr_done = !expect;
+    long long last_echo = now_ms();
+    while (next < n || (pr ? !pr_done : echoed < expect)) {
+        if (pr && next == n && !pr_done) {
+            /*
+             * Done when each message was echoed or reported abandoned by an event, or else when the
+             * echoes plus the kernel's count of abandoned messages reach n, everything sent is
+             * acknowledged and no echo came for 1 s (the kernel counts messages it abandoned after
+             * they had arrived, and reports no event for those abandoned after being sent).
+             */
+            long long k2 = pr_abandoned_count(fd, assoc);
+            if (k2 > pr_counted) pr_counted = k2;
+            struct k_status ss;
+            memset(&ss, 0, sizeof ss);
+            ss.assoc_id = assoc;
+            socklen_t sl = sizeof ss;
+            int acked = getsockopt(fd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) == 0 && ss.unackdata == 0 && ss.penddata == 0;
+            if (settled >= n || (echoed + pr_counted >= n && acked && now_ms() - last_echo > 1000)) {
+                pr_done = 1;
+                continue;
+            }
+        }
         int hold = !paused_done && next >= o->pause_at; /* sent up to the pause point */
         if (hold && echoed >= o->pause_at) {
             /* everything before the pause point echoed: pause until "resume" (SIGUSR2) */
@@ -1311,9 +1364,9 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             }
         }
         int want_out = next < n && !hold && reset_state != 1 && add_state != 1;
-        int want_in = (pr ? settled : echoed) < expect || reset_state == 1 || add_state == 1;
+        int want_in = (pr ? !pr_done : echoed < expect) || reset_state == 1 || add_state == 1;
         struct pollfd p = {.fd = fd, .events = (want_out ? POLLOUT : 0) | (want_in ? POLLIN : 0)};
-        if (poll(&p, 1, reset_state == 1 || add_state == 1 ? 10 : 1000) < 0 && errno != EINTR) {
+        if (poll(&p, 1, reset_state == 1 || add_state == 1 || (pr && next == n) ? 10 : 1000) < 0 && errno != EINTR) {
             result("err poll: %s", strerror(errno));
             return -1;
         }
@@ -1387,6 +1440,7 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             last[sid] = idx;
             seen[idx] = 1;
             if (!failed[idx]) settled++;
+            last_echo = now_ms();
             echoed++;
             prog_echoed++;
             rr->echoed++;
@@ -1398,7 +1452,9 @@ static int client_round(const char *host, int port, const struct opts *o, struct
         wait_acked(fd, assoc);
         for (int i = 0; i < n; i++)
             if (o->pr_policy == K_SCTP_PR_SCTP_PRIO && i % 2 == 0 && !seen[i]) rr->high_lost++;
-        rr->missing = n - settled;
+        long long by_count = echoed + pr_counted > n ? n : echoed + pr_counted;
+        rr->missing = n - (settled > by_count ? settled : (int)by_count);
+        rr->counted = (int)pr_counted;
     }
     free(failed);
     free(sid_of);
@@ -1514,6 +1570,7 @@ static int run_client(const char *host, int port, struct opts *o) {
     long long t0 = now_ms();
     struct round_result total = {0};
     struct counters cnt = {0};
+    prog_cnt = &cnt;
     for (int round = 0; round <= o->reconnect; round++) {
         struct round_result rr = {0};
         prog_round = round;
@@ -1523,6 +1580,7 @@ static int run_client(const char *host, int port, struct opts *o) {
         total.abandoned += rr.abandoned;
         total.missing += rr.missing;
         total.high_lost += rr.high_lost;
+        total.counted += rr.counted;
         total.echoed += rr.echoed;
         total.bytes += rr.bytes;
         total.instreams = rr.instreams;
@@ -1545,9 +1603,10 @@ static int run_client(const char *host, int port, struct opts *o) {
     char tail[768];
     format_counters(tail, sizeof tail, &cnt);
     result("ok client rounds=%d sent=%lld echoed=%lld bytes=%lld ms=%lld outstreams=%d instreams=%d "
-           "pr_abandoned=%d pr_missing=%d pr_high_lost=%d %s",
+           "pr_abandoned=%d pr_missing=%d pr_high_lost=%d pr_counted=%d %s",
            o->reconnect + 1, total.sent, total.echoed, total.bytes, ms, total.outstreams, total.instreams,
-           total.abandoned, total.missing, total.high_lost, tail);
+           total.abandoned > total.counted ? total.abandoned : total.counted, total.missing, total.high_lost,
+           total.counted, tail);
     return 0;
 }
 
