@@ -49,7 +49,8 @@ public final class KernelInteropPeer implements Peer {
             "sc_out",
             "pr_abandoned",
             "pr_missing",
-            "pr_high_lost");
+            "pr_high_lost",
+            "pr_counted");
 
     private static KernelVm vm;
     private static String bootFailure;
