@@ -176,7 +176,8 @@ public final class CaseRunner {
         }
     }
 
-    private static void check(boolean ok, String what) {
+    /** Fails with {@code what} unless {@code ok}. */
+    static void check(boolean ok, String what) {
         if (!ok) {
             throw new AssertionError(what);
         }
@@ -208,11 +209,6 @@ public final class CaseRunner {
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "\npeer output:\n" + tail(p.output()));
         }
-    }
-
-    /** Fails with {@code what} unless {@code ok}. */
-    static void require(boolean ok, String what) {
-        check(ok, what);
     }
 
     /** Payload of message {@code i} (see {@link PeerJob}). */

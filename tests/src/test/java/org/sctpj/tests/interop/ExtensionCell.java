@@ -1,7 +1,7 @@
 package org.sctpj.tests.interop;
 
+import static org.sctpj.tests.interop.CaseRunner.check;
 import static org.sctpj.tests.interop.CaseRunner.payload;
-import static org.sctpj.tests.interop.CaseRunner.require;
 import static org.sctpj.tests.interop.CaseRunner.tail;
 
 import java.net.InetAddress;
@@ -243,7 +243,7 @@ final class ExtensionCell {
                     if (i == MIDWAY && c == InteropCase.ADD_STREAMS) {
                         us.addStreams(id, ADDED, ADDED);
                         int want = streams() + ADDED;
-                        require(
+                        check(
                                 poll(
                                         () -> us.info(id)
                                                         .map(AssociationInfo::outboundStreams)
@@ -269,19 +269,19 @@ final class ExtensionCell {
                             return echoedOrAbandoned(abandoned) >= n;
                         },
                         LONG);
-                require(
+                check(
                         settled,
                         echoedOrAbandoned(abandoned) + " of " + n + " messages echoed or abandoned within 60 s; "
                                 + us.summary() + "\npeer output:\n" + tail(p.output()));
                 List<MessageReceived> got = us.messages(0, us.messageCount());
                 verify(got, n, pr());
-                require(us.sendErrors().isEmpty(), "send errors: " + us.sendErrors());
+                check(us.sendErrors().isEmpty(), "send errors: " + us.sendErrors());
                 awaitAllAcked(id);
                 Tap.Traffic t = us.traffic();
                 if (pr()) {
-                    require(!abandoned.isEmpty(), "no message was abandoned under " + lossPercent(c) + "% loss");
+                    check(!abandoned.isEmpty(), "no message was abandoned under " + lossPercent(c) + "% loss");
                     if (c == InteropCase.PR_PRIO) {
-                        require(
+                        check(
                                 abandoned.stream().allMatch(i -> i % 2 == 1),
                                 "priority-0 messages abandoned: "
                                         + abandoned.stream()
@@ -289,29 +289,29 @@ final class ExtensionCell {
                                                 .toList());
                     }
                     int fwd = c == InteropCase.IDATA_PR_RTX ? 194 : 192;
-                    require(
+                    check(
                             t.sent(fwd) > 0,
                             "we abandoned " + abandoned.size() + " messages but sent no "
                                     + (fwd == 194 ? "I-FORWARD-TSN" : "FORWARD-TSN"));
                 }
                 checkChunks(t);
                 if (c == InteropCase.RESET_BY_US) {
-                    require(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
+                    check(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
                 }
                 us.shutdown(id);
                 awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
                 PeerResult r = p.awaitResult(STEP);
                 checkPeer(r, p);
-                require(
+                check(
                         r.getLong("echoed") == got.size(),
                         "the peer echoed " + r.getLong("echoed") + ", we got " + got.size());
                 switch (c) {
-                    case RESET_BY_US -> require(r.getLong("sr_in") >= 1, "the peer saw no incoming stream reset: " + r);
+                    case RESET_BY_US -> check(r.getLong("sr_in") >= 1, "the peer saw no incoming stream reset: " + r);
                     case RESET_BY_PEER -> {
-                        require(r.getLong("sr_out") >= 1, "the peer saw no outgoing stream reset: " + r);
-                        require(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
+                        check(r.getLong("sr_out") >= 1, "the peer saw no outgoing stream reset: " + r);
+                        check(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
                     }
-                    case ADD_STREAMS -> require(
+                    case ADD_STREAMS -> check(
                             r.getLong("sc_in") == streams() + ADDED && r.getLong("sc_out") == streams() + ADDED,
                             "the peer's streams after the addition in/out " + r.getLong("sc_in") + "/"
                                     + r.getLong("sc_out"));
@@ -344,7 +344,7 @@ final class ExtensionCell {
                 AssociationId id = up.association();
                 checkNegotiated(id);
                 if (c == InteropCase.RESET_BY_US) {
-                    require(
+                    check(
                             us.await(() -> us.messageCount() >= MIDWAY, LONG),
                             "fewer than " + MIDWAY + " messages within 60 s: " + us.summary() + "\npeer output:\n"
                                     + tail(p.output()));
@@ -357,33 +357,33 @@ final class ExtensionCell {
                 verify(got, n, pr());
                 checkChunks(us.traffic());
                 if (pr()) {
-                    require(
+                    check(
                             r.getLong("pr_missing") == 0,
                             "messages neither echoed nor reported abandoned by the peer: " + r.getLong("pr_missing")
                                     + "; " + r);
-                    require(r.getLong("pr_high_lost") <= 0, "priority-0 messages lost: " + r);
-                    require(
+                    check(r.getLong("pr_high_lost") <= 0, "priority-0 messages lost: " + r);
+                    check(
                             r.getLong("rx_msgs") == got.size(),
                             "the peer got " + r.getLong("rx_msgs") + " echoes of our " + got.size());
                     // usrsctp 0.9.5 abandoned nothing under the priority policy in our trials: not required there
                     if (c != InteropCase.PR_PRIO) {
-                        require(
+                        check(
                                 r.getLong("pr_abandoned") > 0,
                                 "the peer abandoned nothing under " + lossPercent(c) + "% loss: " + r);
                     }
                 } else {
-                    require(r.getLong("rx_msgs") == n, "the peer got " + r.getLong("rx_msgs") + " echoes of " + n);
+                    check(r.getLong("rx_msgs") == n, "the peer got " + r.getLong("rx_msgs") + " echoes of " + n);
                 }
                 switch (c) {
                     case RESET_BY_US -> {
-                        require(r.getLong("sr_in") >= 1, "the peer saw no incoming stream reset: " + r);
-                        require(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
+                        check(r.getLong("sr_in") >= 1, "the peer saw no incoming stream reset: " + r);
+                        check(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
                     }
                     case RESET_BY_PEER -> {
-                        require(r.getLong("sr_out") >= 1, "the peer saw no outgoing stream reset: " + r);
-                        require(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
+                        check(r.getLong("sr_out") >= 1, "the peer saw no outgoing stream reset: " + r);
+                        check(us.seen(ExtensionCalls::isStreamReset), "no StreamReset event: " + us.summary());
                     }
-                    case ADD_STREAMS -> require(
+                    case ADD_STREAMS -> check(
                             us.seen(e -> ExtensionCalls.streamChangeOutbound(e).isPresent()),
                             "no StreamChange event: " + us.summary());
                     default -> {}
@@ -399,7 +399,7 @@ final class ExtensionCell {
 
     private void checkNegotiated(AssociationId id) {
         Set<Extension> got = us.info(id).map(ExtensionCalls::negotiated).orElse(Set.of());
-        require(got.containsAll(offered()), "negotiated " + got + ", expected at least " + offered());
+        check(got.containsAll(offered()), "negotiated " + got + ", expected at least " + offered());
     }
 
     /** I-DATA cases carry no DATA chunk either way; the others no I-DATA. */
@@ -407,25 +407,25 @@ final class ExtensionCell {
         boolean idata = offered().contains(Extension.I_DATA);
         int used = idata ? 64 : 0;
         int unused = idata ? 0 : 64;
-        require(
+        check(
                 t.sent(used) > 0 && t.received(used) > 0,
                 "no " + (idata ? "I-DATA" : "DATA") + " chunk each way: sent " + t.sent(used) + ", received "
                         + t.received(used));
-        require(
+        check(
                 t.sent(unused) == 0 && t.received(unused) == 0,
                 (idata ? "DATA" : "I-DATA") + " chunks on the wire: sent " + t.sent(unused) + ", received "
                         + t.received(unused));
     }
 
     private void checkPeer(PeerResult r, Peer.PeerRun p) {
-        require(r.ok() && r.getLong("errors") == 0, "the peer reports " + r + "\npeer output:\n" + tail(p.output()));
+        check(r.ok() && r.getLong("errors") == 0, "the peer reports " + r + "\npeer output:\n" + tail(p.output()));
         String key =
                 switch (c) {
                     case PR_TTL, PR_RTX, PR_PRIO -> "pr";
                     case IDATA_INTERLEAVE, IDATA_PR_RTX -> "idata";
                     default -> "reconfig";
                 };
-        require(r.getLong(key) == 1, "the peer says " + key + "=" + r.getLong(key) + " was negotiated: " + r);
+        check(r.getLong(key) == 1, "the peer says " + key + "=" + r.getLong(key) + " was negotiated: " + r);
     }
 
     /** Messages echoed (we-client) or abandoned (their index in {@code abandoned}), each counted once. */
@@ -442,21 +442,21 @@ final class ExtensionCell {
      * off, with its bytes, in order within its stream.
      */
     private void verify(List<MessageReceived> got, int n, boolean holes) {
-        require(holes ? got.size() <= n : got.size() == n, got.size() + " messages, expected " + n);
+        check(holes ? got.size() <= n : got.size() == n, got.size() + " messages, expected " + n);
         boolean[] seen = new boolean[n];
         int[] last = new int[streams() + ADDED];
         Arrays.fill(last, -1);
         for (MessageReceived m : got) {
             int i = m.ppid() - PPID;
-            require(i >= 0 && i < n && !seen[i], "message with PPID " + m.ppid() + " (repeated or out of range)");
+            check(i >= 0 && i < n && !seen[i], "message with PPID " + m.ppid() + " (repeated or out of range)");
             seen[i] = true;
             int sid = streamOf(i);
-            require(m.streamId() == sid, "message " + i + " on stream " + m.streamId() + ", expected " + sid);
-            require(!m.unordered(), "message " + i + " with the U bit");
-            require(
+            check(m.streamId() == sid, "message " + i + " on stream " + m.streamId() + ", expected " + sid);
+            check(!m.unordered(), "message " + i + " with the U bit");
+            check(
                     Arrays.equals(m.data(), payload(i, sizeOn(sid))),
                     "bytes of message " + i + " (" + m.data().length + " bytes)");
-            require(last[sid] < i, "message " + i + " after " + last[sid] + " on stream " + sid);
+            check(last[sid] < i, "message " + i + " after " + last[sid] + " on stream " + sid);
             last[sid] = i;
         }
     }
@@ -464,7 +464,7 @@ final class ExtensionCell {
     /** Waits until everything we queued is acknowledged: the peer's cumulative TSN covers it all. */
     private void awaitAllAcked(AssociationId id) throws InterruptedException {
         long full = options().sendBufferBytes();
-        require(
+        check(
                 poll(
                         () -> us.outboxEmpty()
                                 && us.info(id)
