@@ -91,13 +91,22 @@ final class ExtensionCalls {
     }
 
     /**
-     * A stream reset event (RFC 6458 section 6.1.9) that succeeded; {@code outgoing} says for
-     * which direction ours were reset. Matched by the record's name until the reconfig branch's
-     * {@code SctpEvent.StreamReset(association, outgoing, outcome, streams)} is on main.
+     * A stream reset event (RFC 6458 section 6.1.9) that succeeded. Matched by the record's name
+     * and its {@code outcome()} until the reconfig branch's {@code SctpEvent.StreamReset(association,
+     * outgoing, outcome, streams)} is on main.
      */
     static boolean isStreamReset(SctpEvent e) {
-        // wired: return e instanceof SctpEvent.StreamReset r && r.outcome() == ReconfigOutcome.PERFORMED;
-        return e.getClass().getSimpleName().equals("StreamReset");
+        // wired: return e instanceof SctpEvent.StreamReset r && r.outcome() == SctpEvent.ReconfigOutcome.PERFORMED;
+        return e.getClass().getSimpleName().equals("StreamReset") && "PERFORMED".equals(outcome(e));
+    }
+
+    /** The {@code outcome()} of a reconfig event record, by reflection until the type is on main. */
+    private static String outcome(SctpEvent e) {
+        try {
+            return String.valueOf(e.getClass().getMethod("outcome").invoke(e));
+        } catch (ReflectiveOperationException x) {
+            return "no outcome(): " + x;
+        }
     }
 
     /**
@@ -106,7 +115,7 @@ final class ExtensionCalls {
      */
     static Optional<Integer> streamChangeOutbound(SctpEvent e) {
         // wired: return e instanceof SctpEvent.StreamChange c ? Optional.of(c.outboundStreams()) : Optional.empty();
-        return e.getClass().getSimpleName().equals("StreamChange")
+        return e.getClass().getSimpleName().equals("StreamChange") && "PERFORMED".equals(outcome(e))
                 ? Optional.of(-1) // the count comes from AssociationInfo.outboundStreams() until wired
                 : Optional.empty();
     }
