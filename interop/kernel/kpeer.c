@@ -51,10 +51,30 @@
 #define K_SCTP_RECVRCVINFO 32
 #define K_SCTP_SOCKOPT_BINDX_ADD 100
 #define K_SCTP_REMOTE_UDP_ENCAPS_PORT 132
+#define K_SCTP_FRAGMENT_INTERLEAVE 18
+#define K_SCTP_PR_SUPPORTED 113
+#define K_SCTP_PR_ASSOC_STATUS 115
+#define K_SCTP_PR_SCTP_ALL (1 << 7)
+#define K_SCTP_RECONFIG_SUPPORTED 117
+#define K_SCTP_ENABLE_STREAM_RESET 118
+#define K_SCTP_RESET_STREAMS 119
+#define K_SCTP_ADD_STREAMS 121
+#define K_SCTP_INTERLEAVING_SUPPORTED 125
+#define K_SCTP_EVENT 127
+
+/* PR-SCTP policies (RFC 7496) in struct sctp_prinfo.pr_policy */
+#define K_SCTP_PR_SCTP_TTL 0x0010
+#define K_SCTP_PR_SCTP_RTX 0x0020
+#define K_SCTP_PR_SCTP_PRIO 0x0030
+/* SCTP_ENABLE_STREAM_RESET values, SCTP_RESET_STREAMS flags */
+#define K_SCTP_ENABLE_ALL_RESET 0x07
+#define K_SCTP_STREAM_RESET_INCOMING 0x01
+#define K_SCTP_STREAM_RESET_OUTGOING 0x02
 
 /* cmsg types */
 #define K_SCTP_SNDINFO 2
 #define K_SCTP_RCVINFO 3
+#define K_SCTP_PRINFO 5
 
 /* snd_flags / rcv_flags */
 #define K_SCTP_UNORDERED (1 << 0)
@@ -74,6 +94,16 @@
 #define K_SCTP_SHUTDOWN_COMP 3
 #define K_SCTP_CANT_STR_ASSOC 4
 #define K_SCTP_SHUTDOWN_EVENT 0x8005
+#define K_SCTP_STREAM_RESET_EVENT 0x800a
+#define K_SCTP_ASSOC_RESET_EVENT 0x800b
+#define K_SCTP_STREAM_CHANGE_EVENT 0x800c
+#define K_SCTP_SEND_FAILED_EVENT 0x800d
+/* strreset_flags, strchange_flags */
+#define K_SCTP_STREAM_RESET_INCOMING_SSN 0x0001
+#define K_SCTP_STREAM_RESET_OUTGOING_SSN 0x0002
+#define K_SCTP_STREAM_RESET_DENIED 0x0004
+#define K_SCTP_STREAM_RESET_FAILED 0x0008
+#define K_SCTP_DATA_SENT 1 /* ssfe_flags: the message had been put on the wire */
 
 typedef int32_t k_assoc_t;
 
@@ -148,6 +178,57 @@ struct k_udpencaps {
     k_assoc_t assoc_id;
     struct sockaddr_storage address;
     uint16_t port;
+};
+
+struct k_prinfo {
+    uint16_t pr_policy;
+    uint32_t pr_value;
+};
+
+struct k_prstatus {
+    k_assoc_t assoc_id;
+    uint16_t sid;
+    uint16_t policy;
+    uint64_t abandoned_unsent;
+    uint64_t abandoned_sent;
+};
+
+/**
+ * Messages the association abandoned so far, every policy (SCTP_PR_ASSOC_STATUS): Linux 6.1 sends
+ * SCTP_SEND_FAILED_EVENT for messages abandoned before they were sent, not for those abandoned
+ * after (RTX policy under loss), so a client counts these too. -1 if unknown.
+ */
+static long long pr_abandoned_count(int fd, k_assoc_t assoc) {
+    struct k_prstatus ps;
+    memset(&ps, 0, sizeof ps);
+    ps.assoc_id = assoc;
+    ps.policy = K_SCTP_PR_SCTP_ALL;
+    socklen_t l = sizeof ps;
+    if (getsockopt(fd, K_SOL_SCTP, K_SCTP_PR_ASSOC_STATUS, &ps, &l) < 0) return -1;
+    return (long long)(ps.abandoned_unsent + ps.abandoned_sent);
+}
+
+struct k_assoc_value {
+    k_assoc_t assoc_id;
+    uint32_t assoc_value;
+};
+
+struct k_event {
+    k_assoc_t assoc_id;
+    uint16_t type;
+    uint8_t on;
+};
+
+struct k_reset_streams {
+    k_assoc_t assoc_id;
+    uint16_t flags;
+    uint16_t number_streams; /* 0: all */
+};
+
+struct k_add_streams {
+    k_assoc_t assoc_id;
+    uint16_t instrms;
+    uint16_t outstrms;
 };
 
 struct k_assoc_change {
@@ -247,6 +328,16 @@ struct opts {
     int buf;         /* --buf BYTES: SO_SNDBUFFORCE and SO_RCVBUFFORCE (0: default) */
     int pause_at;    /* --pause-at K: client pauses after K messages echoed until "resume" (SIGUSR2) */
     int wait_end;    /* --wait-end: client does not end the association; waits for the peer to end it */
+    /* extensions (issue 12) */
+    int pr_policy;   /* --pr ttl|rtx|prio: the client sends every message with this RFC 7496 policy */
+    uint32_t pr_value; /* --pr-value V: TTL ms, retransmissions, or the priority of odd messages */
+    int idata;       /* --idata: offer I-DATA (needs net.sctp.intl_enable=1) */
+    int big;         /* --big B: client messages on stream 0 are B bytes */
+    int reconfig;    /* --reconfig: offer RE-CONFIG, accept every request */
+    int reset_flags; /* --reset out|in|both: SCTP_RESET_STREAMS on every stream ... */
+    int reset_at;    /* --reset-at K: ... before client message K / after K messages received */
+    int add_streams; /* --add-streams N: SCTP_ADD_STREAMS N in, N out ... */
+    int add_at;      /* --add-at K: ... before client message K / after K messages received */
 };
 
 static void opts_init(struct opts *o) {
@@ -299,6 +390,36 @@ static const char *opts_parse(struct opts *o, int argc, char **argv, int i) {
         NUM("-k", kstreams)
         NUM("--reconnect", reconnect)
         NUM("--timeout", timeout_s)
+        NUM("--big", big)
+        NUM("--reset-at", reset_at)
+        NUM("--add-streams", add_streams)
+        NUM("--add-at", add_at)
+        FLAG("--idata", idata)
+        FLAG("--reconfig", reconfig)
+        if (strcmp(a, "--pr-value") == 0) {
+            if (!v) goto missing;
+            o->pr_value = (uint32_t)strtoul(v, NULL, 0);
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--pr") == 0) {
+            if (!v) goto missing;
+            if (!strcmp(v, "ttl")) o->pr_policy = K_SCTP_PR_SCTP_TTL;
+            else if (!strcmp(v, "rtx")) o->pr_policy = K_SCTP_PR_SCTP_RTX;
+            else if (!strcmp(v, "prio")) o->pr_policy = K_SCTP_PR_SCTP_PRIO;
+            else return "--pr ttl|rtx|prio";
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--reset") == 0) {
+            if (!v) goto missing;
+            if (!strcmp(v, "out")) o->reset_flags = K_SCTP_STREAM_RESET_OUTGOING;
+            else if (!strcmp(v, "in")) o->reset_flags = K_SCTP_STREAM_RESET_INCOMING;
+            else if (!strcmp(v, "both")) o->reset_flags = K_SCTP_STREAM_RESET_INCOMING | K_SCTP_STREAM_RESET_OUTGOING;
+            else return "--reset out|in|both";
+            i++;
+            continue;
+        }
         if (strcmp(a, "--ppid") == 0) {
             if (!v) goto missing;
             o->ppid = (uint32_t)strtoul(v, NULL, 0);
@@ -328,6 +449,7 @@ static const char *opts_parse(struct opts *o, int argc, char **argv, int i) {
     }
     if (o->kstreams < 1) return "-k must be >= 1";
     if (o->size < 1 || o->size > MAX_MSG) return "-z must be 1..8388608";
+    if (o->big < 0 || o->big > MAX_MSG) return "--big must be 0..8388608";
     if (o->count < 0) return "-n must be >= 0";
     if (o->streams && o->kstreams > o->streams) return "-k must not exceed --streams";
     return NULL;
@@ -398,6 +520,52 @@ static int sctp_socket(int family, const struct opts *o, char *err, size_t errle
             goto fail;
         }
     }
+    if (o->streams && o->add_streams) {
+        /* room for the incoming streams --add-streams may add */
+        struct k_initmsg im = {.num_ostreams = o->streams, .max_instreams = o->streams + o->add_streams};
+        setsockopt(fd, K_SOL_SCTP, K_SCTP_INITMSG, &im, sizeof im);
+    }
+    /* extension events: abandoned messages, stream reset, association reset, stream change */
+    uint16_t evs[] = {K_SCTP_SEND_FAILED_EVENT, K_SCTP_STREAM_RESET_EVENT, K_SCTP_ASSOC_RESET_EVENT,
+                      K_SCTP_STREAM_CHANGE_EVENT};
+    for (size_t k = 0; k < sizeof evs / sizeof evs[0]; k++) {
+        struct k_event e = {.assoc_id = 0, .type = evs[k], .on = 1};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_EVENT, &e, sizeof e) < 0) {
+            snprintf(err, errlen, "SCTP_EVENT 0x%x: %s", evs[k], strerror(errno));
+            goto fail;
+        }
+    }
+    if (o->pr_policy) {
+        struct k_assoc_value av = {.assoc_id = 0, .assoc_value = 1};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_PR_SUPPORTED, &av, sizeof av) < 0) {
+            snprintf(err, errlen, "SCTP_PR_SUPPORTED: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    if (o->idata) {
+        /* Linux offers I-DATA only with fragment interleaving on and net.sctp.intl_enable=1 */
+        if (set_int(fd, K_SCTP_FRAGMENT_INTERLEAVE, 1) < 0) {
+            snprintf(err, errlen, "SCTP_FRAGMENT_INTERLEAVE: %s", strerror(errno));
+            goto fail;
+        }
+        struct k_assoc_value av = {.assoc_id = 0, .assoc_value = 1};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_INTERLEAVING_SUPPORTED, &av, sizeof av) < 0) {
+            snprintf(err, errlen, "SCTP_INTERLEAVING_SUPPORTED (net.sctp.intl_enable=1?): %s", strerror(errno));
+            goto fail;
+        }
+    }
+    if (o->reconfig) {
+        struct k_assoc_value av = {.assoc_id = 0, .assoc_value = 1};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_RECONFIG_SUPPORTED, &av, sizeof av) < 0) {
+            snprintf(err, errlen, "SCTP_RECONFIG_SUPPORTED: %s", strerror(errno));
+            goto fail;
+        }
+        av.assoc_value = K_SCTP_ENABLE_ALL_RESET;
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_ENABLE_STREAM_RESET, &av, sizeof av) < 0) {
+            snprintf(err, errlen, "SCTP_ENABLE_STREAM_RESET: %s", strerror(errno));
+            goto fail;
+        }
+    }
     if (o->encap) {
         struct k_udpencaps ue;
         memset(&ue, 0, sizeof ue);
@@ -460,7 +628,47 @@ struct counters {
     int peer_shutdown;      /* SHUTDOWN received (SCTP_SHUTDOWN_EVENT) */
     int ostreams, istreams; /* of the last association that came up */
     char first_error[160];
+    /* extensions: negotiated (-1 unknown), abandoned messages, RE-CONFIG events */
+    int neg_pr, neg_idata, neg_reconfig;
+    int failed_events, failed_sent, sr_in, sr_out, sr_denied, ar_events, sc_events, sc_denied, sc_in, sc_out;
+    uint32_t last_failed_ppid; /* network order, of the last SEND_FAILED_EVENT */
 };
+
+/** The extension counters as key=value pairs (the names upeer uses). */
+static int format_ext(char *line, size_t cap, const struct counters *c) {
+    return snprintf(line, cap,
+                    "pr=%d idata=%d reconfig=%d send_failed_events=%d failed_sent=%d sr_in=%d sr_out=%d "
+                    "sr_denied=%d ar_events=%d sc_events=%d sc_denied=%d sc_in=%d sc_out=%d",
+                    c->neg_pr, c->neg_idata, c->neg_reconfig, c->failed_events, c->failed_sent, c->sr_in, c->sr_out,
+                    c->sr_denied, c->ar_events, c->sc_events, c->sc_denied, c->sc_in, c->sc_out);
+}
+
+/**
+ * After a stream change event: the stream counts now, from SCTP_STATUS. Linux 6.1 puts the number
+ * of streams added in the event (RFC 6458 section 6.1.11 says the new numbers), so sc_in/sc_out
+ * come from here, as totals like upeer's.
+ */
+static void refresh_streams(int fd, k_assoc_t assoc, struct counters *c) {
+    struct k_status ss;
+    memset(&ss, 0, sizeof ss);
+    ss.assoc_id = assoc;
+    socklen_t sl = sizeof ss;
+    if (getsockopt(fd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) == 0) {
+        c->sc_in = ss.instrms;
+        c->sc_out = ss.outstrms;
+    }
+}
+
+/** What the association negotiated: SCTP_PR_SUPPORTED etc. read on it give the peer's capability. */
+static void query_negotiated(int fd, k_assoc_t assoc, struct counters *c) {
+    int opts[] = {K_SCTP_PR_SUPPORTED, K_SCTP_INTERLEAVING_SUPPORTED, K_SCTP_RECONFIG_SUPPORTED};
+    int *out[] = {&c->neg_pr, &c->neg_idata, &c->neg_reconfig};
+    for (int k = 0; k < 3; k++) {
+        struct k_assoc_value av = {.assoc_id = assoc};
+        socklen_t l = sizeof av;
+        *out[k] = getsockopt(fd, K_SOL_SCTP, opts[k], &av, &l) == 0 ? (int)av.assoc_value : -1;
+    }
+}
 
 /** Counts an error, keeping the first message (spaces made underscores, for key=value lines). */
 static void count_error(struct counters *c, const char *fmt, ...) {
@@ -488,6 +696,36 @@ static void count_notification(struct counters *c, const char *buf, size_t n, k_
         if (type == K_SCTP_SHUTDOWN_EVENT) {
             memcpy(assoc, buf + 8, sizeof *assoc);
             c->peer_shutdown++;
+            return;
+        }
+        uint16_t flags;
+        memcpy(&flags, buf + 2, 2);
+        switch (type) {
+        case K_SCTP_SEND_FAILED_EVENT: /* ssfe_info (struct sctp_sndinfo) at 12: its ppid at 16 */
+            if (n >= 20) {
+                c->failed_events++;
+                if (flags & K_SCTP_DATA_SENT) c->failed_sent++;
+                memcpy(&c->last_failed_ppid, buf + 16, 4);
+                *state = -2;
+            }
+            return;
+        case K_SCTP_STREAM_RESET_EVENT:
+            if (flags & (K_SCTP_STREAM_RESET_DENIED | K_SCTP_STREAM_RESET_FAILED)) {
+                c->sr_denied++;
+            } else {
+                if (flags & K_SCTP_STREAM_RESET_INCOMING_SSN) c->sr_in++;
+                if (flags & K_SCTP_STREAM_RESET_OUTGOING_SSN) c->sr_out++;
+            }
+            return;
+        case K_SCTP_ASSOC_RESET_EVENT:
+            c->ar_events++;
+            return;
+        case K_SCTP_STREAM_CHANGE_EVENT:
+            /* the counts in it are what Linux added, not the totals: see refresh_streams() */
+            if (n >= 16) {
+                c->sc_events++;
+                if (flags & (K_SCTP_STREAM_RESET_DENIED | K_SCTP_STREAM_RESET_FAILED)) c->sc_denied++;
+            }
             return;
         }
     }
@@ -552,13 +790,16 @@ static ssize_t recv_message(int fd, char *buf, size_t cap, struct k_rcvinfo *ri,
     }
 }
 
-/** Sends one message with an SCTP_SNDINFO cmsg. flags may hold ABORT/EOF (then len may be 0). */
-static ssize_t send_message(int fd, const void *data, size_t len, int sid, uint32_t ppid_wire,
-                            int flags, k_assoc_t assoc, const struct sockaddr_storage *to,
-                            socklen_t tolen, int msgflags) {
+/**
+ * Sends one message with an SCTP_SNDINFO cmsg, and an SCTP_PRINFO cmsg (its PR-SCTP policy, RFC
+ * 7496) when pr is given. flags may hold ABORT/EOF (then len may be 0).
+ */
+static ssize_t send_message_pr(int fd, const void *data, size_t len, int sid, uint32_t ppid_wire,
+                               int flags, k_assoc_t assoc, const struct sockaddr_storage *to,
+                               socklen_t tolen, int msgflags, const struct k_prinfo *pr) {
     struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
     union {
-        char buf[CMSG_SPACE(sizeof(struct k_sndinfo))];
+        char buf[CMSG_SPACE(sizeof(struct k_sndinfo)) + CMSG_SPACE(sizeof(struct k_prinfo))];
         struct cmsghdr align;
     } control;
     memset(&control, 0, sizeof control);
@@ -566,7 +807,7 @@ static ssize_t send_message(int fd, const void *data, size_t len, int sid, uint3
     mh.msg_iov = &iov;
     mh.msg_iovlen = 1;
     mh.msg_control = control.buf;
-    mh.msg_controllen = sizeof control.buf;
+    mh.msg_controllen = CMSG_SPACE(sizeof(struct k_sndinfo)) + (pr ? CMSG_SPACE(sizeof(struct k_prinfo)) : 0);
     if (to) {
         mh.msg_name = (void *)to;
         mh.msg_namelen = tolen;
@@ -577,11 +818,24 @@ static ssize_t send_message(int fd, const void *data, size_t len, int sid, uint3
     c->cmsg_len = CMSG_LEN(sizeof(struct k_sndinfo));
     struct k_sndinfo si = {.sid = sid, .flags = flags, .ppid = ppid_wire, .assoc_id = assoc};
     memcpy(CMSG_DATA(c), &si, sizeof si);
+    if (pr) {
+        c = CMSG_NXTHDR(&mh, c);
+        c->cmsg_level = K_SOL_SCTP;
+        c->cmsg_type = K_SCTP_PRINFO;
+        c->cmsg_len = CMSG_LEN(sizeof(struct k_prinfo));
+        memcpy(CMSG_DATA(c), pr, sizeof *pr);
+    }
     for (;;) {
         ssize_t n = sendmsg(fd, &mh, msgflags);
         if (n < 0 && errno == EINTR) continue;
         return n;
     }
+}
+
+static ssize_t send_message(int fd, const void *data, size_t len, int sid, uint32_t ppid_wire,
+                            int flags, k_assoc_t assoc, const struct sockaddr_storage *to,
+                            socklen_t tolen, int msgflags) {
+    return send_message_pr(fd, data, len, sid, ppid_wire, flags, assoc, to, tolen, msgflags, NULL);
 }
 
 /* ------------------------------------------------------------------ servers */
@@ -601,11 +855,13 @@ static void on_usr1(int sig) {
 
 /** The counters as key=value pairs (the status line of servers, the tail of a client's result). */
 static int format_counters(char *line, size_t cap, const struct counters *c) {
-    return snprintf(line, cap,
-                    "msgs=%lld bytes=%lld echoed=%lld up=%d lost=%d restart=%d shutdown=%d peer_shutdown=%d "
-                    "ostreams=%d istreams=%d errors=%d first_error=%s",
-                    c->msgs, c->bytes, c->echoed, c->up, c->lost, c->restart, c->shutdown, c->peer_shutdown,
-                    c->ostreams, c->istreams, c->errors, first_error(c));
+    int n = snprintf(line, cap,
+                     "msgs=%lld bytes=%lld echoed=%lld up=%d lost=%d restart=%d shutdown=%d peer_shutdown=%d "
+                     "ostreams=%d istreams=%d errors=%d first_error=%s ",
+                     c->msgs, c->bytes, c->echoed, c->up, c->lost, c->restart, c->shutdown, c->peer_shutdown,
+                     c->ostreams, c->istreams, c->errors, first_error(c));
+    if (n < 0 || (size_t)n >= cap) return n;
+    return n + format_ext(line + n, cap - n, c);
 }
 
 /** Writes a line to a file atomically (temporary file, then rename). */
@@ -636,7 +892,37 @@ struct conn {
     long long msgs;
     int ending;      /* SHUTDOWN requested, waiting for it to complete */
     int ended;       /* its end (COMM_LOST or SHUTDOWN_COMP) was counted */
+    int reset_state; /* --reset-at: 0 not yet, 1 under way (Linux says EAGAIN while data is queued), 2 done */
+    long long reset_deadline;
+    int added;       /* --add-at done */
 };
+
+/**
+ * A server's --reset / --add-streams once the association has received --reset-at / --add-at
+ * messages (called after every message and every poll round); errors are counted.
+ */
+static void server_ext(int fd, struct conn *c, const struct opts *o, struct counters *cnt) {
+    k_assoc_t a = o->seqpacket ? c->assoc : 0;
+    if (o->add_streams && o->add_at > 0 && c->msgs >= o->add_at && !c->added) {
+        c->added = 1;
+        struct k_add_streams as = {.assoc_id = a, .instrms = o->add_streams, .outstrms = o->add_streams};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_ADD_STREAMS, &as, sizeof as) < 0)
+            count_error(cnt, "SCTP_ADD_STREAMS: %s", strerror(errno));
+    }
+    if (o->reset_flags && o->reset_at > 0 && c->msgs >= o->reset_at && c->reset_state == 0) {
+        c->reset_state = 1;
+        c->reset_deadline = now_ms() + 5000;
+    }
+    if (c->reset_state == 1) {
+        struct k_reset_streams rs = {.assoc_id = a, .flags = o->reset_flags, .number_streams = 0};
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_RESET_STREAMS, &rs, sizeof rs) == 0) {
+            c->reset_state = 2;
+        } else if ((errno != EAGAIN && errno != EBUSY && errno != EINPROGRESS) || now_ms() > c->reset_deadline) {
+            count_error(cnt, "SCTP_RESET_STREAMS: %s", strerror(errno));
+            c->reset_state = 2;
+        }
+    }
+}
 
 static void wait_acked(int fd, k_assoc_t assoc);
 
@@ -669,6 +955,14 @@ static void server_notification(struct counters *cnt, struct conn *c, const char
     count_notification(&t, buf, n, &a, &st);
     cnt->restart += t.restart;
     cnt->peer_shutdown += t.peer_shutdown;
+    cnt->failed_events += t.failed_events;
+    cnt->failed_sent += t.failed_sent;
+    cnt->sr_in += t.sr_in;
+    cnt->sr_out += t.sr_out;
+    cnt->sr_denied += t.sr_denied;
+    cnt->ar_events += t.ar_events;
+    cnt->sc_denied += t.sc_denied;
+    cnt->sc_events += t.sc_events;
     if (st == K_SCTP_COMM_UP) {
         /* one-to-one: counted at accept, where SCTP_STATUS fails if the association already ended */
         if (!one_to_one) cnt->up++;
@@ -725,6 +1019,8 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
             last_write = now_ms();
             dirty = 0;
         }
+        for (int i = 0; i < nconn; i++)
+            if (conns[i].reset_state == 1) server_ext(o->seqpacket ? lfd : conns[i].fd, &conns[i], o, &cnt);
         if (r <= 0) continue;
         dirty = 1;
         if (o->seqpacket) {
@@ -747,8 +1043,11 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                 if (st == K_SCTP_COMM_UP && !c && nconn < MAX_CONN) {
                     conns[nconn++] = (struct conn){.fd = -1, .assoc = a};
                     c = &conns[nconn - 1];
+                    query_negotiated(lfd, a, &cnt);
                 }
+                int sc0 = cnt.sc_events;
                 server_notification(&cnt, c, buf, n, 0);
+                if (cnt.sc_events != sc0) refresh_streams(lfd, a, &cnt);
                 if (c && c->ended) *c = conns[--nconn];
                 continue;
             }
@@ -764,7 +1063,11 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                 else
                     cnt.echoed++;
             }
-            if (c && ++c->msgs == o->after && end_assoc(lfd, c, o)) *c = conns[--nconn];
+            if (c && ++c->msgs == o->after && end_assoc(lfd, c, o)) {
+                *c = conns[--nconn];
+                c = NULL;
+            }
+            if (c) server_ext(lfd, c, o, &cnt);
             continue;
         }
         /* one-to-one */
@@ -777,6 +1080,7 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                     set_int(cfd, K_SCTP_RECVRCVINFO, 1);
                     conns[nconn++] = (struct conn){.fd = cfd};
                     cnt.up++;
+                    query_negotiated(cfd, 0, &cnt);
                     struct k_status ss;
                     memset(&ss, 0, sizeof ss);
                     socklen_t sl = sizeof ss;
@@ -808,7 +1112,9 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                 continue;
             }
             if (notif) {
+                int sc0 = cnt.sc_events;
                 server_notification(&cnt, c, buf, n, 1);
+                if (cnt.sc_events != sc0) refresh_streams(c->fd, 0, &cnt);
                 if (c->ended) {
                     /* SHUTDOWN_COMP after our own SHUTDOWN (--after), or COMM_LOST: done with it */
                     close(c->fd);
@@ -825,7 +1131,11 @@ static int run_server(int echo, int port, const struct opts *o, int ready_fd) {
                 else
                     cnt.echoed++;
             }
-            if (++c->msgs == o->after && end_assoc(lfd, c, o)) *c = conns[--nconn];
+            if (++c->msgs == o->after && end_assoc(lfd, c, o)) {
+                *c = conns[--nconn];
+                continue;
+            }
+            server_ext(c->fd, c, o, &cnt);
         }
     }
     write_status(&cnt, nconn);
@@ -854,9 +1164,14 @@ static const char *volatile prog_phase = "start";
 static volatile int client_fd = -1;
 static volatile sig_atomic_t resume_requested;
 
+/* the client's counters, for the timeout message */
+static struct counters *volatile prog_cnt;
+
 static void on_alarm(int sig) {
     (void)sig;
-    result("err timeout in %s (round %d, %lld sent, %lld echoed)", prog_phase, prog_round, prog_sent, prog_echoed);
+    const struct counters *c = prog_cnt;
+    result("err timeout in %s (round %d, %lld sent, %lld echoed, %d send failed events, %d of them sent)", prog_phase,
+           prog_round, prog_sent, prog_echoed, c ? c->failed_events : -1, c ? c->failed_sent : -1);
     _exit(3);
 }
 
@@ -881,6 +1196,8 @@ static void on_usr2(int sig) {
 struct round_result {
     long long sent, echoed, bytes;
     int instreams, outstreams;
+    int abandoned, missing, high_lost; /* --pr: reported abandoned, neither echoed nor abandoned, even ones lost */
+    int counted;                       /* --pr: abandoned by the kernel's count (SCTP_PR_ASSOC_STATUS) */
 };
 
 /** Handles a notification during a client's transfer. Returns 1 when the association ended. */
@@ -914,7 +1231,7 @@ static int client_round(const char *host, int port, const struct opts *o, struct
         close(fd);
         return -1;
     }
-    char *buf = malloc(MAX_MSG), *out = malloc(o->size);
+    char *buf = malloc(MAX_MSG), *out = malloc(o->big > o->size ? o->big : o->size);
     k_assoc_t assoc = 0;
     if (o->seqpacket) {
         /* one-to-many: connect() returns at once; wait for COMM_UP to learn the association id */
@@ -950,15 +1267,44 @@ static int client_round(const char *host, int port, const struct opts *o, struct
         result("err peer allows %d streams, -k %d", rr->outstreams, k);
         return -1;
     }
+    query_negotiated(fd, assoc, cnt);
     int n = o->count;
-    char *seen = calloc(n + 1, 1);
-    long long *last = malloc(sizeof(long long) * k);
-    for (int i = 0; i < k; i++) last[i] = -1;
+    int kmax = k + o->add_streams;
+    char *seen = calloc(n + 1, 1), *failed = calloc(n + 1, 1);
+    uint16_t *sid_of = calloc(n + 1, sizeof *sid_of);
+    long long *last = malloc(sizeof(long long) * kmax);
+    for (int i = 0; i < kmax; i++) last[i] = -1;
     int next = 0, echoed = 0;
+    int settled = 0; /* --pr: messages echoed or reported abandoned (SCTP_SEND_FAILED_EVENT) */
     int expect = o->noecho ? 0 : n;
+    int pr = o->pr_policy != 0;
+    int reset_state = 0, add_state = 0; /* 0: not yet, 1: under way, 2: done */
+    long long ext_deadline = 0;
     int paused_done = o->pause_at <= 0 || o->pause_at >= n;
     prog_phase = "transfer";
-    while (next < n || echoed < expect) {
+    long long pr_counted = 0; /* the kernel's count of abandoned messages (SCTP_PR_ASSOC_STATUS) */
+    int pr_done = !expect;
+    long long last_echo = now_ms();
+    while (next < n || (pr ? !pr_done : echoed < expect)) {
+        if (pr && next == n && !pr_done) {
+            /*
+             * Done when each message was echoed or reported abandoned by an event, or else when the
+             * echoes plus the kernel's count of abandoned messages reach n, everything sent is
+             * acknowledged and no echo came for 1 s (the kernel counts messages it abandoned after
+             * they had arrived, and reports no event for those abandoned after being sent).
+             */
+            long long k2 = pr_abandoned_count(fd, assoc);
+            if (k2 > pr_counted) pr_counted = k2;
+            struct k_status ss;
+            memset(&ss, 0, sizeof ss);
+            ss.assoc_id = assoc;
+            socklen_t sl = sizeof ss;
+            int acked = getsockopt(fd, K_SOL_SCTP, K_SCTP_STATUS, &ss, &sl) == 0 && ss.unackdata == 0 && ss.penddata == 0;
+            if (settled >= n || (echoed + pr_counted >= n && acked && now_ms() - last_echo > 1000)) {
+                pr_done = 1;
+                continue;
+            }
+        }
         int hold = !paused_done && next >= o->pause_at; /* sent up to the pause point */
         if (hold && echoed >= o->pause_at) {
             /* everything before the pause point echoed: pause until "resume" (SIGUSR2) */
@@ -973,25 +1319,77 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             paused_done = 1;
             continue;
         }
-        int want_out = next < n && !hold;
-        struct pollfd p = {.fd = fd, .events = (want_out ? POLLOUT : 0) | (echoed < expect ? POLLIN : 0)};
-        if (poll(&p, 1, 1000) < 0 && errno != EINTR) {
+        /* --reset: before message --reset-at; Linux refuses (EAGAIN) while the streams hold data */
+        if (o->reset_flags && o->reset_at > 0 && next == o->reset_at && reset_state == 0) {
+            reset_state = 1;
+            ext_deadline = now_ms() + 5000;
+            prog_phase = "stream reset";
+        }
+        if (reset_state == 1) {
+            struct k_reset_streams rs = {.assoc_id = assoc, .flags = o->reset_flags, .number_streams = 0};
+            if (setsockopt(fd, K_SOL_SCTP, K_SCTP_RESET_STREAMS, &rs, sizeof rs) == 0) {
+                reset_state = 2;
+                prog_phase = "transfer";
+            } else if (errno != EAGAIN && errno != EBUSY && errno != EINPROGRESS) {
+                result("err SCTP_RESET_STREAMS: %s", strerror(errno));
+                return -1;
+            } else if (now_ms() > ext_deadline) {
+                result("err SCTP_RESET_STREAMS still refused after 5 s: %s", strerror(errno));
+                return -1;
+            }
+        }
+        /* --add-streams: before message --add-at, then wait for the new outbound streams */
+        if (o->add_streams && o->add_at > 0 && next == o->add_at && add_state == 0) {
+            struct k_add_streams as = {.assoc_id = assoc, .instrms = o->add_streams, .outstrms = o->add_streams};
+            if (setsockopt(fd, K_SOL_SCTP, K_SCTP_ADD_STREAMS, &as, sizeof as) < 0) {
+                result("err SCTP_ADD_STREAMS: %s", strerror(errno));
+                return -1;
+            }
+            add_state = 1;
+            ext_deadline = now_ms() + 5000;
+            prog_phase = "adding streams";
+        }
+        if (add_state == 1) {
+            refresh_streams(fd, assoc, cnt);
+            if (cnt->sc_out >= k + o->add_streams) {
+                k = cnt->sc_out < kmax ? cnt->sc_out : kmax;
+                add_state = 2;
+                prog_phase = "transfer";
+            } else if (cnt->sc_denied) {
+                result("err SCTP_ADD_STREAMS denied by the peer");
+                return -1;
+            } else if (now_ms() > ext_deadline) {
+                result("err no stream change event within 5 s of SCTP_ADD_STREAMS");
+                return -1;
+            }
+        }
+        int want_out = next < n && !hold && reset_state != 1 && add_state != 1;
+        int want_in = (pr ? !pr_done : echoed < expect) || reset_state == 1 || add_state == 1;
+        struct pollfd p = {.fd = fd, .events = (want_out ? POLLOUT : 0) | (want_in ? POLLIN : 0)};
+        if (poll(&p, 1, reset_state == 1 || add_state == 1 || (pr && next == n) ? 10 : 1000) < 0 && errno != EINTR) {
             result("err poll: %s", strerror(errno));
             return -1;
         }
         if ((p.revents & POLLOUT) && want_out) {
-            fill(out, o->size, next);
-            ssize_t w = send_message(fd, out, o->size, next % k, htonl(o->ppid + next),
-                                     o->unordered ? K_SCTP_UNORDERED : 0, assoc, o->seqpacket ? &peer : NULL,
-                                     plen, MSG_DONTWAIT);
+            int sid = next % k;
+            int size = o->big && sid == 0 ? o->big : o->size;
+            fill(out, size, next);
+            struct k_prinfo pri = {.pr_policy = o->pr_policy, .pr_value = o->pr_value};
+            if (o->pr_policy == K_SCTP_PR_SCTP_PRIO) pri.pr_value = next % 2 == 0 ? 0 : o->pr_value;
+            ssize_t w = send_message_pr(fd, out, size, sid, htonl(o->ppid + next),
+                                        o->unordered ? K_SCTP_UNORDERED : 0, assoc, o->seqpacket ? &peer : NULL,
+                                        plen, MSG_DONTWAIT, pr ? &pri : NULL);
             if (w >= 0) {
+                sid_of[next] = sid;
                 next++;
                 prog_sent++;
                 rr->sent++;
-                rr->bytes += o->size;
+                rr->bytes += size;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
                 result("err send message %d: %s", next, strerror(errno));
                 return -1;
+            } else {
+                usleep(1000); /* e.g. a stream closed until its reset is answered: POLLOUT stays set */
             }
         }
         if (p.revents & (POLLIN | POLLERR | POLLHUP)) {
@@ -1004,37 +1402,62 @@ static int client_round(const char *host, int port, const struct opts *o, struct
                 return -1;
             }
             if (notif) {
+                int failed0 = cnt->failed_events;
                 if (client_notification(cnt, buf, r)) {
                     result("err association ended after %d sent, %d echoed", next, echoed);
                     return -1;
+                }
+                if (cnt->failed_events != failed0) {
+                    uint32_t fidx = ntohl(cnt->last_failed_ppid) - o->ppid;
+                    if (fidx < (uint32_t)n && !failed[fidx]) {
+                        failed[fidx] = 1;
+                        rr->abandoned++;
+                        if (!seen[fidx]) settled++;
+                    }
                 }
                 continue;
             }
             /* the index travels in the PPID (messages of 1-3 bytes have no room for it) */
             uint32_t idx = ntohl(ri.ppid) - o->ppid;
-            if (idx >= (uint32_t)n || seen[idx]) {
+            if (idx >= (uint32_t)n || idx >= (uint32_t)next || seen[idx]) {
                 result("err echo %d: bad or repeated index %u (ppid %u)", echoed, idx, ntohl(ri.ppid));
                 return -1;
             }
-            fill(out, o->size, idx);
+            int sid = sid_of[idx];
+            int size = o->big && sid == 0 ? o->big : o->size;
+            fill(out, size, idx);
             const char *why = NULL;
-            if (r != o->size) why = "length";
+            if (r != size) why = "length";
             else if (memcmp(buf, out, r) != 0) why = "payload";
-            else if (ri.sid != idx % k) why = "stream";
+            else if (ri.sid != sid) why = "stream";
             else if (!!(ri.flags & K_SCTP_UNORDERED) != !!o->unordered) why = "unordered flag";
-            else if (!o->unordered && (long long)idx < last[idx % k]) why = "order within stream";
+            else if (!o->unordered && (long long)idx < last[sid]) why = "order within stream";
             if (why) {
                 result("err echo of message %u: wrong %s (len %zd sid %u ppid %u flags %u)", idx, why, r, ri.sid,
                        ntohl(ri.ppid), ri.flags);
                 return -1;
             }
-            last[idx % k] = idx;
+            last[sid] = idx;
             seen[idx] = 1;
+            if (!failed[idx]) settled++;
+            last_echo = now_ms();
             echoed++;
             prog_echoed++;
             rr->echoed++;
         }
     }
+    if (pr) {
+        /* everything acknowledged: the peer's cumulative TSN went past the abandoned messages */
+        prog_phase = "waiting for the last SACK";
+        wait_acked(fd, assoc);
+        for (int i = 0; i < n; i++)
+            if (o->pr_policy == K_SCTP_PR_SCTP_PRIO && i % 2 == 0 && !seen[i]) rr->high_lost++;
+        long long by_count = echoed + pr_counted > n ? n : echoed + pr_counted;
+        rr->missing = n - (settled > by_count ? settled : (int)by_count);
+        rr->counted = (int)pr_counted;
+    }
+    free(failed);
+    free(sid_of);
     free(seen);
     free(last);
     free(buf);
@@ -1147,12 +1570,17 @@ static int run_client(const char *host, int port, struct opts *o) {
     long long t0 = now_ms();
     struct round_result total = {0};
     struct counters cnt = {0};
+    prog_cnt = &cnt;
     for (int round = 0; round <= o->reconnect; round++) {
         struct round_result rr = {0};
         prog_round = round;
         int fd = client_round(host, port, o, &rr, &cnt);
         if (fd < 0) return 1;
         total.sent += rr.sent;
+        total.abandoned += rr.abandoned;
+        total.missing += rr.missing;
+        total.high_lost += rr.high_lost;
+        total.counted += rr.counted;
         total.echoed += rr.echoed;
         total.bytes += rr.bytes;
         total.instreams = rr.instreams;
@@ -1174,8 +1602,11 @@ static int run_client(const char *host, int port, struct opts *o) {
     cnt.istreams = total.instreams;
     char tail[768];
     format_counters(tail, sizeof tail, &cnt);
-    result("ok client rounds=%d sent=%lld echoed=%lld bytes=%lld ms=%lld outstreams=%d instreams=%d %s",
-           o->reconnect + 1, total.sent, total.echoed, total.bytes, ms, total.outstreams, total.instreams, tail);
+    result("ok client rounds=%d sent=%lld echoed=%lld bytes=%lld ms=%lld outstreams=%d instreams=%d "
+           "pr_abandoned=%d pr_missing=%d pr_high_lost=%d pr_counted=%d %s",
+           o->reconnect + 1, total.sent, total.echoed, total.bytes, ms, total.outstreams, total.instreams,
+           total.abandoned > total.counted ? total.abandoned : total.counted, total.missing, total.high_lost,
+           total.counted, tail);
     return 0;
 }
 
@@ -1403,7 +1834,7 @@ static void stop_job(struct job *j, char *ans, size_t cap) {
             }
         }
     }
-    char st[256];
+    char st[768];
     read_status(j->id, st, sizeof st);
     snprintf(ans, cap, "ok job=%d stopped %s", j->id, st);
     j->pid = 0;
@@ -1512,7 +1943,7 @@ static int command(char *line, char *ans, size_t cap) {
         } else if (!strcmp(argv[0], "stop")) {
             stop_job(j, ans, cap);
         } else {
-            char st[256];
+            char st[768];
             if (j->pid > 0) {
                 kill(j->pid, SIGUSR1);
                 usleep(100000);
@@ -1602,7 +2033,9 @@ static int usage(void) {
             "options: --streams N --encap PORT --hb MS --seqpacket --6 --bind ADDR --bindx ADDR\n"
             "         --lport PORT --after N --abort -n N -z SIZE -k K --ppid P --unordered\n"
             "         --noecho --reconnect R --timeout S --nodelay --rto-min MS --rto-max MS\n"
-            "         --rto-initial MS --pmr N --buf BYTES --pause-at K --wait-end\n");
+            "         --rto-initial MS --pmr N --buf BYTES --pause-at K --wait-end\n"
+            "extensions: --pr ttl|rtx|prio --pr-value V --idata --big B --reconfig --reset out|in|both\n"
+            "         --reset-at K --add-streams N --add-at K (see README.md)\n");
     return 2;
 }
 

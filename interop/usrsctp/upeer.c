@@ -39,6 +39,11 @@
 #include <unistd.h>
 #include <usrsctp.h>
 
+/* In usrsctp's netinet/sctp.h but not in the installed usrsctp.h of 0.9.5.0. */
+#ifndef SCTP_INTERLEAVING_SUPPORTED
+#define SCTP_INTERLEAVING_SUPPORTED 0x00001206
+#endif
+
 enum mode { M_ECHO, M_SINK, M_CLIENT, M_BULK, M_PINGPONG };
 static const char *mode_names[] = {"echo", "sink", "client", "bulk", "pingpong"};
 
@@ -76,6 +81,16 @@ static struct {
 	int plain;              /* disable usrsctp's extensions (PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN) */
 	int warmup;             /* pingpong: round trips not counted */
 	int verbose;
+	/* extensions (issue 12) */
+	int pr_policy;          /* --pr ttl|rtx|prio: the client sends every message with this RFC 7496 policy */
+	uint32_t pr_value;      /* --pr-value: TTL in ms, retransmissions, or the priority of odd messages */
+	int idata;              /* --idata: offer I-DATA (RFC 8260) */
+	int big;                /* --big B: client messages on stream 0 are B bytes (the others --size) */
+	int reconfig;           /* --reconfig: accept every RE-CONFIG request (RFC 6525), report its events */
+	int reset_flags;        /* --reset out|in|both: SCTP_RESET_STREAMS (all streams) ... */
+	long reset_at;          /* --reset-at K: ... before client message K / after K messages received */
+	int add_streams;        /* --add-streams N: SCTP_ADD_STREAMS, N incoming and N outgoing ... */
+	long add_at;            /* --add-at K: ... before client message K / after K messages received */
 } o = {
 	.mode = M_ECHO, .udp_port = 9899, .remote_udp_port = 9899, .local_addr = "127.0.0.1",
 	.port = 5001, .peer_addr = "127.0.0.1", .peer_port = 5001, .streams = 16, .messages = 0,
@@ -169,7 +184,20 @@ static struct {
 	/* pingpong */
 	long pong;
 	int stop; /* signal received */
-} st = {.pong = -1};
+	/* extensions: what was negotiated (-1 unknown), abandoned messages, RE-CONFIG events */
+	int neg_pr, neg_idata, neg_reconfig, negotiated_for;
+	uint8_t *failed;    /* client: message i reported by SCTP_SEND_FAILED_EVENT */
+	uint16_t *sid_of;   /* client: the stream message i was sent on */
+	uint64_t failed_events, failed_sent, failed_unsent;
+	int sr_in, sr_out, sr_denied, ar_events, sc_events, sc_denied;
+	uint16_t sc_in, sc_out;
+} st = {.pong = -1, .neg_pr = -1, .neg_idata = -1, .neg_reconfig = -1};
+
+/* The size of client message i (see --big): the stream decides. */
+static int msg_size(int sid)
+{
+	return o.big > 0 && sid == 0 ? o.big : o.size;
+}
 
 /* Echo queue (echo server): filled by the receive callback, drained by the main thread. */
 struct qmsg {
@@ -257,11 +285,15 @@ static void finish(const char *status, const char *extra, int code)
 	printf("UPEER-RESULT mode=%s status=%s assocs_up=%d assocs_ended=%d cant_start=%d comm_lost=%d"
 	       " restarts=%d peer_shutdown=%d send_failed=%d ostreams=%u istreams=%u tx_msgs=%" PRIu64 " tx_bytes=%" PRIu64
 	       " rx_msgs=%" PRIu64 " rx_bytes=%" PRIu64 " rx_mb_per_s=%.3f errors=%" PRIu64 " first_error=%s"
-	       " elapsed_s=%.3f%s%s\n",
+	       " elapsed_s=%.3f pr=%d idata=%d reconfig=%d send_failed_events=%" PRIu64 " failed_sent=%" PRIu64
+	       " failed_unsent=%" PRIu64 " sr_in=%d sr_out=%d sr_denied=%d ar_events=%d sc_events=%d sc_denied=%d"
+	       " sc_in=%u sc_out=%u%s%s\n",
 	       mode_names[o.mode], status, st.comm_up, st.ended, st.cant_start, st.comm_lost, st.restarts,
 	       st.peer_shutdown, st.send_failed, st.ostreams, st.istreams, st.tx_msgs, st.tx_bytes, st.rx_msgs, st.rx_bytes,
 	       rx_span > 0 ? st.rx_bytes / rx_span / 1e6 : 0.0, st.errors,
-	       st.first_error[0] ? st.first_error : "-", elapsed, extra && *extra ? " " : "", extra ? extra : "");
+	       st.first_error[0] ? st.first_error : "-", elapsed, st.neg_pr, st.neg_idata, st.neg_reconfig,
+	       st.failed_events, st.failed_sent, st.failed_unsent, st.sr_in, st.sr_out, st.sr_denied, st.ar_events,
+	       st.sc_events, st.sc_denied, st.sc_in, st.sc_out, extra && *extra ? " " : "", extra ? extra : "");
 	fflush(stdout);
 	/*
 	 * Lingering keeps the usrsctp stack answering after the association ended: when our last
@@ -302,10 +334,6 @@ static void fill_payload(uint8_t *p, int size, long i)
 /* Checks an echo of message i (caller holds mu). */
 static void verify_echo_locked(const uint8_t *p, size_t len, struct sctp_rcvinfo *rcv)
 {
-	if (len != (size_t)o.size) {
-		error_locked("echo of %zu bytes, expected %d", len, o.size);
-		return;
-	}
 	/* The index travels in the first 4 bytes; shorter messages only have it in the PPID. */
 	long i = len >= 4 ? ((long)p[0] << 24) | ((long)p[1] << 16) | ((long)p[2] << 8) | (long)p[3]
 	                  : (long)(uint32_t)(ntohl(rcv->rcv_ppid) - o.ppid);
@@ -313,12 +341,16 @@ static void verify_echo_locked(const uint8_t *p, size_t len, struct sctp_rcvinfo
 		error_locked("echo with index %ld out of range", i);
 		return;
 	}
+	int sid = st.sid_of ? st.sid_of[i] : (int)(i % o.streams);
+	if (len != (size_t)msg_size(sid)) {
+		error_locked("echo of message %ld: %zu bytes, expected %d", i, len, msg_size(sid));
+		return;
+	}
 	if (st.seen[i]) {
 		error_locked("duplicate echo of message %ld", i);
 		return;
 	}
 	st.seen[i] = 1;
-	int sid = (int)(i % o.streams);
 	if (rcv->rcv_sid != sid) {
 		error_locked("echo of message %ld on stream %u, expected %d", i, rcv->rcv_sid, sid);
 	}
@@ -407,14 +439,69 @@ static void on_notification(const union sctp_notification *n, size_t len)
 	case SCTP_REMOTE_ERROR:
 		event_line("remote_error error=%u", ntohs(n->sn_remote_error.sre_error));
 		break;
-	case SCTP_SEND_FAILED_EVENT:
-		/* A message the peer never acknowledged, returned when the association ended (expected
-		 * after an ABORT; the mode decides whether that is an error). */
-		event_line("send_failed");
+	case SCTP_SEND_FAILED_EVENT: {
+		/* A message the peer never acknowledged: returned when the association ended (expected
+		 * after an ABORT; the mode decides whether that is an error), or abandoned by its PR-SCTP
+		 * policy (RFC 7496), which marks the client's message (index from the PPID) as failed. */
+		const struct sctp_send_failed_event *sf = &n->sn_send_failed_event;
+		uint32_t ppid = ntohl(sf->ssfe_info.snd_ppid);
+		event_line("send_failed flags=%u ppid=%u sid=%u", sf->ssfe_flags, ppid, sf->ssfe_info.snd_sid);
 		pthread_mutex_lock(&mu);
 		st.send_failed++;
+		st.failed_events++;
+		if (sf->ssfe_flags & SCTP_DATA_SENT) {
+			st.failed_sent++;
+		} else {
+			st.failed_unsent++;
+		}
+		long i = (long)(uint32_t)(ppid - o.ppid);
+		if (st.failed != NULL && i >= 0 && i < o.messages) {
+			st.failed[i] = 1;
+		}
+		pthread_cond_broadcast(&cv);
 		pthread_mutex_unlock(&mu);
 		break;
+	}
+	case SCTP_STREAM_RESET_EVENT: {
+		const struct sctp_stream_reset_event *sr = &n->sn_strreset_event;
+		event_line("stream_reset flags=0x%x", sr->strreset_flags);
+		pthread_mutex_lock(&mu);
+		if (sr->strreset_flags & (SCTP_STREAM_RESET_DENIED | SCTP_STREAM_RESET_FAILED)) {
+			st.sr_denied++;
+		} else {
+			if (sr->strreset_flags & SCTP_STREAM_RESET_INCOMING_SSN) {
+				st.sr_in++;
+			}
+			if (sr->strreset_flags & SCTP_STREAM_RESET_OUTGOING_SSN) {
+				st.sr_out++;
+			}
+		}
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		break;
+	}
+	case SCTP_ASSOC_RESET_EVENT:
+		event_line("assoc_reset flags=0x%x", n->sn_assocreset_event.assocreset_flags);
+		pthread_mutex_lock(&mu);
+		st.ar_events++;
+		pthread_mutex_unlock(&mu);
+		break;
+	case SCTP_STREAM_CHANGE_EVENT: {
+		const struct sctp_stream_change_event *sc = &n->sn_strchange_event;
+		event_line("stream_change flags=0x%x instrms=%u outstrms=%u", sc->strchange_flags, sc->strchange_instrms,
+		           sc->strchange_outstrms);
+		pthread_mutex_lock(&mu);
+		st.sc_events++;
+		if (sc->strchange_flags & (SCTP_STREAM_CHANGE_DENIED | SCTP_STREAM_CHANGE_FAILED)) {
+			st.sc_denied++;
+		} else {
+			st.sc_in = sc->strchange_instrms;
+			st.sc_out = sc->strchange_outstrms;
+		}
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		break;
+	}
 	default:
 		event_line("notification type=%u", n->sn_header.sn_type);
 	}
@@ -596,11 +683,13 @@ static void configure(struct socket *s)
 	struct sctp_initmsg init;
 	memset(&init, 0, sizeof init);
 	init.sinit_num_ostreams = (uint16_t)o.streams;
-	init.sinit_max_instreams = (uint16_t)o.streams;
+	/* room for the incoming streams --add-streams may add (usrsctp refuses more than this) */
+	init.sinit_max_instreams = (uint16_t)(o.streams + o.add_streams);
 	setopt(s, IPPROTO_SCTP, SCTP_INITMSG, &init, sizeof init, "SCTP_INITMSG");
 
 	uint16_t types[] = {SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE, SCTP_REMOTE_ERROR, SCTP_SHUTDOWN_EVENT,
-	                    SCTP_SENDER_DRY_EVENT, SCTP_SEND_FAILED_EVENT};
+	                    SCTP_SENDER_DRY_EVENT, SCTP_SEND_FAILED_EVENT, SCTP_STREAM_RESET_EVENT,
+	                    SCTP_ASSOC_RESET_EVENT, SCTP_STREAM_CHANGE_EVENT};
 	for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
 		struct sctp_event ev;
 		memset(&ev, 0, sizeof ev);
@@ -612,6 +701,23 @@ static void configure(struct socket *s)
 	if (o.nodelay) {
 		int one = 1;
 		setopt(s, IPPROTO_SCTP, SCTP_NODELAY, &one, sizeof one, "SCTP_NODELAY");
+	}
+	if (o.idata) {
+		/* usrsctp offers I-DATA only with fragment and stream interleaving on (level 2). */
+		int level = 2;
+		setopt(s, IPPROTO_SCTP, SCTP_FRAGMENT_INTERLEAVE, &level, sizeof level, "SCTP_FRAGMENT_INTERLEAVE");
+		struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = 1};
+		setopt(s, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av, sizeof av, "SCTP_INTERLEAVING_SUPPORTED");
+	}
+	if (o.pr_policy != SCTP_PR_SCTP_NONE) {
+		struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = 1};
+		setopt(s, IPPROTO_SCTP, SCTP_PR_SUPPORTED, &av, sizeof av, "SCTP_PR_SUPPORTED");
+	}
+	if (o.reconfig) {
+		struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
+		                              .assoc_value = SCTP_ENABLE_RESET_STREAM_REQ | SCTP_ENABLE_RESET_ASSOC_REQ |
+		                                             SCTP_ENABLE_CHANGE_ASSOC_REQ};
+		setopt(s, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof av, "SCTP_ENABLE_STREAM_RESET");
 	}
 	if (o.sndbuf > 0) {
 		setopt(s, SOL_SOCKET, SO_SNDBUF, &o.sndbuf, sizeof o.sndbuf, "SO_SNDBUF");
@@ -700,9 +806,10 @@ static void configure(struct socket *s)
 	}
 }
 
-/* Sends one message, waiting for send space; returns 0, or -1 when the deadline passed. */
-static int send_msg(struct socket *s, sctp_assoc_t assoc, const void *p, size_t len, uint16_t sid,
-                    uint32_t ppid_net, uint16_t flags, double deadline)
+/* Sends one message, waiting for send space; returns 0, or -1 when the deadline passed. With pr,
+ * the message carries that PR-SCTP policy (RFC 7496) through SCTP_SENDV_SPA. */
+static int send_msg_pr(struct socket *s, sctp_assoc_t assoc, const void *p, size_t len, uint16_t sid,
+                       uint32_t ppid_net, uint16_t flags, double deadline, const struct sctp_prinfo *pr)
 {
 	struct sctp_sndinfo si;
 	memset(&si, 0, sizeof si);
@@ -710,6 +817,13 @@ static int send_msg(struct socket *s, sctp_assoc_t assoc, const void *p, size_t 
 	si.snd_flags = flags;
 	si.snd_ppid = ppid_net;
 	si.snd_assoc_id = assoc;
+	struct sctp_sendv_spa spa;
+	memset(&spa, 0, sizeof spa);
+	if (pr != NULL) {
+		spa.sendv_flags = SCTP_SEND_SNDINFO_VALID | SCTP_SEND_PRINFO_VALID;
+		spa.sendv_sndinfo = si;
+		spa.sendv_prinfo = *pr;
+	}
 	for (;;) {
 		pthread_mutex_lock(&mu);
 		uint64_t gen = st.send_gen;
@@ -719,7 +833,8 @@ static int send_msg(struct socket *s, sctp_assoc_t assoc, const void *p, size_t 
 			errno = ENOTCONN;
 			return -1;
 		}
-		ssize_t n = usrsctp_sendv(s, p, len, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0);
+		ssize_t n = pr != NULL ? usrsctp_sendv(s, p, len, NULL, 0, &spa, sizeof spa, SCTP_SENDV_SPA, 0)
+		                       : usrsctp_sendv(s, p, len, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0);
 		if (n >= 0) {
 			pthread_mutex_lock(&mu);
 			st.tx_msgs++;
@@ -742,6 +857,85 @@ static int send_msg(struct socket *s, sctp_assoc_t assoc, const void *p, size_t 
 			return -1;
 		}
 	}
+}
+
+static int send_msg(struct socket *s, sctp_assoc_t assoc, const void *p, size_t len, uint16_t sid,
+                    uint32_t ppid_net, uint16_t flags, double deadline)
+{
+	return send_msg_pr(s, assoc, p, len, sid, ppid_net, flags, deadline, NULL);
+}
+
+/* Records what the association negotiated (once per association; main thread only). */
+static void query_negotiated(struct socket *s, sctp_assoc_t a)
+{
+	int opts[] = {SCTP_PR_SUPPORTED, SCTP_INTERLEAVING_SUPPORTED, SCTP_RECONFIG_SUPPORTED};
+	int vals[3];
+	for (int k = 0; k < 3; k++) {
+		struct sctp_assoc_value av = {.assoc_id = a};
+		socklen_t l = sizeof av;
+		vals[k] = usrsctp_getsockopt(s, IPPROTO_SCTP, opts[k], &av, &l) == 0 ? (int)av.assoc_value : -1;
+	}
+	pthread_mutex_lock(&mu);
+	st.neg_pr = vals[0];
+	st.neg_idata = vals[1];
+	st.neg_reconfig = vals[2];
+	pthread_mutex_unlock(&mu);
+}
+
+/* --reset: SCTP_RESET_STREAMS on every stream, retried while a request is outstanding (2 s). */
+static void reset_streams(struct socket *s, sctp_assoc_t a)
+{
+	struct sctp_reset_streams rs;
+	memset(&rs, 0, sizeof rs);
+	rs.srs_assoc_id = a;
+	rs.srs_flags = (uint16_t)o.reset_flags;
+	rs.srs_number_streams = 0;
+	double until = now_s() + 2;
+	int rc;
+	while ((rc = usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_RESET_STREAMS, &rs, sizeof rs)) < 0 &&
+	       (errno == EBUSY || errno == EAGAIN || errno == EALREADY) && now_s() < until) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	event_line("reset_streams flags=%d rc=%d errno=%d", o.reset_flags, rc, rc < 0 ? errno : 0);
+	if (rc < 0) {
+		pthread_mutex_lock(&mu);
+		error_locked("SCTP_RESET_STREAMS: %s", strerror(errno));
+		pthread_mutex_unlock(&mu);
+	}
+}
+
+/* --add-streams: SCTP_ADD_STREAMS (N in, N out); waits (5 s) until a stream change event reports the
+ * new outbound streams and returns their count (the old one when nothing changed). */
+static int add_streams(struct socket *s, sctp_assoc_t a, int current)
+{
+	pthread_mutex_lock(&mu);
+	int events0 = st.sc_events;
+	pthread_mutex_unlock(&mu);
+	struct sctp_add_streams as = {.sas_assoc_id = a, .sas_instrms = (uint16_t)o.add_streams,
+	                              .sas_outstrms = (uint16_t)o.add_streams};
+	if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_ADD_STREAMS, &as, sizeof as) < 0) {
+		pthread_mutex_lock(&mu);
+		error_locked("SCTP_ADD_STREAMS: %s", strerror(errno));
+		pthread_mutex_unlock(&mu);
+		return current;
+	}
+	event_line("add_streams n=%d", o.add_streams);
+	pthread_mutex_lock(&mu);
+	double until = now_s() + 5;
+	/* one event per direction may come (incoming added, then outgoing): wait for the outgoing */
+	while (st.sc_out < current + o.add_streams && st.sc_denied == 0 && !st.stop && st.ended == 0 &&
+	       now_s() < until) {
+		wait_until_locked(until);
+	}
+	int out = current;
+	if (st.sc_events == events0) {
+		error_locked("no stream change event within 5 s of SCTP_ADD_STREAMS");
+	} else if (st.sc_out > current) {
+		out = st.sc_out;
+	}
+	pthread_mutex_unlock(&mu);
+	return out;
 }
 
 /* Ends the association: graceful (SCTP_EOF) or ABORT. */
@@ -800,10 +994,36 @@ static void run_server(struct socket *s)
 	double deadline = t_start + o.timeout + 3600;
 	long echoed = 0;
 	int closing = 0;
+	int reset_done = 0, add_done = 0;
 	pthread_mutex_lock(&mu);
 	for (;;) {
 		if (st.stop || (o.assocs > 0 && st.ended >= o.assocs)) {
 			break;
+		}
+		if (st.comm_up > st.negotiated_for) {
+			st.negotiated_for = st.comm_up;
+			sctp_assoc_t a = st.last_assoc;
+			pthread_mutex_unlock(&mu);
+			query_negotiated(s, a);
+			pthread_mutex_lock(&mu);
+			continue;
+		}
+		/* --reset-at / --add-at on a server: after K messages received, while the echoes flow. */
+		if (o.reset_flags && !reset_done && o.reset_at > 0 && st.rx_msgs >= (uint64_t)o.reset_at && st.ended == 0) {
+			reset_done = 1;
+			sctp_assoc_t a = st.last_assoc;
+			pthread_mutex_unlock(&mu);
+			reset_streams(s, a);
+			pthread_mutex_lock(&mu);
+			continue;
+		}
+		if (o.add_streams && !add_done && o.add_at > 0 && st.rx_msgs >= (uint64_t)o.add_at && st.ended == 0) {
+			add_done = 1;
+			sctp_assoc_t a = st.last_assoc;
+			pthread_mutex_unlock(&mu);
+			add_streams(s, a, o.streams);
+			pthread_mutex_lock(&mu);
+			continue;
 		}
 		if (o.mode == M_ECHO && q_head != NULL) {
 			struct qmsg *m = q_head;
@@ -958,13 +1178,31 @@ static void wait_acked(struct socket *s, sctp_assoc_t a, double until)
 	}
 }
 
+/* Client with --pr: message i is done when echoed or reported abandoned (send failed). */
+static long settled_locked(void)
+{
+	long n = 0;
+	for (long i = 0; i < o.messages; i++) {
+		n += st.seen[i] || (st.failed != NULL && st.failed[i]);
+	}
+	return n;
+}
+
 static void run_client(struct socket *s)
 {
 	sctp_assoc_t a = connect_peer(s);
+	query_negotiated(s, a);
 	double deadline = t_start + o.timeout;
-	uint8_t *buf = malloc((size_t)o.size);
+	uint8_t *buf = malloc((size_t)(o.big > o.size ? o.big : o.size));
 	uint16_t flags = (o.unordered ? SCTP_UNORDERED : 0) | (o.sack_immediately ? SCTP_SACK_IMMEDIATELY : 0);
+	int streams_now = o.streams;
 	for (long i = 0; i < o.messages; i++) {
+		if (o.reset_flags && o.reset_at > 0 && i == o.reset_at) {
+			reset_streams(s, a);
+		}
+		if (o.add_streams && o.add_at > 0 && i == o.add_at) {
+			streams_now = add_streams(s, a, streams_now);
+		}
 		if (o.pause_at > 0 && i == o.pause_at && o.expect_echo) {
 			pthread_mutex_lock(&mu);
 			while (st.rx_msgs < (uint64_t)i && st.ended == 0 && !st.stop && now_s() < deadline) {
@@ -978,16 +1216,52 @@ static void run_client(struct socket *s)
 				/* stdin closed: go on */
 			}
 		}
-		fill_payload(buf, o.size, i);
-		if (send_msg(s, a, buf, (size_t)o.size, (uint16_t)(i % o.streams), htonl(o.ppid + (uint32_t)i), flags,
-		             deadline) < 0) {
+		uint16_t sid = (uint16_t)(i % streams_now);
+		int size = msg_size(sid);
+		pthread_mutex_lock(&mu);
+		if (st.sid_of) {
+			st.sid_of[i] = sid;
+		}
+		pthread_mutex_unlock(&mu);
+		fill_payload(buf, size, i);
+		struct sctp_prinfo pr = {.pr_policy = (uint16_t)o.pr_policy, .pr_value = o.pr_value};
+		if (o.pr_policy == SCTP_PR_SCTP_BUF) {
+			/* priority: even messages 0 (highest), odd ones --pr-value; only odd ones may be dropped */
+			pr.pr_value = i % 2 == 0 ? 0 : o.pr_value;
+		}
+		if (send_msg_pr(s, a, buf, (size_t)size, sid, htonl(o.ppid + (uint32_t)i), flags, deadline,
+		                o.pr_policy != SCTP_PR_SCTP_NONE ? &pr : NULL) < 0) {
 			pthread_mutex_lock(&mu);
 			error_locked("send of message %ld: %s", i, strerror(errno));
 			pthread_mutex_unlock(&mu);
 			break;
 		}
 	}
-	if (o.expect_echo) {
+	if (o.expect_echo && o.pr_policy != SCTP_PR_SCTP_NONE) {
+		/* PR-SCTP: every message echoed or abandoned (reported); then everything acknowledged, so
+		 * the peer's cumulative TSN went past the abandoned ones (FORWARD-TSN). */
+		pthread_mutex_lock(&mu);
+		while (settled_locked() < o.messages && st.ended == 0 && !st.stop && now_s() < deadline) {
+			wait_until_locked(deadline);
+		}
+		pthread_mutex_unlock(&mu);
+		wait_acked(s, a, deadline);
+		pthread_mutex_lock(&mu);
+		long settled = settled_locked(), failed = 0, hi_lost = 0;
+		for (long i = 0; i < o.messages; i++) {
+			failed += st.failed[i];
+			hi_lost += o.pr_policy == SCTP_PR_SCTP_BUF && i % 2 == 0 && !st.seen[i];
+		}
+		pthread_mutex_unlock(&mu);
+		char extra[160];
+		snprintf(extra, sizeof extra, "pr_abandoned=%ld pr_missing=%ld pr_high_lost=%ld", failed,
+		         o.messages - settled, hi_lost);
+		end_and_wait(s, a);
+		pthread_mutex_lock(&mu);
+		int ok = st.errors == 0;
+		pthread_mutex_unlock(&mu);
+		finish(ok ? "ok" : "fail", extra, ok ? 0 : 1);
+	} else if (o.expect_echo) {
 		pthread_mutex_lock(&mu);
 		while (st.rx_msgs < (uint64_t)o.messages && st.ended == 0 && !st.stop && now_s() < deadline) {
 			wait_until_locked(deadline);
@@ -1125,6 +1399,18 @@ static void usage(void)
 	       "  --threshold B        send callback threshold (default 0: after every SACK)\n"
 	       "  --plain              disable PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN in INIT\n"
 	       "  --warmup N           pingpong: round trips not measured (default 10)\n"
+	       "  --pr ttl|rtx|prio    client: send every message with this PR-SCTP policy (RFC 7496); prio:\n"
+	       "                       even messages priority 0, odd ones --pr-value; waits until each message\n"
+	       "                       is echoed or abandoned; reports pr_abandoned, pr_missing, pr_high_lost\n"
+	       "  --pr-value V         TTL in ms, retransmissions, or the priority of odd messages\n"
+	       "  --idata              offer I-DATA (SCTP_FRAGMENT_INTERLEAVE 2, SCTP_INTERLEAVING_SUPPORTED)\n"
+	       "  --big B              client: messages on stream 0 are B bytes, the others --size\n"
+	       "  --reconfig           SCTP_ENABLE_STREAM_RESET (accept every RE-CONFIG request)\n"
+	       "  --reset out|in|both  SCTP_RESET_STREAMS on all streams: client before message --reset-at K,\n"
+	       "  --reset-at K         server after K messages received\n"
+	       "  --add-streams N      SCTP_ADD_STREAMS, N in and N out: client before message --add-at K\n"
+	       "  --add-at K           (then on every stream), server after K messages received; without\n"
+	       "                       --add-at, N more incoming streams are only allowed (SCTP_INITMSG)\n"
 	       "  --verbose            print UPEER-EVENT lines\n");
 }
 
@@ -1139,7 +1425,9 @@ int main(int argc, char **argv)
 		{"sndbuf", 1, 0, 'b'}, {"rcvbuf", 1, 0, 'r'}, {"threshold", 1, 0, 'T'}, {"plain", 0, 0, 'x'},
 		{"warmup", 1, 0, 'w'}, {"verbose", 0, 0, 'v'}, {"help", 0, 0, '?'}, {"rto-min", 1, 0, 1001},
 		{"rto-max", 1, 0, 1002}, {"rto-initial", 1, 0, 1003}, {"path-max-retrans", 1, 0, 1004},
-		{"pause-at", 1, 0, 1005}, {"linger", 1, 0, 1006}, {0, 0, 0, 0}};
+		{"pause-at", 1, 0, 1005}, {"linger", 1, 0, 1006}, {"pr", 1, 0, 1007}, {"pr-value", 1, 0, 1008},
+		{"idata", 0, 0, 1009}, {"big", 1, 0, 1010}, {"reconfig", 0, 0, 1011}, {"reset", 1, 0, 1012},
+		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1199,6 +1487,37 @@ int main(int argc, char **argv)
 		case 1004: o.path_max_retrans = atoi(optarg); break;
 		case 1005: o.pause_at = atol(optarg); break;
 		case 1006: o.linger = atof(optarg); break;
+		case 1007:
+			if (strcmp(optarg, "ttl") == 0) {
+				o.pr_policy = SCTP_PR_SCTP_TTL;
+			} else if (strcmp(optarg, "rtx") == 0) {
+				o.pr_policy = SCTP_PR_SCTP_RTX;
+			} else if (strcmp(optarg, "prio") == 0) {
+				o.pr_policy = SCTP_PR_SCTP_BUF;
+			} else {
+				fprintf(stderr, "--pr ttl|rtx|prio\n");
+				return 64;
+			}
+			break;
+		case 1008: o.pr_value = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 1009: o.idata = 1; break;
+		case 1010: o.big = atoi(optarg); break;
+		case 1011: o.reconfig = 1; break;
+		case 1012:
+			if (strcmp(optarg, "out") == 0) {
+				o.reset_flags = SCTP_STREAM_RESET_OUTGOING;
+			} else if (strcmp(optarg, "in") == 0) {
+				o.reset_flags = SCTP_STREAM_RESET_INCOMING;
+			} else if (strcmp(optarg, "both") == 0) {
+				o.reset_flags = SCTP_STREAM_RESET_INCOMING | SCTP_STREAM_RESET_OUTGOING;
+			} else {
+				fprintf(stderr, "--reset out|in|both\n");
+				return 64;
+			}
+			break;
+		case 1013: o.reset_at = atol(optarg); break;
+		case 1014: o.add_streams = atoi(optarg); break;
+		case 1015: o.add_at = atol(optarg); break;
 		default: usage(); return c == '?' ? 0 : 64;
 		}
 	}
@@ -1216,8 +1535,11 @@ int main(int argc, char **argv)
 	}
 	if (o.mode == M_CLIENT && o.expect_echo) {
 		st.seen = calloc((size_t)(o.messages > 0 ? o.messages : 1), 1);
-		st.last_index_per_stream = malloc(sizeof(long) * (size_t)o.streams);
-		for (int k = 0; k < o.streams; k++) {
+		st.failed = calloc((size_t)(o.messages > 0 ? o.messages : 1), 1);
+		st.sid_of = calloc((size_t)(o.messages > 0 ? o.messages : 1), sizeof *st.sid_of);
+		/* room for the streams --add-streams may add */
+		st.last_index_per_stream = malloc(sizeof(long) * (size_t)(o.streams + o.add_streams));
+		for (int k = 0; k < o.streams + o.add_streams; k++) {
 			st.last_index_per_stream[k] = -1;
 		}
 	}

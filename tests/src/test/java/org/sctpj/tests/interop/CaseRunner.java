@@ -61,7 +61,10 @@ public final class CaseRunner {
     public Outcome run(Llp llp, Direction dir, InteropCase c) {
         long t0 = System.nanoTime();
         try {
-            Optional<String> na = peer.notApplicable(llp, dir, c);
+            Optional<String> na = c.extension() ? ExtensionCell.notApplicable(llp) : Optional.empty();
+            if (na.isEmpty()) {
+                na = peer.notApplicable(llp, dir, c);
+            }
             if (na.isPresent()) {
                 return new Outcome(Outcome.Status.NOT_APPLICABLE, na.get(), 0);
             }
@@ -112,7 +115,7 @@ public final class CaseRunner {
         if (p.isPresent()) {
             return p;
         }
-        if (c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME) {
+        if (c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || ExtensionCell.lossPercent(c) > 0) {
             return Machine.nftUnavailable();
         }
         return Optional.empty();
@@ -134,7 +137,9 @@ public final class CaseRunner {
                 try (OurStack us = OurStack.start(name, writer, framing)) {
                     Cell cell = new Cell(llp, c, topo, us, snap);
                     try {
-                        if (dir == Direction.WE_CLIENT) {
+                        if (c.extension()) {
+                            new ExtensionCell(peer, llp, c, topo, us, snap, cell.opener()).run(dir);
+                        } else if (dir == Direction.WE_CLIENT) {
                             cell.weClient();
                         } else {
                             cell.weServer();
@@ -171,7 +176,8 @@ public final class CaseRunner {
         }
     }
 
-    private static void check(boolean ok, String what) {
+    /** Fails with {@code what} unless {@code ok}. */
+    static void check(boolean ok, String what) {
         if (!ok) {
             throw new AssertionError(what);
         }
@@ -184,6 +190,25 @@ public final class CaseRunner {
      */
     private static int randomPort() {
         return ThreadLocalRandom.current().nextInt(49152, 65536);
+    }
+
+    /**
+     * Waits for our association change {@code type} ({@code id} null: of any association); the
+     * failure carries the end of the peer's output.
+     */
+    static AssociationChange awaitChange(
+            OurStack us, Peer.PeerRun p, AssociationId id, AssociationChangeType type, Duration timeout)
+            throws InterruptedException {
+        try {
+            return (AssociationChange) us.awaitEvent(
+                    e -> e instanceof AssociationChange a
+                            && a.type() == type
+                            && (id == null || a.association().equals(id)),
+                    timeout,
+                    type.toString());
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\npeer output:\n" + tail(p.output()));
+        }
     }
 
     /** Payload of message {@code i} (see {@link PeerJob}). */
@@ -244,6 +269,7 @@ public final class CaseRunner {
                 case STREAMS_FEWER -> 40;
                 case BULK_LOSS -> 300;
                 case MULTIHOME -> 100;
+                default -> throw new IllegalStateException(c + " runs in ExtensionCell");
             };
         }
 
@@ -517,18 +543,14 @@ public final class CaseRunner {
 
         AssociationChange awaitChange(Peer.PeerRun p, AssociationId id, AssociationChangeType type)
                 throws InterruptedException {
-            try {
-                return (AssociationChange) us.awaitEvent(
-                        e -> e instanceof AssociationChange a
-                                && a.type() == type
-                                && (id == null || a.association().equals(id)),
-                        c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || c == InteropCase.BIG_MESSAGE
-                                ? LONG
-                                : STEP,
-                        type.toString());
-            } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "\npeer output:\n" + tail(p.output()));
-            }
+            return CaseRunner.awaitChange(
+                    us,
+                    p,
+                    id,
+                    type,
+                    c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || c == InteropCase.BIG_MESSAGE
+                            ? LONG
+                            : STEP);
         }
 
         void checkPeer(PeerResult r, Peer.PeerRun p, int expectedRx) {

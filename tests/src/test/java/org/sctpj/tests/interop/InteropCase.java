@@ -53,12 +53,73 @@ public enum InteropCase {
      * Two addresses on each side; after the association is up the primary path is cut by
      * nftables, and the traffic must move to the other path with nothing lost.
      */
-    MULTIHOME("multihome-failover");
+    MULTIHOME("multihome-failover"),
+
+    // ---------------------------------------------------------------- issue 12: the extensions
+    // (run by ExtensionCell; over UDP and raw IPv4; select them alone with sctpj.interop.group=extensions)
+
+    /**
+     * PR-SCTP (RFC 3758) with the time-to-live policy (RFC 7496 section 3.1, 5 ms) under 10% loss
+     * each way: the sender (we-client: us; we-server: the peer's client) sends 300 messages of 1,000
+     * bytes on 4 streams with the policy, the other side echoes reliably. Every message is echoed or
+     * reported abandoned to its sender (nothing else lost), at least one was abandoned, echoes keep
+     * per-stream order, everything the sender sent ends up acknowledged (the receiver's cumulative
+     * TSN moved past the abandoned ones: FORWARD-TSN) and the association shuts down cleanly.
+     */
+    PR_TTL("prsctp-ttl-loss", true),
+    /** The same with limited retransmissions (RFC 7496 section 3.2): 0 retransmissions. */
+    PR_RTX("prsctp-rtx-loss", true),
+    /**
+     * The same with the priority policy (RFC 7496 section 3.3) and a 16 KiB send buffer: even
+     * messages priority 0, odd ones 1; only odd messages may be abandoned, every even one arrives.
+     */
+    PR_PRIO("prsctp-prio-buffer", true),
+    /**
+     * I-DATA (RFC 8260) negotiated; 24 messages on 2 streams: those on stream 0 are 200,000 bytes
+     * (fragmented, their fragments numbered by FSN), those on stream 1 are 300 bytes, echoed both
+     * ways. Fragmented I-DATA in both directions: the case the corpus shows usrsctp and Linux 6.1
+     * failing each other on (FSN numbering); tests/README.md says what each does.
+     */
+    IDATA_INTERLEAVE("idata-interleave", true),
+    /**
+     * I-DATA with PR-SCTP: the limited-retransmissions case (0 retransmissions, 10% loss) on
+     * I-DATA, so abandoned messages are skipped with I-FORWARD-TSN (RFC 8260 section 2.3): ours
+     * (we-client) or the peer's (we-server).
+     */
+    IDATA_PR_RTX("idata-iforward-rtx-loss", true),
+    /**
+     * RE-CONFIG (RFC 6525): 400 messages echoed on 4 streams; after 200, our stack resets its
+     * outgoing streams (Outgoing SSN Reset Request, section 5.1.2) while the rest flows. Nothing
+     * lost or misordered; the peer reports the incoming stream reset; we see our StreamReset event.
+     */
+    RESET_BY_US("reconfig-reset-by-us", true),
+    /**
+     * The same, the peer asking: its outgoing streams and ours (Outgoing and Incoming SSN Reset
+     * Requests in one RE-CONFIG chunk, sections 5.1.2 and 5.1.3) after 200 messages.
+     */
+    RESET_BY_PEER("reconfig-reset-by-peer", true),
+    /**
+     * RE-CONFIG Add Outgoing/Incoming Streams (sections 5.1.5, 5.1.6): 400 messages on 4 streams;
+     * after 200 the client side (we-client: us; we-server: the peer) adds 4 streams each way and
+     * sends the rest on all 8; the echoes come back on the new streams too.
+     */
+    ADD_STREAMS("reconfig-add-streams", true);
 
     private final String label;
+    private final boolean extension;
 
     InteropCase(String label) {
+        this(label, false);
+    }
+
+    InteropCase(String label, boolean extension) {
         this.label = label;
+        this.extension = extension;
+    }
+
+    /** True for the cases of issue 12 (PR-SCTP, I-DATA, RE-CONFIG), run by {@link ExtensionCell}. */
+    public boolean extension() {
+        return extension;
     }
 
     /** The name in the table and in the pcap file names. */

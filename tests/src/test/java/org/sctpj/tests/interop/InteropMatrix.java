@@ -13,7 +13,8 @@ import org.sctpj.tests.interop.usrsctp.UsrsctpInteropPeer;
  * The cells of the interop matrix: peer x lower layer x direction x case, in the order they run.
  * The selection can be narrowed with system properties (comma-separated, labels as in the table):
  * {@code sctpj.interop.peer} (usrsctp, kernel), {@code sctpj.interop.llp} (udp, raw4, raw6), {@code
- * sctpj.interop.direction}, {@code sctpj.interop.case}.
+ * sctpj.interop.direction}, {@code sctpj.interop.case}; {@code sctpj.interop.group=extensions} keeps
+ * only the cases of issue 12 ({@link InteropCase#extension()}), {@code core} only the others.
  */
 public final class InteropMatrix {
     private InteropMatrix() {}
@@ -58,6 +59,14 @@ public final class InteropMatrix {
         Set<Llp> llps = select("sctpj.interop.llp", Llp.class, Llp::label);
         Set<Direction> dirs = select("sctpj.interop.direction", Direction.class, Direction::label);
         Set<InteropCase> cases = select("sctpj.interop.case", InteropCase.class, InteropCase::label);
+        String group = System.getProperty("sctpj.interop.group", "").trim().toLowerCase(Locale.ROOT);
+        switch (group) {
+            case "" -> {}
+            case "extensions" -> cases.removeIf(c -> !c.extension());
+            case "core" -> cases.removeIf(InteropCase::extension);
+            default -> throw new IllegalArgumentException(
+                    "sctpj.interop.group: " + group + " is neither core nor extensions");
+        }
         List<Cell> out = new ArrayList<>();
         for (Peer p : peers()) {
             for (Llp l : llps) {

@@ -137,6 +137,22 @@ final class OurStack implements AutoCloseable {
         return call(ep -> ep.send(id, info, ByteBuffer.wrap(data), thread.now()));
     }
 
+    /** Resets our outgoing streams (all of them) through {@link ExtensionCalls}. */
+    void resetOutgoing(AssociationId id) {
+        call(ep -> {
+            ExtensionCalls.resetOutgoing(ep, id, new int[0], thread.now());
+            return null;
+        });
+    }
+
+    /** Adds streams through {@link ExtensionCalls}. */
+    void addStreams(AssociationId id, int outbound, int inbound) {
+        call(ep -> {
+            ExtensionCalls.addStreams(ep, id, outbound, inbound, thread.now());
+            return null;
+        });
+    }
+
     /** Graceful shutdown. */
     void shutdown(AssociationId id) {
         call(ep -> {
@@ -324,6 +340,11 @@ final class OurStack implements AutoCloseable {
         synchronized (this) {
             return events.stream().filter(p).findFirst().orElseThrow();
         }
+    }
+
+    /** The events matching {@code p} so far, in order. */
+    synchronized List<SctpEvent> events(Predicate<SctpEvent> p) {
+        return events.stream().filter(p).toList();
     }
 
     /** True if an event matching {@code p} was seen. */

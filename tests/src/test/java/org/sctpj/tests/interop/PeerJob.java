@@ -38,6 +38,8 @@ import java.util.List;
  * @param timeout hard limit of the program's run
  * @param pauseAt clients: after this many messages and their echoes, pause (see {@link
  *     Peer.PeerRun#awaitPaused}) until resumed; 0 never pauses
+ * @param extensions what the peer does with PR-SCTP, I-DATA and RE-CONFIG ({@link
+ *     PeerExtensions#NONE}: nothing beyond its defaults)
  */
 public record PeerJob(
         Role role,
@@ -60,7 +62,8 @@ public record PeerJob(
         int pathMaxRetrans,
         int bufferBytes,
         Duration timeout,
-        int pauseAt) {
+        int pauseAt,
+        PeerExtensions extensions) {
 
     /** Server or client. */
     public enum Role {
@@ -109,7 +112,8 @@ public record PeerJob(
                 0,
                 0,
                 Duration.ofSeconds(60),
-                0);
+                0,
+                PeerExtensions.NONE);
     }
 
     /** A client job with defaults (16 streams, no message, ends with SHUTDOWN, 60 s). */
@@ -136,7 +140,8 @@ public record PeerJob(
                 0,
                 0,
                 Duration.ofSeconds(60),
-                0);
+                0,
+                PeerExtensions.NONE);
     }
 
     /** With {@code n} streams offered. */
@@ -162,7 +167,8 @@ public record PeerJob(
                 pathMaxRetrans,
                 bufferBytes,
                 timeout,
-                pauseAt);
+                pauseAt,
+                extensions);
     }
 
     /** With {@code n} messages of {@code bytes} bytes, PPIDs from {@code ppid}, U bit as given. */
@@ -188,7 +194,8 @@ public record PeerJob(
                 pathMaxRetrans,
                 bufferBytes,
                 timeout,
-                pauseAt);
+                pauseAt,
+                extensions);
     }
 
     /** Ending as given. */
@@ -214,7 +221,8 @@ public record PeerJob(
                 pathMaxRetrans,
                 bufferBytes,
                 timeout,
-                pauseAt);
+                pauseAt,
+                extensions);
     }
 
     /** With a heartbeat interval and RTO bounds (ms) and Path.Max.Retrans (0: default). */
@@ -240,7 +248,8 @@ public record PeerJob(
                 pmr,
                 bufferBytes,
                 timeout,
-                pauseAt);
+                pauseAt,
+                extensions);
     }
 
     /** Pausing after {@code k} messages (clients). */
@@ -266,7 +275,35 @@ public record PeerJob(
                 pathMaxRetrans,
                 bufferBytes,
                 timeout,
-                k);
+                k,
+                extensions);
+    }
+
+    /** With {@code e} asked of the peer's extensions. */
+    public PeerJob withExtensions(PeerExtensions e) {
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                end,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bufferBytes,
+                timeout,
+                pauseAt,
+                e);
     }
 
     /** With send and receive buffers of {@code bytes}. */
@@ -292,6 +329,7 @@ public record PeerJob(
                 pathMaxRetrans,
                 bytes,
                 timeout,
-                pauseAt);
+                pauseAt,
+                extensions);
     }
 }

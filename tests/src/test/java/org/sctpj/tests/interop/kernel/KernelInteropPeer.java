@@ -12,6 +12,7 @@ import org.sctpj.tests.interop.Direction;
 import org.sctpj.tests.interop.InteropCase;
 import org.sctpj.tests.interop.Llp;
 import org.sctpj.tests.interop.Peer;
+import org.sctpj.tests.interop.PeerExtensions;
 import org.sctpj.tests.interop.PeerJob;
 import org.sctpj.tests.interop.PeerResult;
 import org.sctpj.tests.interop.Topology;
@@ -31,6 +32,25 @@ import org.sctpj.tests.interop.Topology;
  */
 public final class KernelInteropPeer implements Peer {
     private static final Duration POLL = Duration.ofMillis(100);
+    /** The keys kpeer reports about the extensions, as upeer names them (see {@code PeerExtensions}). */
+    private static final List<String> EXTENSION_KEYS = List.of(
+            "pr",
+            "idata",
+            "reconfig",
+            "send_failed_events",
+            "failed_sent",
+            "sr_in",
+            "sr_out",
+            "sr_denied",
+            "ar_events",
+            "sc_events",
+            "sc_denied",
+            "sc_in",
+            "sc_out",
+            "pr_abandoned",
+            "pr_missing",
+            "pr_high_lost",
+            "pr_counted");
 
     private static KernelVm vm;
     private static String bootFailure;
@@ -137,6 +157,16 @@ public final class KernelInteropPeer implements Peer {
         if (job.bufferBytes() > 0) {
             o.append(" --buf ").append(job.bufferBytes());
         }
+        PeerExtensions ext = job.extensions();
+        for (String a : ext.args()) {
+            o.append(' ').append(a);
+        }
+        // The extensions' sysctls (net.sctp.*): intl_enable lets a socket offer I-DATA at all;
+        // reconf_enable makes new endpoints offer RE-CONFIG (kpeer also sets SCTP_RECONFIG_SUPPORTED);
+        // prsctp_enable is the kernel's default (1). Per job, so the other cases see the defaults.
+        v.ok("sysctl net.sctp.intl_enable " + (ext.idata() ? 1 : 0));
+        v.ok("sysctl net.sctp.reconf_enable " + (ext.reconfig() ? 1 : 0));
+        v.ok("sysctl net.sctp.prsctp_enable 1");
         String cmd;
         boolean server = job.role() == PeerJob.Role.ECHO_SERVER;
         if (server) {
@@ -261,6 +291,9 @@ public final class KernelInteropPeer implements Peer {
             m.put("echoed", String.valueOf(num(s, "echoed")));
             m.put("errors", String.valueOf(errors));
             m.put("first_error", KernelVm.field(s, "first_error").orElse("-"));
+            for (String k : EXTENSION_KEYS) {
+                KernelVm.field(s, k).ifPresent(v -> m.put(k, v));
+            }
             return new PeerResult(m);
         }
 

@@ -97,6 +97,11 @@ public final class UsrsctpInteropPeer implements Peer {
         if (job.pauseAt() > 0) {
             b.option("pause-at", String.valueOf(job.pauseAt()));
         }
+        java.util.List<String> ext = job.extensions().args();
+        for (int i = 0; i < ext.size(); i++) {
+            boolean valued = i + 1 < ext.size() && !ext.get(i + 1).startsWith("--");
+            b.option(ext.get(i).substring(2), valued ? ext.get(++i) : null);
+        }
         UsrsctpPeer p = b.start();
         return new Run(p);
     }
