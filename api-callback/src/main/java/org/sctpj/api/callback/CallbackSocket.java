@@ -1,6 +1,5 @@
 package org.sctpj.api.callback;
 
-import org.sctpj.stack.StreamSchedulerKind;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -31,6 +30,7 @@ import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.llp.LowerLayer;
 import org.sctpj.timers.EndpointHandle;
 import org.sctpj.timers.EndpointListener;

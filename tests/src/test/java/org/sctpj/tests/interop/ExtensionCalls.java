@@ -6,6 +6,7 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.ReconfigRequestKind;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -58,9 +59,7 @@ final class ExtensionCalls {
      * SCTP_ENABLE_STREAM_RESET with every bit).
      */
     static SctpOptions.Builder acceptAllReconfigRequests(SctpOptions.Builder b) {
-        // wired: return b.acceptedReconfigRequests(java.util.EnumSet.allOf(ReconfigRequestKind.class));
-        throw new NotWired(
-                "reconfig", "SctpOptions.Builder.acceptedReconfigRequests(EnumSet.allOf(ReconfigRequestKind.class))");
+        return b.acceptedReconfigRequests(java.util.EnumSet.allOf(ReconfigRequestKind.class));
     }
 
     /** {@code base} sent with PR-SCTP policy {@code p} and value {@code value} (RFC 7496). */
@@ -77,8 +76,7 @@ final class ExtensionCalls {
      * Reset Request). Stack thread only.
      */
     static void resetOutgoing(Endpoint ep, AssociationId id, int[] streams, long now) {
-        // wired: ep.resetStreams(id, streams, true, false, now);
-        throw new NotWired("reconfig", "Endpoint.resetStreams(id, streams, outgoing=true, incoming=false, now)");
+        ep.resetStreams(id, streams, true, false, now);
     }
 
     /**
@@ -86,27 +84,14 @@ final class ExtensionCalls {
      * and 5.1.6). Stack thread only.
      */
     static void addStreams(Endpoint ep, AssociationId id, int outbound, int inbound, long now) {
-        // wired: ep.addStreams(id, outbound, inbound, now);
-        throw new NotWired("reconfig", "Endpoint.addStreams(id, outbound, inbound, now)");
+        ep.addStreams(id, outbound, inbound, now);
     }
 
     /**
-     * A stream reset event (RFC 6458 section 6.1.9) that succeeded. Matched by the record's name
-     * and its {@code outcome()} until the reconfig branch's {@code SctpEvent.StreamReset(association,
-     * outgoing, outcome, streams)} is on main.
+     * A stream reset event (RFC 6525 section 6.1.1; RFC 6458 section 6.1.9) that succeeded.
      */
     static boolean isStreamReset(SctpEvent e) {
-        // wired: return e instanceof SctpEvent.StreamReset r && r.outcome() == SctpEvent.ReconfigOutcome.PERFORMED;
-        return e.getClass().getSimpleName().equals("StreamReset") && "PERFORMED".equals(outcome(e));
-    }
-
-    /** The {@code outcome()} of a reconfig event record, by reflection until the type is on main. */
-    private static String outcome(SctpEvent e) {
-        try {
-            return String.valueOf(e.getClass().getMethod("outcome").invoke(e));
-        } catch (ReflectiveOperationException x) {
-            return "no outcome(): " + x;
-        }
+        return e instanceof SctpEvent.StreamReset r && r.outcome() == SctpEvent.ReconfigOutcome.PERFORMED;
     }
 
     /**
@@ -114,9 +99,8 @@ final class ExtensionCalls {
      * {@code e} is none.
      */
     static Optional<Integer> streamChangeOutbound(SctpEvent e) {
-        // wired: return e instanceof SctpEvent.StreamChange c ? Optional.of(c.outboundStreams()) : Optional.empty();
-        return e.getClass().getSimpleName().equals("StreamChange") && "PERFORMED".equals(outcome(e))
-                ? Optional.of(-1) // the count comes from AssociationInfo.outboundStreams() until wired
+        return e instanceof SctpEvent.StreamChange c && c.outcome() == SctpEvent.ReconfigOutcome.PERFORMED
+                ? Optional.of(c.outboundStreams())
                 : Optional.empty();
     }
 
