@@ -70,6 +70,7 @@ public final class DataSender {
     private final T3Rtx t3;
     private final PacketFiller filler;
     private final AckResult result = new AckResult();
+    private boolean iData;
 
     /**
      * A sender whose first DATA chunk will carry {@code initialTsn}.
@@ -104,6 +105,25 @@ public final class DataSender {
      */
     public PathScheduling scheduling() {
         return scheduling;
+    }
+
+    /**
+     * Sends user data as I-DATA chunks from now on (RFC 8260 section 2.1), once I-DATA was
+     * negotiated and before the first message is sent: per stream a 32-bit MID counter for
+     * ordered and one for unordered messages, FSN 0 on the first fragment (which carries the
+     * PPID), then 1, 2, ...; the streams take turns after every chunk, so the fragments of
+     * messages of different streams interleave. Never DATA afterwards on this association.
+     */
+    public void useIData() {
+        filler.useIData();
+        queue.setChunkHeader(org.sctpj.stack.wire.chunk.IDataChunk.FIXED_LENGTH);
+        queue.setInterleaving(true);
+        iData = true;
+    }
+
+    /** Whether user data goes out as I-DATA ({@link #useIData()}). */
+    public boolean usesIData() {
+        return iData;
     }
 
     /**
@@ -354,8 +374,7 @@ public final class DataSender {
      */
     public List<UnsentMessage> drainUnsent() {
         List<UnsentMessage> out = new ArrayList<>();
-        OutboundMessage last = outstanding.drainInto(out);
-        queue.drainInto(out, last);
+        queue.drainInto(out, outstanding.drainInto(out));
         loss.reset();
         return out;
     }

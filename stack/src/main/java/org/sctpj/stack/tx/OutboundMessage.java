@@ -18,6 +18,13 @@ final class OutboundMessage {
     int sentOffset;
     /** The SSN, assigned when the first fragment is sent (0 for unordered messages). */
     int ssn;
+    /**
+     * With I-DATA, the Message Identifier (RFC 8260 section 2.1), assigned when the first fragment
+     * is sent, from the stream's ordered or unordered counter; a forward-TSN skip names it.
+     */
+    int mid;
+    /** With I-DATA, the Fragment Sequence Number of the next fragment (0 for the first). */
+    int nextFsn;
 
     OutboundMessage init(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int length) {
         this.streamId = streamId;
@@ -28,6 +35,8 @@ final class OutboundMessage {
         this.length = length;
         this.sentOffset = 0;
         this.ssn = 0;
+        this.mid = 0;
+        this.nextFsn = 0;
         return this;
     }
 

@@ -14,6 +14,11 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * data, queued here plus outstanding in the {@link RetransmissionQueue}). Streams take turns in
  * round robin, one whole message each: a stream joins the end of the turn order when it gets its
  * first queued message and goes back to the end after each message it finished sending.
+ *
+ * <p>With interleaving ({@link #setInterleaving}, for I-DATA, RFC 8260 section 1.1) a stream goes
+ * back to the end of the turn order after each chunk, so the fragments of a large message on one
+ * stream alternate with the messages of the others; without it (DATA), the fragments of one
+ * message take consecutive TSNs (RFC 9260 section 6.9).
  */
 final class SendQueue {
 
@@ -29,12 +34,29 @@ final class SendQueue {
     private long queuedBytes;
     private int queuedMessages;
     private int immediateQueued;
+    /** Streams switch between two chunks of one message (I-DATA). */
+    private boolean interleaving;
+    /** The chunk header of each queued message in {@link #chunkBytesEstimate()}: DATA or I-DATA. */
+    private int chunkHeader = DataChunk.FIXED_LENGTH;
 
     SendQueue(SctpOptions options, SendPool pool, RetransmissionQueue outstanding, int outboundStreams) {
         this.options = options;
         this.pool = pool;
         this.outstanding = outstanding;
         setOutboundStreams(outboundStreams);
+    }
+
+    /**
+     * With true, the turn passes to the next stream after every chunk, not only after a whole
+     * message: only for I-DATA, whose fragments name their message (RFC 8260 section 2.1).
+     */
+    void setInterleaving(boolean on) {
+        interleaving = on;
+    }
+
+    /** The bytes of one chunk's header (16 for DATA, 20 for I-DATA), for {@link #chunkBytesEstimate()}. */
+    void setChunkHeader(int bytes) {
+        chunkHeader = bytes;
     }
 
     /** See {@link DataSender#setOutboundStreams}. */
@@ -139,9 +161,9 @@ final class SendQueue {
         return immediateQueued > 0;
     }
 
-    /** What the queued messages take as DATA chunks: their bytes plus one chunk header each. */
+    /** What the queued messages take as DATA (or I-DATA) chunks: their bytes plus one chunk header each. */
     long chunkBytesEstimate() {
-        return queuedBytes + (long) DataChunk.FIXED_LENGTH * queuedMessages;
+        return queuedBytes + (long) chunkHeader * queuedMessages;
     }
 
     /** The stream whose turn it is; only while {@link #queuedMessages()} is above 0. */
@@ -156,6 +178,9 @@ final class SendQueue {
     void sent(OutboundStream s, int len, boolean last) {
         queuedBytes -= len;
         if (!last) {
+            if (interleaving && roundRobin.size() > 1) {
+                roundRobin.addLast(roundRobin.removeFirst()); // the next chunk is another stream's
+            }
             return;
         }
         OutboundMessage m = s.queue.removeFirst();
@@ -171,12 +196,12 @@ final class SendQueue {
 
     /**
      * Empties the queue for abort or failure: adds every message to {@code out} per stream in turn
-     * order, except {@code skip} (already added, partly sent, by the retransmission queue).
+     * order, except those in {@code skip} (already added, partly sent, by the retransmission queue).
      */
-    void drainInto(List<UnsentMessage> out, OutboundMessage skip) {
+    void drainInto(List<UnsentMessage> out, java.util.Set<OutboundMessage> skip) {
         for (OutboundStream s : roundRobin) {
             for (OutboundMessage m : s.queue) {
-                if (m != skip) {
+                if (!skip.contains(m)) {
                     out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), m.sentOffset > 0));
                 }
             }
