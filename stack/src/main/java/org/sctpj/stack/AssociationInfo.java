@@ -3,6 +3,7 @@ package org.sctpj.stack;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.path.Path;
 
@@ -18,6 +19,10 @@ import org.sctpj.stack.path.Path;
  * @param paths one entry per peer address
  * @param transfer both halves of the data transfer: windows, TSNs, outstanding, queued and
  *     received data
+ * @param extensions the extensions the association uses: those both sides announced (RFC 5061
+ *     section 4.2.7)
+ * @param peerAdaptation the peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 when it
+ *     sent none
  */
 public record AssociationInfo(
         AssociationId id,
@@ -27,7 +32,9 @@ public record AssociationInfo(
         int inboundStreams,
         long sendBufferFree,
         List<PathInfo> paths,
-        TransferInfo transfer) {
+        TransferInfo transfer,
+        Set<Extension> extensions,
+        long peerAdaptation) {
 
     /**
      * Per-path statistics.
@@ -98,6 +105,8 @@ public record AssociationInfo(
                 a.inboundStreams(),
                 a.sendBufferFree(),
                 List.copyOf(ps),
-                TransferInfo.of(a.sender(), a.receiver()));
+                TransferInfo.of(a.sender(), a.receiver()),
+                a.extensions(),
+                a.peerAdaptation());
     }
 }

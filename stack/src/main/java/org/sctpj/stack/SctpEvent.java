@@ -183,4 +183,14 @@ public sealed interface SctpEvent {
      * @param freeBytes free send-buffer bytes now
      */
     record SendSpaceAvailable(AssociationId association, long freeBytes) implements SctpEvent {}
+
+    /**
+     * The peer sent an Adaptation Layer Indication in its INIT or INIT ACK (RFC 5061 section 4.2.6;
+     * RFC 6458 section 6.1.6, SCTP_ADAPTATION_INDICATION). Comes right after the {@link
+     * AssociationChange} that reports the association up (or restarted).
+     *
+     * @param association the association
+     * @param indication the peer's 32-bit Adaptation Code Point, 0 to 4294967295
+     */
+    record AdaptationIndication(AssociationId association, long indication) implements SctpEvent {}
 }

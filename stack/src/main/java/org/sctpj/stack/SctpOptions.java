@@ -1,6 +1,9 @@
 package org.sctpj.stack;
 
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.sctpj.stack.cc.CongestionControllerFactory;
 
 /**
@@ -94,6 +97,12 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     it follows a smaller receive buffer down to half of it. 0 turns partial delivery off: a message that
  *     cannot fit in the receive buffer then ends the association with an ABORT carrying an Out of
  *     Resource cause (RFC 9260 section 3.3.10.4) and COMMUNICATION_LOST, instead of a silent stall
+ * @param extensions the protocol extensions we announce in INIT and INIT ACK (Supported Extensions,
+ *     RFC 5061 section 4.2.7; for {@link Extension#PR_SCTP} also Forward-TSN-Supported, RFC 3758
+ *     section 3.1); an association uses an extension only when the peer announced it too
+ * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
+ *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
+ *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -127,7 +136,9 @@ public record SctpOptions(
         CongestionControl congestionControl,
         CongestionControllerFactory congestionController,
         boolean deferredReceiveRelease,
-        int partialDeliveryPoint) {
+        int partialDeliveryPoint,
+        Set<Extension> extensions,
+        OptionalLong adaptationIndication) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -212,7 +223,9 @@ public record SctpOptions(
             CongestionControl.RFC9260,
             CongestionControllerFactory.RFC9260,
             false,
-            2 << 20);
+            2 << 20,
+            Set.of(),
+            OptionalLong.empty());
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -319,6 +332,25 @@ public record SctpOptions(
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
                     + ": a message must start to be handed over before it fills the receive buffer");
         }
+        if (extensions == null) {
+            throw new IllegalArgumentException("extensions must be a set (empty to offer none)");
+        }
+        // An unmodifiable EnumSet: iteration in declaration order, so INIT parameters are stable.
+        extensions =
+                extensions.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(EnumSet.copyOf(extensions));
+        if (adaptationIndication == null) {
+            throw new IllegalArgumentException("adaptationIndication must be OptionalLong.empty() to send none");
+        }
+        if (adaptationIndication.isPresent()
+                && (adaptationIndication.getAsLong() < 0 || adaptationIndication.getAsLong() > 0xffffffffL)) {
+            throw new IllegalArgumentException("adaptationIndication must be 0..4294967295 (32 bits, RFC 5061"
+                    + " section 4.2.6), was " + adaptationIndication.getAsLong());
+        }
+    }
+
+    /** Whether we offer {@code e} (see {@link #extensions()}). */
+    public boolean offers(Extension e) {
+        return extensions.contains(e);
     }
 
     /**
@@ -380,6 +412,8 @@ public record SctpOptions(
         private CongestionControl congestionControl;
         private CongestionControllerFactory congestionController;
         private int partialDeliveryPoint;
+        private Set<Extension> extensions;
+        private OptionalLong adaptationIndication;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -417,6 +451,8 @@ public record SctpOptions(
             congestionControl = o.congestionControl;
             congestionController = o.congestionController;
             partialDeliveryPoint = o.partialDeliveryPoint;
+            extensions = o.extensions;
+            adaptationIndication = o.adaptationIndication;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -630,6 +666,49 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#extensions()}: the extensions we offer. */
+        public Builder extensions(Set<Extension> v) {
+            extensions = v == null ? null : (v.isEmpty() ? Set.of() : EnumSet.copyOf(v));
+            return this;
+        }
+
+        /** Adds {@code e} to the extensions we offer ({@link SctpOptions#extensions()}). */
+        public Builder enable(Extension e) {
+            return offer(e, true);
+        }
+
+        /** Removes {@code e} from the extensions we offer ({@link SctpOptions#extensions()}). */
+        public Builder disable(Extension e) {
+            return offer(e, false);
+        }
+
+        private Builder offer(Extension e, boolean on) {
+            EnumSet<Extension> s = EnumSet.noneOf(Extension.class);
+            s.addAll(extensions);
+            if (on) {
+                s.add(e);
+            } else {
+                s.remove(e);
+            }
+            extensions = s;
+            return this;
+        }
+
+        /**
+         * Sets {@link SctpOptions#adaptationIndication()}: the 32-bit Adaptation Code Point we send
+         * (RFC 5061 section 4.2.6), 0 to 4294967295.
+         */
+        public Builder adaptationIndication(long v) {
+            adaptationIndication = OptionalLong.of(v);
+            return this;
+        }
+
+        /** Sends no Adaptation Layer Indication (the default). */
+        public Builder noAdaptationIndication() {
+            adaptationIndication = OptionalLong.empty();
+            return this;
+        }
+
         /**
          * Turns SCTP-PF (RFC 7829) off: sets {@link SctpOptions#pfMaxRetrans()} to {@link
          * Integer#MAX_VALUE}, at or above any Path.Max.Retrans.
@@ -683,7 +762,9 @@ public record SctpOptions(
                     congestionControl,
                     congestionController,
                     deferredReceiveRelease,
-                    partialDeliveryPoint);
+                    partialDeliveryPoint,
+                    extensions,
+                    adaptationIndication);
         }
     }
 }

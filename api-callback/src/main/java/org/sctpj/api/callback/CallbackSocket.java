@@ -802,6 +802,8 @@ public final class CallbackSocket implements AutoCloseable {
                     publish(a);
                 }
                 guarded(() -> callbacks.onSenderDry(CallbackSocket.this, d.association()));
+            } else if (event instanceof SctpEvent.AdaptationIndication ai) {
+                guarded(() -> callbacks.onAdaptationIndication(CallbackSocket.this, ai));
             }
         }
 

@@ -130,6 +130,13 @@ public interface Callbacks {
     /** Everything sent on the association has been acknowledged and nothing waits. */
     default void onSenderDry(CallbackSocket socket, AssociationId association) {}
 
+    /**
+     * The peer announced an Adaptation Layer Indication (RFC 5061 section 4.2.6, RFC 6458 section
+     * 6.1.6); called right after {@link #onAssociationChange} reported the association up or
+     * restarted. Set ours with {@link org.sctpj.stack.SctpOptions.Builder#adaptationIndication}.
+     */
+    default void onAdaptationIndication(CallbackSocket socket, SctpEvent.AdaptationIndication indication) {}
+
     /** The socket was closed and its lower layer released; the last callback of the socket. */
     default void onClosed(CallbackSocket socket) {}
 

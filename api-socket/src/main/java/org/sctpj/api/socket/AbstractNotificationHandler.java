@@ -25,6 +25,8 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
             return handleNotification(r, attachment);
         } else if (n instanceof SenderDryNotification d) {
             return handleNotification(d, attachment);
+        } else if (n instanceof AdaptationIndicationNotification ai) {
+            return handleNotification(ai, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -56,6 +58,11 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
 
     /** Everything sent has been acknowledged (sctpj). */
     public HandlerResult handleNotification(SenderDryNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The peer announced an Adaptation Layer Indication (sctpj). */
+    public HandlerResult handleNotification(AdaptationIndicationNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

@@ -520,6 +520,14 @@ final class Core implements Callbacks {
     }
 
     @Override
+    public void onAdaptationIndication(CallbackSocket s, SctpEvent.AdaptationIndication ai) {
+        AssocState a = assocs.get(ai.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(Event.ADAPTATION_INDICATION, new AdaptationIndicationNotification(a.view, ai.indication()));
+        }
+    }
+
+    @Override
     public void onClosed(CallbackSocket s) {
         closed = true;
         for (AssocState a : assocs.values()) {

@@ -10,7 +10,8 @@ public sealed interface Notification
                 SendFailedNotification,
                 ShutdownNotification,
                 RemoteErrorNotification,
-                SenderDryNotification {
+                SenderDryNotification,
+                AdaptationIndicationNotification {
 
     /** The association this notification concerns; may be {@code null} if unknown. */
     Association association();

@@ -127,7 +127,9 @@ public final class SctpStandardSocketOptions {
         /** {@link RemoteErrorNotification}. */
         REMOTE_ERROR,
         /** {@link SenderDryNotification}. */
-        SENDER_DRY
+        SENDER_DRY,
+        /** {@link AdaptationIndicationNotification}. */
+        ADAPTATION_INDICATION
     }
 
     /**

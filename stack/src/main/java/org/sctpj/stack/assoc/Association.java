@@ -2,9 +2,13 @@ package org.sctpj.stack.assoc;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -192,6 +196,16 @@ public final class Association {
     /** Negotiated inbound streams (0 before establishment). */
     public int inboundStreams() {
         return t.inboundStreams;
+    }
+
+    /** The extensions the association uses (both sides announced them); empty before the handshake. */
+    public Set<Extension> extensions() {
+        return Collections.unmodifiableSet(EnumSet.copyOf(t.extensions));
+    }
+
+    /** The peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 when it sent none. */
+    public long peerAdaptation() {
+        return t.peerAdaptation;
     }
 
     /** True once CLOSED and every final chunk has been handed out. */

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -12,10 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
+import org.sctpj.stack.handshake.Negotiation;
 import org.sctpj.stack.handshake.StateCookie;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.pathmgmt.Failover;
@@ -137,6 +140,15 @@ public final class Tcb {
      */
     public InetAddress lastConfirmedDataSource;
 
+    /**
+     * The extensions this association uses: those both we offered and the peer announced (see
+     * {@link org.sctpj.stack.handshake.Negotiation}); set by the handshake before the data path is
+     * built, and again on a restart. Empty before.
+     */
+    public final EnumSet<Extension> extensions = EnumSet.noneOf(Extension.class);
+    /** The peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 when it sent none. */
+    public long peerAdaptation = -1;
+
     /** The send callback's free-space threshold (see {@link Association#setSendThreshold}). */
     public long sendThreshold;
     /** Whether the sender-dry event was given since the last message was accepted. */
@@ -174,6 +186,22 @@ public final class Tcb {
         this.failover = new Failover(this);
         this.heartbeats = new HeartbeatHandler(this);
         this.data = new DataTransfer(this);
+    }
+
+    /** Whether the association uses {@code e} (both sides announced it). */
+    public boolean has(Extension e) {
+        return extensions.contains(e);
+    }
+
+    /**
+     * Takes what the peer announced in its INIT or INIT ACK ({@code peerMask}, {@link
+     * Negotiation#bit} per extension) and its Adaptation Code Point (-1: none): the association
+     * uses the extensions both sides announced.
+     */
+    public void negotiate(int peerMask, long adaptation) {
+        extensions.clear();
+        extensions.addAll(Negotiation.agreed(o, peerMask));
+        peerAdaptation = adaptation;
     }
 
     /** Whether the handshake is still under way (COOKIE-WAIT or COOKIE-ECHOED). */

@@ -107,6 +107,7 @@ public final class Connect {
         t.localTag = c.localTag();
         t.peerTag = c.peerTag();
         t.localInitialTsn = c.localInitialTsn();
+        t.negotiate(c.peerExtensions(), c.peerAdaptation());
         t.data.startDataPath(
                 c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
     }
@@ -163,6 +164,7 @@ public final class Connect {
             src.setStatus(PathStatus.ACTIVE);
         }
         t.pathSet.addListedPaths(pkt.from(), pp.addresses, now);
+        t.negotiate(pp.extensions, pp.adaptation);
         t.data.startDataPath(
                 t.localInitialTsn, ack.initialTsn(), ack.aRwnd(), ack.outboundStreams(), ack.inboundStreams());
         cookieToEcho = pp.cookie;
@@ -273,5 +275,10 @@ public final class Connect {
         t.heartbeats.scheduleConfirmed(now);
         t.host.emit(new SctpEvent.AssociationChange(
                 t.id, type, t.outboundStreams, t.inboundStreams, List.of(), type.name()));
+        if (t.peerAdaptation >= 0) {
+            // RFC 6458 section 6.1.6: the peer's Adaptation Layer Indication, after the
+            // association's COMMUNICATION_UP (or RESTART).
+            t.host.emit(new SctpEvent.AdaptationIndication(t.id, t.peerAdaptation));
+        }
     }
 }

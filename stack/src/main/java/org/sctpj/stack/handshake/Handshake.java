@@ -102,9 +102,12 @@ public final class Handshake {
                 host.localPort(),
                 peerPort,
                 to,
-                new ArrayList<>(peers));
+                new ArrayList<>(peers),
+                pp.extensions,
+                pp.adaptation);
         List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(host.announceTo(from)));
         params.add(new StateCookieParameter(cookie.seal(host.cookieSecrets(), now)));
+        params.addAll(Negotiation.offer(o));
         params.addAll(InitHandling.unrecognizedForInitAck(pp.toReport));
         InitAckChunk ack = new InitAckChunk(
                 localTag, o.receiveBufferBytes(), o.outboundStreams(), o.maxInboundStreams(), localInitialTsn, params);
@@ -126,6 +129,7 @@ public final class Handshake {
         List<InetAddress> announced = host.announceTo(peer);
         List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(announced));
         params.add(InitHandling.supportedAddressTypes(announced.isEmpty() ? host.localAddresses() : announced));
+        params.addAll(Negotiation.offer(o));
         if (preservativeMillis > 0) {
             params.add(new CookiePreservativeParameter((int) Math.min(preservativeMillis, 0xffffffffL)));
         }

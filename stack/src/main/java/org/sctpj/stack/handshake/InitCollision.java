@@ -289,6 +289,7 @@ public final class InitCollision {
                     t.pathSet.addListedPaths(t.primaryAddress(), c.peerAddresses(), now);
                 }
                 t.announce(c.peerAddresses());
+                t.negotiate(c.peerExtensions(), c.peerAdaptation());
                 t.data.startDataPath(
                         c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
                 t.connect.stopT1();
@@ -329,6 +330,7 @@ public final class InitCollision {
             p.stopT3();
             p.resetErrorCount();
         }
+        t.negotiate(c.peerExtensions(), c.peerAdaptation());
         t.data.startDataPath(
                 c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
         t.associationErrors = 0;

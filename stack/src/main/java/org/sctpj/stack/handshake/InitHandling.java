@@ -9,14 +9,17 @@ import org.sctpj.stack.wire.UnrecognizedAction;
 import org.sctpj.stack.wire.cause.ErrorCause;
 import org.sctpj.stack.wire.cause.UnrecognizedParametersCause;
 import org.sctpj.stack.wire.cause.UnresolvableAddressCause;
+import org.sctpj.stack.wire.param.AdaptationLayerIndicationParameter;
 import org.sctpj.stack.wire.param.AddressParameter;
 import org.sctpj.stack.wire.param.CookiePreservativeParameter;
+import org.sctpj.stack.wire.param.ForwardTsnSupportedParameter;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.Ipv6AddressParameter;
 import org.sctpj.stack.wire.param.Parameter;
 import org.sctpj.stack.wire.param.ParameterType;
 import org.sctpj.stack.wire.param.StateCookieParameter;
 import org.sctpj.stack.wire.param.SupportedAddressTypesParameter;
+import org.sctpj.stack.wire.param.SupportedExtensionsParameter;
 import org.sctpj.stack.wire.param.UnknownParameter;
 import org.sctpj.stack.wire.param.UnrecognizedParameter;
 
@@ -47,6 +50,10 @@ public final class InitHandling {
         public boolean peerSupportsV4 = true;
         /** See {@link #peerSupportsV4}. */
         public boolean peerSupportsV6 = true;
+        /** The extensions the peer announced, as a {@link Negotiation#bit} mask. */
+        public int extensions;
+        /** The peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 when it sent none. */
+        public long adaptation = -1;
     }
 
     /** Reads the parameters of a received INIT or INIT ACK. */
@@ -64,6 +71,10 @@ public final class InitHandling {
             } else if (p instanceof SupportedAddressTypesParameter sat) {
                 out.peerSupportsV4 = sat.addressTypes().contains(ParameterType.IPV4_ADDRESS);
                 out.peerSupportsV6 = sat.addressTypes().contains(ParameterType.IPV6_ADDRESS);
+            } else if (p instanceof ForwardTsnSupportedParameter || p instanceof SupportedExtensionsParameter) {
+                out.extensions = Negotiation.announced(out.extensions, p);
+            } else if (p instanceof AdaptationLayerIndicationParameter ali) {
+                out.adaptation = Integer.toUnsignedLong(ali.indication());
             } else if (p.type() == ParameterType.HOST_NAME_ADDRESS) {
                 // RFC 9260 section 5.1.2: a Host Name Address is not supported; ABORT with an
                 // Unresolvable Address cause that quotes it.
@@ -79,7 +90,7 @@ public final class InitHandling {
                     break;
                 }
             }
-            // Known parameters we do not use (ECN, Forward-TSN, AUTH, extensions...) are ignored.
+            // Known parameters we do not use (ECN, AUTH, ...) are ignored.
         }
         return out;
     }

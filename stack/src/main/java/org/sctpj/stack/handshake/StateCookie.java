@@ -49,6 +49,9 @@ import org.sctpj.stack.wire.Bytes;
  * @param peerPort the peer's port
  * @param localAddress the address the INIT arrived on
  * @param peerAddresses the peer's addresses: the INIT's source first, then those it listed
+ * @param peerExtensions the extensions the peer's INIT announced, as a {@link Negotiation#bit}
+ *     mask (the association uses those we offer too)
+ * @param peerAdaptation the peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 for none
  */
 public record StateCookie(
         long createdAt,
@@ -67,14 +70,16 @@ public record StateCookie(
         int localPort,
         int peerPort,
         InetAddress localAddress,
-        List<InetAddress> peerAddresses) {
+        List<InetAddress> peerAddresses,
+        int peerExtensions,
+        long peerAdaptation) {
 
     /** Version of the format. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /** At most this many peer addresses are kept (bounded memory per cookie). */
     public static final int MAX_ADDRESSES = 16;
 
-    private static final int FIXED = 1 + 1 + 8 + 8 + 11 * 4 + 2 + 2;
+    private static final int FIXED = 1 + 1 + 8 + 8 + 11 * 4 + 2 + 2 + 4 + 8;
 
     /** Bounds the address list. */
     public StateCookie {
@@ -96,6 +101,7 @@ public record StateCookie(
                 .putInt(peerMaxInbound);
         b.putInt(localTieTag).putInt(peerTieTag);
         b.putShort((short) localPort).putShort((short) peerPort);
+        b.putInt(peerExtensions).putLong(peerAdaptation);
         putAddress(b, localAddress);
         b.put((byte) peerAddresses.size());
         for (InetAddress a : peerAddresses) {
@@ -149,6 +155,8 @@ public record StateCookie(
         }
         int localPort = b.getShort() & 0xffff;
         int peerPort = b.getShort() & 0xffff;
+        int peerExtensions = b.getInt();
+        long peerAdaptation = b.getLong();
         // The MAC proves we wrote these bytes, so the structure below is well formed; still read
         // defensively so that a future format change cannot throw out of the core.
         InetAddress local = getAddress(b);
@@ -165,8 +173,25 @@ public record StateCookie(
             peers.add(a);
         }
         StateCookie cookie = new StateCookie(
-                createdAt, lifetime, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], localPort,
-                peerPort, local, peers);
+                createdAt,
+                lifetime,
+                f[0],
+                f[1],
+                f[2],
+                f[3],
+                f[4],
+                f[5],
+                f[6],
+                f[7],
+                f[8],
+                f[9],
+                f[10],
+                localPort,
+                peerPort,
+                local,
+                peers,
+                peerExtensions,
+                peerAdaptation);
         long age = now - createdAt;
         if (age > lifetime) {
             return new Stale(cookie, Math.max(1, (age - lifetime) / 1000));

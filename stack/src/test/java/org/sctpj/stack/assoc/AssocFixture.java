@@ -246,7 +246,9 @@ public final class AssocFixture implements AssociationHost {
                 LOCAL_PORT,
                 PEER_PORT,
                 LOCAL,
-                peers);
+                peers,
+                0,
+                -1);
     }
 
     /** Every packet the association wants to send now, decoded. */

@@ -110,7 +110,9 @@ class RestartCookieTest {
                 Peer.LOCAL_PORT,
                 Peer.REMOTE_PORT,
                 Peer.LOCAL,
-                peers);
+                peers,
+                0,
+                -1);
     }
 
     static List<SctpPacket> drain(Association a) {
