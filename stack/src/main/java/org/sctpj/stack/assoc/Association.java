@@ -332,8 +332,8 @@ public final class Association {
         for (int i = start; i < pkt.chunkCount() && !closedDuring; i++) {
             int type = pkt.type(i);
             switch (type) {
-                case ChunkType.DATA -> {
-                    int r = t.data.onData(pkt, i, now);
+                case ChunkType.DATA, ChunkType.I_DATA -> {
+                    int r = type == ChunkType.DATA ? t.data.onData(pkt, i, now) : t.data.onIData(pkt, i, now);
                     if (r < 0) {
                         closedDuring = true;
                     } else if (r > 0) {
