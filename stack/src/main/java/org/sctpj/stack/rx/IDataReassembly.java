@@ -275,11 +275,7 @@ final class IDataReassembly {
         }
         byte[] d = r.pool.take(len);
         buf.get(userDataOffset, d, 0, len);
-        int at = -(m.find(k) + 1);
-        m.insert(at, k, tsn, d, len);
-        if (at < m.seq) {
-            m.seq++; // cannot happen: keys before the run's end are all held
-        }
+        m.insert(-(m.find(k) + 1), k, tsn, d, len);
         r.buffered += len;
         if (k == FIRST) {
             m.ppid = ppidOrFsn;
@@ -303,8 +299,8 @@ final class IDataReassembly {
         if (k == FIRST && (m.inParts || m.nextKey != FIRST)) {
             return false; // a second first fragment
         }
-        if (m.inParts && m.nextKey >= 0 && k < m.nextKey) {
-            return false; // already handed out
+        if ((m.inParts && m.nextKey >= 0 && k < m.nextKey) || (m.seq > 0 && k < m.keys[m.seq - 1])) {
+            return false; // already handed out, or inside the in-sequence run (an FSN 0 after FSN 1)
         }
         if (m.lastKey != NONE && ((flags & IDataChunk.FLAG_E) != 0 || k > m.lastKey)) {
             return false; // a second last fragment, or one after the last
