@@ -25,6 +25,8 @@ final class OutboundMessage {
     int mid;
     /** With I-DATA, the Fragment Sequence Number of the next fragment (0 for the first). */
     int nextFsn;
+    /** Its place in the order the user queued messages, across streams (set by the {@link SendQueue}). */
+    long seq;
 
     OutboundMessage init(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int length) {
         this.streamId = streamId;
