@@ -461,11 +461,10 @@ public final class DataReceiver {
      * 3758 section 3.6) and then calls this per entry. Does nothing without I-DATA.
      *
      * @param mid the Message Identifier (only the low 32 bits count)
+     * @return the work done (messages looked at, at least 1), to bound the work of one chunk
      */
-    public void skipIData(int streamId, boolean unordered, long mid) {
-        if (idata != null) {
-            idata.skip(streamId, unordered, (int) mid);
-        }
+    public int skipIData(int streamId, boolean unordered, long mid) {
+        return idata == null ? 0 : idata.skip(streamId, unordered, (int) mid);
     }
 
     /**

@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import org.sctpj.stack.wire.Serial;
 import org.sctpj.stack.wire.chunk.IDataChunk;
@@ -80,6 +79,8 @@ final class IDataReassembly {
         long delivered;
         /** Waits for proof of the peer's numbering (see the class comment). */
         boolean suspect;
+        /** Its index in its stream's {@link Stream#active}. */
+        int index;
 
         Msg(int streamId, boolean unordered, int mid) {
             this.streamId = streamId;
@@ -143,6 +144,8 @@ final class IDataReassembly {
     private static final class Stream {
         /** The MID of the next ordered message to deliver. */
         int nextMid;
+        /** The stream's messages being reassembled (in any order). */
+        final ArrayList<Msg> active = new ArrayList<>(0);
         /** Complete ordered messages waiting for an earlier MID; null until one. */
         PendingMessages pending;
         /** The message of this stream being delivered in parts, or null. */
@@ -272,6 +275,8 @@ final class IDataReassembly {
         if (m == null) {
             m = new Msg(streamId, unordered, mid);
             messages.put(mk, m);
+            m.index = s.active.size();
+            s.active.add(m);
         }
         byte[] d = r.pool.take(len);
         buf.get(userDataOffset, d, 0, len);
@@ -395,7 +400,7 @@ final class IDataReassembly {
 
     /** The message is complete and not in parts: put it together and deliver (or hold) it. */
     private void finish(Stream s, Msg m) {
-        messages.remove(key(m.streamId, m.unordered, m.mid));
+        forget(s, m);
         long total = m.bytes;
         if (total > Integer.MAX_VALUE - 8) {
             // cannot be one array: the receiver's bounds make this impossible; drop, do not throw
@@ -534,7 +539,7 @@ final class IDataReassembly {
 
     /** The last part was queued: the stream's other messages may go on. */
     private void endPartial(Stream s, Msg m) {
-        messages.remove(key(m.streamId, m.unordered, m.mid));
+        forget(s, m);
         s.partial = null;
         if (!m.unordered) {
             s.nextMid++;
@@ -551,6 +556,16 @@ final class IDataReassembly {
             }
         }
         releasePending(s);
+    }
+
+    /** The message is no longer being reassembled. */
+    private void forget(Stream s, Msg m) {
+        messages.remove(key(m.streamId, m.unordered, m.mid));
+        Msg last = s.active.remove(s.active.size() - 1);
+        if (last != m) {
+            s.active.set(m.index, last);
+            last.index = m.index;
+        }
     }
 
     /** Gives the message's fragment arrays back and stops counting its bytes. */
@@ -572,19 +587,27 @@ final class IDataReassembly {
      * delivered in parts ends without its last part: see {@link #takeAborted()}); for the ordered
      * sequence, complete messages held up to {@code mid} are delivered in MID order and the next
      * expected MID moves past it, so later messages flow again. An entry for an unopened stream or
-     * one behind what was delivered changes nothing.
+     * one behind what was delivered changes nothing. Returns the work done (about the messages
+     * looked at), for a caller that bounds the work of one chunk.
+     *
+     * <p>Dropping every message up to the MID, unordered ones included (the entry names the
+     * largest MID skipped, as Linux sends it; usrsctp drops only the MID named), loses nothing the
+     * sender still sends: a stream's messages go out one after the other, so a message before the
+     * skipped one has all its TSNs below the New Cumulative TSN, and is complete (delivered) or
+     * can never complete.
      */
-    void skip(int streamId, boolean unordered, int mid) {
+    int skip(int streamId, boolean unordered, int mid) {
         if (streamId < 0 || streamId >= inboundStreams) {
-            return;
+            return 0;
         }
         Stream s = stream(streamId);
-        for (Iterator<Msg> it = messages.values().iterator(); it.hasNext(); ) {
-            Msg m = it.next();
-            if (m.streamId != streamId || m.unordered != unordered || Serial.gt(m.mid, mid)) {
+        int work = s.active.size();
+        for (int k = s.active.size() - 1; k >= 0; k--) {
+            Msg m = s.active.get(k);
+            if (m.unordered != unordered || Serial.gt(m.mid, mid)) {
                 continue;
             }
-            it.remove();
+            forget(s, m);
             if (m.inParts) {
                 aborted.add(new DataReceiver.PartialDelivery(m.streamId, m.mid, m.unordered, m.delivered));
                 s.partial = null;
@@ -593,6 +616,7 @@ final class IDataReassembly {
         }
         if (!unordered && Serial.ge(mid, s.nextMid)) {
             if (s.pending != null) {
+                work += s.pending.capacity();
                 for (ReceivedMessage q : s.pending.removeUpTo(s.nextMid, mid)) {
                     if (s.partial == null) {
                         r.readyAdd(q);
@@ -606,6 +630,7 @@ final class IDataReassembly {
         if (s.partial == null) {
             flushWaiting(s);
         }
+        return work + 1;
     }
 
     /** Messages whose delivery in parts an I-FORWARD-TSN ended, since the last call. */
