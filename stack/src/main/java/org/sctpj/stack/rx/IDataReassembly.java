@@ -57,6 +57,9 @@ final class IDataReassembly {
         final boolean unordered;
         final int mid;
         int ppid;
+        /** The TSN of the first fragment (B bit), once held. */
+        int firstTsn;
+
         long[] keys = new long[4];
         int[] tsns = new int[4];
         byte[][] data = new byte[4][];
@@ -284,6 +287,7 @@ final class IDataReassembly {
         r.buffered += len;
         if (k == FIRST) {
             m.ppid = ppidOrFsn;
+            m.firstTsn = tsn;
         } else if (k == 0) {
             numbering = LINUX; // RFC 8260 has no FSN 0 without the B bit: the Linux 6.1 numbering
         }
@@ -348,7 +352,7 @@ final class IDataReassembly {
             if (m.nextKey == AFTER_FIRST) {
                 if (k == 0 || (k == 1 && numbering == RFC)) {
                     m.nextKey = k;
-                } else if (k == 1 && numbering == UNKNOWN && nothingBetween(m.tsns[m.seq - 1], m.tsns[m.seq])) {
+                } else if (k == 1 && numbering == UNKNOWN && nothingBetween(m.firstTsn, m.tsns[m.seq])) {
                     numbering = RFC; // every TSN between them arrived, none was an FSN 0 of this message
                     m.nextKey = 1;
                 } else {

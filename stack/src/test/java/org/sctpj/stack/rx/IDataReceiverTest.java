@@ -230,6 +230,21 @@ class IDataReceiverTest {
     }
 
     @Test
+    void aFirstFragmentAlreadyHandedOutStillProvesTheNumberingOfTheNext() {
+        // The first fragment alone reaches the partial delivery point and is handed out before
+        // the next one arrives: the proof of the numbering then needs its TSN all the same.
+        DataReceiver rx = receiver(64_000, 1_000);
+        on(rx, T0, 0, 0, 1, B, bytes(2000, 1));
+        assertTrue(poll(rx).get(0).part());
+        on(rx, T0 + 1, 0, 0, 1, 0, bytes(2000, 2));
+        on(rx, T0 + 2, 0, 0, 2, E, bytes(2000, 3));
+        List<ReceivedMessage> got = poll(rx);
+        assertEquals(2, got.size());
+        assertArrayEquals(bytes(2000, 2), got.get(0).data());
+        assertTrue(got.get(1).last());
+    }
+
+    @Test
     void theLinux61NumberingOfFragmentsIsUnderstood() {
         // Linux 6.1 numbers the fragment after the first FSN 0, then 1, 2 (RFC 8260: 1, 2, 3), as
         // the kernel's 4000-byte message in the corpus shows: B (PPID 1000), FSN 0, FSN 1 + E.
@@ -332,6 +347,27 @@ class IDataReceiverTest {
             poll(rx);
             assertTrue(rx.bufferedBytes() <= 2L * rbuf + 3000, "held " + rx.bufferedBytes());
             assertTrue(rx.pendingFragments() <= 2 * rbuf);
+        }
+    }
+
+    @Test
+    void hostileFragmentsWithPartialDeliveryNeverThrowNorHoldMoreThanTwiceTheBuffer() {
+        int rbuf = 20_000;
+        DataReceiver rx = receiver(rbuf, 2_000);
+        SplittableRandom r = new SplittableRandom(11);
+        int tsn = T0;
+        for (int k = 0; k < 20_000; k++) {
+            int flags = r.nextInt(16);
+            int mid = r.nextInt(3);
+            int fsn = r.nextInt(6);
+            int len = 1 + r.nextInt(r.nextInt(10) == 0 ? 3000 : 400);
+            int t = r.nextInt(5) == 0 ? tsn - r.nextInt(50) : tsn++;
+            on(rx, t, r.nextInt(3), mid, fsn, flags, bytes(len, k));
+            if (r.nextInt(50) == 0) {
+                rx.skipIData(r.nextInt(3), r.nextBoolean(), r.nextInt(4));
+            }
+            poll(rx);
+            assertTrue(rx.bufferedBytes() <= 2L * rbuf + 3000, "held " + rx.bufferedBytes());
         }
     }
 
