@@ -424,6 +424,32 @@ class IDataReceiverTest {
     }
 
     @Test
+    void theLinuxIForwardTsnOfTheCaptureLetsTheLaterMessagesThrough() {
+        // As captured from Linux 6.1 sending with PR-SCTP (RTX 0) under loss: ordered messages on
+        // stream 0 and unordered ones on stream 1 alternate; the TSNs carrying ordered MIDs 3..7
+        // and unordered MIDs 2..6 are lost; its I-FORWARD-TSN lists (1, U, 6) and (0, ordered, 7).
+        DataReceiver rx = receiver(100_000, 0);
+        int tsn = T0;
+        for (int mid = 0; mid <= 2; mid++) {
+            on(rx, tsn++, 0, mid, 1000 + mid, B | E, bytes(20, mid));
+            if (mid < 2) {
+                on(rx, tsn++, 1, mid, 2000 + mid, B | E | U, bytes(20, mid));
+            }
+        }
+        assertEquals(5, poll(rx).size());
+        tsn += 10; // lost
+        on(rx, tsn++, 1, 7, 2007, B | E | U, bytes(20, 7));
+        on(rx, tsn++, 0, 8, 1008, B | E, bytes(20, 8));
+        assertPpids(poll(rx), 2007); // unordered at once; ordered MID 8 waits for 3..7
+        rx.skipIData(1, true, 6);
+        rx.skipIData(0, false, 7);
+        assertPpids(poll(rx), 1008);
+        on(rx, tsn, 0, 9, 1009, B | E, bytes(20, 9));
+        assertPpids(poll(rx), 1009);
+        assertEquals(0, rx.protocolViolations());
+    }
+
+    @Test
     void aSkipOfTheMessageInPartsEndsItsPartialDelivery() {
         DataReceiver rx = receiver(64_000, 1_000);
         on(rx, T0, 0, 0, 1, B, bytes(2000, 1));

@@ -12,6 +12,7 @@ import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.StreamSchedulerKind;
 
 /**
  * What interleaving buys (RFC 8260 section 1.1), measured on the simulator: A sends a 1 MiB message
@@ -43,7 +44,8 @@ class IDataInterleavingTest {
         SctpOptions.Builder b = SctpOptions.DEFAULTS.toBuilder()
                 .sendBufferBytes(8 << 20)
                 .receiveBufferBytes(8 << 20)
-                .maxMessageSize(2 << 20);
+                .maxMessageSize(2 << 20)
+                .streamScheduler(StreamSchedulerKind.ROUND_ROBIN);
         SctpOptions o = (iData ? b.enable(Extension.I_DATA) : b.disable(Extension.I_DATA)).build();
         CorePair p =
                 new CorePair(1, 1, o, o, l -> l.delay(Duration.ofMillis(20)).bandwidth(10_000_000L));
