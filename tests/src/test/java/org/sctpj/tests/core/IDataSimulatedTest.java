@@ -18,7 +18,7 @@ import org.sctpj.stack.wire.chunk.ChunkType;
 /**
  * I-DATA end to end on the simulator (RFC 8260): two endpoints that both offer I-DATA send each
  * other messages from 1 byte to several times the receive buffer, ordered and unordered, over
- * four streams, with loss; every chunk of user data on the wire is I-DATA (none is DATA), and
+ * four streams, with loss, reordering and duplication; every chunk of user data on the wire is I-DATA (none is DATA), and
  * every message arrives once, intact, in order per stream (large ones in parts). The conformance
  * monitor judges every packet.
  */
@@ -40,8 +40,10 @@ class IDataSimulatedTest {
         SctpOptions receiver = withIData(SctpOptions.DEFAULTS)
                 .receiveBufferBytes(RECEIVE_BUFFER)
                 .build();
-        CorePair p = new CorePair(
-                seed, 1, sender, receiver, l -> l.delay(Duration.ofMillis(5)).loss(LossModel.bernoulli(loss)));
+        CorePair p = new CorePair(seed, 1, sender, receiver, l -> l.delay(Duration.ofMillis(5))
+                .loss(LossModel.bernoulli(loss))
+                .reorder(loss, 3_000_000L)
+                .duplicate(loss / 2));
         long[] chunks = new long[256];
         p.sim.addTap((now, link, src, dst, pkt) -> countChunks(pkt, chunks));
         Transfer t = new Transfer(seed, 0, 0, 1, false);
