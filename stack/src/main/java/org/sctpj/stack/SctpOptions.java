@@ -106,6 +106,9 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * @param streamScheduler which stream scheduler of RFC 8260 section 3 orders the outgoing streams
  *     of each association ({@link StreamSchedulerKind#ROUND_ROBIN}); it can be changed per
  *     association at run time with {@link Endpoint#setStreamScheduler}
+ * @param iDataFragmentNumbering how an association using I-DATA numbers the fragments after a
+ *     message's first one ({@link IDataFragmentNumbering#AUTO}: as RFC 8260 says until the peer
+ *     shows the Linux 6.1 numbering)
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -142,7 +145,8 @@ public record SctpOptions(
         int partialDeliveryPoint,
         Set<Extension> extensions,
         OptionalLong adaptationIndication,
-        StreamSchedulerKind streamScheduler) {
+        StreamSchedulerKind streamScheduler,
+        IDataFragmentNumbering iDataFragmentNumbering) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -230,7 +234,8 @@ public record SctpOptions(
             2 << 20,
             Set.of(),
             OptionalLong.empty(),
-            StreamSchedulerKind.ROUND_ROBIN);
+            StreamSchedulerKind.ROUND_ROBIN,
+            IDataFragmentNumbering.AUTO);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -337,6 +342,9 @@ public record SctpOptions(
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
                     + ": a message must start to be handed over before it fills the receive buffer");
         }
+        if (iDataFragmentNumbering == null) {
+            throw new IllegalArgumentException("iDataFragmentNumbering must be set (e.g. AUTO, the default)");
+        }
         if (streamScheduler == null) {
             throw new IllegalArgumentException("streamScheduler must be set (e.g. ROUND_ROBIN, the default)");
         }
@@ -423,6 +431,7 @@ public record SctpOptions(
         private Set<Extension> extensions;
         private OptionalLong adaptationIndication;
         private StreamSchedulerKind streamScheduler;
+        private IDataFragmentNumbering iDataFragmentNumbering;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -463,6 +472,7 @@ public record SctpOptions(
             extensions = o.extensions;
             adaptationIndication = o.adaptationIndication;
             streamScheduler = o.streamScheduler;
+            iDataFragmentNumbering = o.iDataFragmentNumbering;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -653,6 +663,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#iDataFragmentNumbering()}: how an association using I-DATA
+         * numbers the fragments after a message's first one (see {@link IDataFragmentNumbering}).
+         */
+        public Builder iDataFragmentNumbering(IDataFragmentNumbering v) {
+            iDataFragmentNumbering = v;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -784,7 +803,8 @@ public record SctpOptions(
                     partialDeliveryPoint,
                     extensions,
                     adaptationIndication,
-                    streamScheduler);
+                    streamScheduler,
+                    iDataFragmentNumbering);
         }
     }
 }

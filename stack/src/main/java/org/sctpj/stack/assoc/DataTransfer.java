@@ -94,7 +94,7 @@ public final class DataTransfer {
         t.rx.bindSackTimer(t.timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
         if (t.has(Extension.I_DATA)) {
             // RFC 8260 section 2.1: user messages go both ways as I-DATA, never as DATA.
-            t.tx.useIData();
+            t.tx.useIData(t.o.iDataFragmentNumbering());
             t.rx.useIData();
         }
         // Messages are taken (deliverMessages) before each packet's processing returns and handed
@@ -238,6 +238,9 @@ public final class DataTransfer {
                 off + IDataChunk.FIXED_LENGTH,
                 len - IDataChunk.FIXED_LENGTH,
                 now);
+        if (t.rx.peerNumbersFragmentsLikeLinux()) {
+            t.tx.peerNumbersFragmentsLikeLinux(); // IDataFragmentNumbering.AUTO follows the peer
+        }
         return afterDataResult(r, streamId, pkt, now);
     }
 

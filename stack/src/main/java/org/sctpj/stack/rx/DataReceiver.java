@@ -448,6 +448,14 @@ public final class DataReceiver {
         }
     }
 
+    /**
+     * Whether the peer's I-DATA fragments showed the Linux 6.1 numbering (a fragment without the B
+     * bit with FSN 0); see {@link org.sctpj.stack.IDataFragmentNumbering}.
+     */
+    public boolean peerNumbersFragmentsLikeLinux() {
+        return idata != null && idata.linuxNumbering();
+    }
+
     /** Whether I-DATA is in use ({@link #useIData()}). */
     public boolean usesIData() {
         return idata != null;

@@ -208,6 +208,11 @@ final class IDataReassembly {
         return messages.size();
     }
 
+    /** Whether the peer's fragments showed the Linux 6.1 numbering. */
+    boolean linuxNumbering() {
+        return numbering == LINUX;
+    }
+
     /** The numbering of the peer's fragments learned so far: "unknown", "rfc" or "linux". */
     String numbering() {
         return numbering == RFC ? "rfc" : numbering == LINUX ? "linux" : "unknown";

@@ -25,6 +25,8 @@ final class OutboundMessage {
     int mid;
     /** With I-DATA, the Fragment Sequence Number of the next fragment (0 for the first). */
     int nextFsn;
+    /** With I-DATA, its fragments after the first are numbered from 0 (Linux 6.1) instead of 1. */
+    boolean linuxFsn;
     /** Its place in the order the user queued messages, across streams (set by the {@link SendQueue}). */
     long seq;
 
@@ -39,6 +41,7 @@ final class OutboundMessage {
         this.ssn = 0;
         this.mid = 0;
         this.nextFsn = 0;
+        this.linuxFsn = false;
         return this;
     }
 

@@ -2,6 +2,7 @@ package org.sctpj.stack.tx;
 
 import java.util.Arrays;
 import java.util.List;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.wire.chunk.DataChunk;
@@ -18,7 +19,8 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * <p>With I-DATA ({@link #useIData()}, RFC 8260 section 2.1) the same chunks go out as I-DATA: a
  * message takes its Message Identifier from its stream's ordered or unordered counter when its
  * first fragment is sent; the first fragment carries the PPID (FSN 0), the following ones FSN 1,
- * 2, ... (a retransmission repeats them). Room is reckoned with the 20-byte I-DATA header.
+ * 2, ... (or 0, 1, ... for a Linux 6.1 peer, see {@link IDataFragmentNumbering}; a retransmission
+ * repeats them). Room is reckoned with the 20-byte I-DATA header.
  */
 final class PacketFiller {
 
@@ -31,6 +33,8 @@ final class PacketFiller {
     private final int[] burst = new int[RetransmissionQueue.MAX_PATHS];
     /** I-DATA instead of DATA (RFC 8260). */
     private boolean iData;
+    /** New I-DATA messages number their fragments after the first from 0 (Linux 6.1), not 1. */
+    private boolean linuxFsn;
 
     PacketFiller(
             SctpOptions options,
@@ -51,6 +55,14 @@ final class PacketFiller {
     /** From now on, user data goes out as I-DATA chunks (RFC 8260 section 2.1). */
     void useIData() {
         iData = true;
+    }
+
+    /**
+     * Messages begun from now on number their fragments after the first 0, 1, 2, ... as Linux 6.1
+     * does ({@code true}) or 1, 2, 3, ... as RFC 8260 section 2.1 says.
+     */
+    void linuxFragmentNumbering(boolean on) {
+        linuxFsn = on;
     }
 
     /** Starts a new burst on {@code p}: up to Max.Burst packets may be filled. */
@@ -171,6 +183,7 @@ final class PacketFiller {
                     // RFC 8260 section 2.1: one MID counter per stream for ordered messages, one for
                     // unordered ones.
                     m.mid = m.unordered ? s.nextUnorderedMid++ : s.nextMid++;
+                    m.linuxFsn = linuxFsn;
                 }
             } else if (first && !m.unordered) {
                 m.ssn = s.nextSsn;
@@ -183,7 +196,8 @@ final class PacketFiller {
                     | (last && m.immediate ? DataChunk.FLAG_I : 0);
             SentChunk c = pool.chunk().init(q.nextTsn(), m, m.sentOffset, len, flags);
             if (iData) {
-                c.fsn = m.nextFsn++;
+                int f = m.nextFsn++;
+                c.fsn = m.linuxFsn && f > 0 ? f - 1 : f;
             }
             if (!addChunk(pb, c)) {
                 return; // cannot happen: room was computed from the packet

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.IDataChunk;
 
@@ -81,6 +82,50 @@ class IDataSenderTest {
             want[i] = (byte) (i * 31 + 2);
         }
         assertArrayEquals(want, all.toByteArray());
+    }
+
+    @Test
+    void theLinuxNumberingCountsFromZeroAfterTheFirstFragment() {
+        SenderFixture f = SenderFixture.noDelay();
+        f.tx.useIData(IDataFragmentNumbering.LINUX_6_1);
+        f.send(0, 4000);
+        List<IDataChunk> c = drain(f, 0);
+        assertEquals(List.of(0, 0, 1), c.stream().map(IDataChunk::fsn).toList(), "B, then FSN 0, 1 as Linux 6.1");
+        assertEquals(IDataFragmentNumbering.LINUX_6_1, f.tx.fragmentNumbering());
+    }
+
+    @Test
+    void autoSwitchesToTheLinuxNumberingForMessagesBegunAfterThePeerShowedIt() {
+        SenderFixture f = SenderFixture.noDelay();
+        f.tx.useIData(IDataFragmentNumbering.AUTO);
+        f.send(0, 4000);
+        f.send(1, 4000);
+        List<IDataChunk> before = new ArrayList<>();
+        for (Chunk k : f.chunks(0)) {
+            before.add((IDataChunk) k); // stream 0's first fragment only
+        }
+        assertEquals(IDataFragmentNumbering.RFC8260, f.tx.fragmentNumbering());
+        f.tx.peerNumbersFragmentsLikeLinux();
+        assertEquals(IDataFragmentNumbering.LINUX_6_1, f.tx.fragmentNumbering());
+        List<IDataChunk> rest = drain(f, 0);
+        StringBuilder s0 = new StringBuilder();
+        StringBuilder s1 = new StringBuilder();
+        for (IDataChunk k : rest) {
+            (k.streamId() == 0 ? s0 : s1).append(k.fsn()).append(' ');
+        }
+        assertEquals(1, before.size());
+        assertTrue(
+                s0.toString().startsWith("1 "), "the message begun before the switch keeps the RFC numbering: " + s0);
+        assertTrue(s1.toString().startsWith("0 0 "), "the one begun after it takes the peer's: " + s1);
+    }
+
+    @Test
+    void rfcNumberingNeverSwitches() {
+        SenderFixture f = SenderFixture.noDelay();
+        f.tx.useIData(IDataFragmentNumbering.RFC8260);
+        f.tx.peerNumbersFragmentsLikeLinux();
+        f.send(0, 4000);
+        assertEquals(List.of(0, 1, 2), drain(f, 0).stream().map(IDataChunk::fsn).toList());
     }
 
     @Test

@@ -1,18 +1,24 @@
 package org.sctpj.tests.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sctpj.sim.LossModel;
+import org.sctpj.sim.Side;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.wire.chunk.ChunkType;
 
 /**
@@ -70,6 +76,75 @@ class IDataSimulatedTest {
         assertEquals(0, chunks[ChunkType.DATA], "DATA chunks on an I-DATA association");
         assertEquals(0, CorePair.count(p.a, SctpEvent.AssociationChangeType.COMMUNICATION_LOST));
         assertEquals(1, p.z.endpoint().associations().size(), "the association is still up");
+    }
+
+    /**
+     * {@link IDataFragmentNumbering}: A numbers its fragments as Linux 6.1 does (B, then FSN 0, 1,
+     * ...); Z, with AUTO, answers A's fragmented message with a fragmented one numbered the same way,
+     * while Z with RFC8260 keeps the RFC's numbering. Both ends deliver what they receive intact
+     * either way. The conformance monitor is told which side may use the Linux numbering.
+     */
+    @ParameterizedTest
+    @CsvSource({"AUTO, 0", "RFC8260, 1"})
+    void autoAnswersALinuxNumberingPeerInItsNumbering(IDataFragmentNumbering zNumbering, int zSecondFsn) {
+        SctpOptions a = withIData(SctpOptions.DEFAULTS)
+                .iDataFragmentNumbering(IDataFragmentNumbering.LINUX_6_1)
+                .build();
+        SctpOptions z = withIData(SctpOptions.DEFAULTS)
+                .iDataFragmentNumbering(zNumbering)
+                .build();
+        CorePair p = new CorePair(5, 1, a, z, l -> l.delay(Duration.ofMillis(5)));
+        p.sim.monitor().allowLinuxFragmentNumbering(Side.A, "A is configured with LINUX_6_1");
+        if (zNumbering == IDataFragmentNumbering.AUTO) {
+            p.sim.monitor().allowLinuxFragmentNumbering(Side.Z, "Z follows A's numbering (AUTO)");
+        }
+        List<String> secondFsn = new ArrayList<>();
+        p.sim.addTap((now, link, src, dst, pkt) -> secondFragmentFsn(link, pkt, secondFsn));
+        byte[] big = new byte[5000];
+        new SplittableRandom(5).nextBytes(big);
+        List<byte[]> atZ = new ArrayList<>();
+        List<byte[]> atA = new ArrayList<>();
+        p.a.onEvent(e -> {
+            if (e instanceof SctpEvent.AssociationChange c
+                    && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
+                p.a.endpoint().send(c.association(), new SendInfo(0, 1, false, false), ByteBuffer.wrap(big), p.a.now());
+            } else if (e instanceof SctpEvent.MessageReceived m) {
+                atA.add(m.data());
+            }
+        });
+        p.z.onEvent(e -> {
+            if (e instanceof SctpEvent.MessageReceived m) {
+                atZ.add(m.data());
+                p.z.endpoint()
+                        .send(CorePair.upId(p.z), new SendInfo(0, 2, false, false), ByteBuffer.wrap(big), p.z.now());
+            }
+        });
+        p.connectAt(0);
+        assertTrue(p.sim.runUntil(() -> !atA.isEmpty(), 10_000_000_000L), "Z's answer arrived");
+        assertArrayEquals(big, atZ.get(0));
+        assertArrayEquals(big, atA.get(0));
+        assertEquals(List.of("A>Z 0", "Z>A " + zSecondFsn), secondFsn, "FSN of each message's second fragment");
+    }
+
+    /** Notes the FSN of each I-DATA fragment that follows the first one directly (FSN 0 or 1). */
+    static void secondFragmentFsn(String link, ByteBuffer pkt, List<String> out) {
+        int at = pkt.position() + 12;
+        while (at + 20 <= pkt.limit()) {
+            int type = pkt.get(at) & 0xff;
+            int flags = pkt.get(at + 1) & 0xff;
+            int len = pkt.getShort(at + 2) & 0xffff;
+            if (len < 4) {
+                return;
+            }
+            int fsn = pkt.getInt(at + 16);
+            if (type == ChunkType.I_DATA && (flags & 0x02) == 0 && fsn <= 1) {
+                String dir = link.substring(link.indexOf(':') + 1);
+                if (out.stream().noneMatch(x -> x.startsWith(dir + " "))) {
+                    out.add(dir + " " + fsn);
+                }
+            }
+            at += (len + 3) & ~3;
+        }
     }
 
     /** Counts the chunks of a packet by type (the common header is 12 bytes, chunks 4-byte aligned). */
