@@ -113,6 +113,9 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     kind is answered Denied. All three kinds by default (RFC 6525's socket option starts with
  *     none, which leaves a peer's stream resets denied until the application asks); change it per
  *     association with {@link Endpoint#setAcceptedReconfigRequests}
+ * @param iDataFragmentNumbering how an association using I-DATA numbers the fragments after a
+ *     message's first one ({@link IDataFragmentNumbering#AUTO}: as RFC 8260 says until the peer
+ *     shows the Linux 6.1 numbering)
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -150,7 +153,8 @@ public record SctpOptions(
         Set<Extension> extensions,
         OptionalLong adaptationIndication,
         StreamSchedulerKind streamScheduler,
-        Set<ReconfigRequestKind> acceptedReconfigRequests) {
+        Set<ReconfigRequestKind> acceptedReconfigRequests,
+        IDataFragmentNumbering iDataFragmentNumbering) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -239,7 +243,8 @@ public record SctpOptions(
             EnumSet.of(Extension.RECONFIG),
             OptionalLong.empty(),
             StreamSchedulerKind.ROUND_ROBIN,
-            EnumSet.allOf(ReconfigRequestKind.class));
+            EnumSet.allOf(ReconfigRequestKind.class),
+            IDataFragmentNumbering.AUTO);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -354,6 +359,9 @@ public record SctpOptions(
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
                     + ": a message must start to be handed over before it fills the receive buffer");
         }
+        if (iDataFragmentNumbering == null) {
+            throw new IllegalArgumentException("iDataFragmentNumbering must be set (e.g. AUTO, the default)");
+        }
         if (streamScheduler == null) {
             throw new IllegalArgumentException("streamScheduler must be set (e.g. ROUND_ROBIN, the default)");
         }
@@ -441,6 +449,7 @@ public record SctpOptions(
         private OptionalLong adaptationIndication;
         private StreamSchedulerKind streamScheduler;
         private Set<ReconfigRequestKind> acceptedReconfigRequests;
+        private IDataFragmentNumbering iDataFragmentNumbering;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -482,6 +491,7 @@ public record SctpOptions(
             adaptationIndication = o.adaptationIndication;
             streamScheduler = o.streamScheduler;
             acceptedReconfigRequests = o.acceptedReconfigRequests;
+            iDataFragmentNumbering = o.iDataFragmentNumbering;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -678,6 +688,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#iDataFragmentNumbering()}: how an association using I-DATA
+         * numbers the fragments after a message's first one (see {@link IDataFragmentNumbering}).
+         */
+        public Builder iDataFragmentNumbering(IDataFragmentNumbering v) {
+            iDataFragmentNumbering = v;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -810,7 +829,8 @@ public record SctpOptions(
                     extensions,
                     adaptationIndication,
                     streamScheduler,
-                    acceptedReconfigRequests);
+                    acceptedReconfigRequests,
+                    iDataFragmentNumbering);
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -205,6 +206,16 @@ public final class Association {
     /** The extensions the association uses (both sides announced them); empty before the handshake. */
     public Set<Extension> extensions() {
         return Collections.unmodifiableSet(EnumSet.copyOf(t.extensions));
+    }
+
+    /**
+     * How this association numbers the I-DATA fragments after a message's first one now ({@link
+     * IDataFragmentNumbering#RFC8260} or {@link IDataFragmentNumbering#LINUX_6_1}); with {@link
+     * IDataFragmentNumbering#AUTO} configured, says whether it has switched to the peer's Linux
+     * numbering. Meaningless without I-DATA.
+     */
+    public IDataFragmentNumbering iDataFragmentNumbering() {
+        return t.tx == null ? IDataFragmentNumbering.RFC8260 : t.tx.fragmentNumbering();
     }
 
     /** The peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 when it sent none. */
@@ -415,8 +426,8 @@ public final class Association {
         for (int i = start; i < pkt.chunkCount() && !closedDuring; i++) {
             int type = pkt.type(i);
             switch (type) {
-                case ChunkType.DATA -> {
-                    int r = t.data.onData(pkt, i, now);
+                case ChunkType.DATA, ChunkType.I_DATA -> {
+                    int r = type == ChunkType.DATA ? t.data.onData(pkt, i, now) : t.data.onIData(pkt, i, now);
                     if (r < 0) {
                         closedDuring = true;
                     } else if (r > 0) {

@@ -3,8 +3,10 @@ package org.sctpj.stack.assoc;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
@@ -17,13 +19,17 @@ import org.sctpj.stack.tx.DataSender;
 import org.sctpj.stack.tx.PacketBuilder;
 import org.sctpj.stack.tx.PathScheduling;
 import org.sctpj.stack.tx.UnsentMessage;
+import org.sctpj.stack.wire.Bytes;
+import org.sctpj.stack.wire.Wire;
 import org.sctpj.stack.wire.cause.InvalidStreamIdentifierCause;
 import org.sctpj.stack.wire.cause.NoUserDataCause;
 import org.sctpj.stack.wire.cause.OutOfResourceCause;
+import org.sctpj.stack.wire.cause.ProtocolViolationCause;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.stack.wire.chunk.DataChunkView;
 import org.sctpj.stack.wire.chunk.ErrorChunk;
+import org.sctpj.stack.wire.chunk.IDataChunk;
 import org.sctpj.stack.wire.chunk.SackChunkView;
 
 /**
@@ -86,6 +92,11 @@ public final class DataTransfer {
         }
         t.rx = new DataReceiver(t.o, peerInitialTsn, t.inboundStreams);
         t.rx.bindSackTimer(t.timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
+        if (t.has(Extension.I_DATA)) {
+            // RFC 8260 section 2.1: user messages go both ways as I-DATA, never as DATA.
+            t.tx.useIData(t.o.iDataFragmentNumbering());
+            t.rx.useIData();
+        }
         // Messages are taken (deliverMessages) before each packet's processing returns and handed
         // out before the endpoint call returns, so the receiver may refer to the packet.
         t.rx.keepReferences(true);
@@ -143,6 +154,9 @@ public final class DataTransfer {
                         || t.state == Association.State.SHUTDOWN_SENT)) {
             return 0; // RFC 9260 section 9.2: no new data after SHUTDOWN was received
         }
+        if (t.rx.usesIData()) {
+            return wrongDataKind("DATA chunk received on an association that negotiated I-DATA", now);
+        }
         DataChunkView d = dataView;
         if (!d.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
             // RFC 9260 section 6.2: a DATA chunk with no user data is answered with ABORT.
@@ -161,6 +175,11 @@ public final class DataTransfer {
                 d.userDataOffset(),
                 d.userDataLength(),
                 now);
+        return afterDataResult(r, d.streamId(), pkt, now);
+    }
+
+    /** The association's part of a DATA or I-DATA chunk's outcome: 1, or -1 if it aborted. */
+    private int afterDataResult(DataReceiver.DataResult r, int streamId, InboundPacket pkt, long now) {
         if (r == DataReceiver.DataResult.DROPPED_CANNOT_TAKE) {
             // The receive buffer is full of a message that can never be delivered: say so (RFC
             // 9260 section 3.3.10.4) rather than let both sides wait forever.
@@ -177,11 +196,59 @@ public final class DataTransfer {
         if (r == DataReceiver.DataResult.INVALID_STREAM) {
             // RFC 9260 section 6.5: acknowledge the TSN and report the stream.
             t.queue(
-                    new ErrorChunk(List.of(new InvalidStreamIdentifierCause(d.streamId()))),
+                    new ErrorChunk(List.of(new InvalidStreamIdentifierCause(streamId))),
                     t.pathSet.replyTo(pkt.from()),
                     t.peerTag);
         }
         return 1;
+    }
+
+    /**
+     * I-DATA (RFC 8260 section 2.1): as {@link #onData}, for an association that negotiated
+     * I-DATA; on one that did not, the association is aborted with a Protocol Violation cause.
+     * The fields are read in place (nothing allocated per chunk).
+     */
+    int onIData(InboundPacket pkt, int i, long now) {
+        if (t.rx == null
+                || !(t.state == Association.State.ESTABLISHED
+                        || t.state == Association.State.SHUTDOWN_PENDING
+                        || t.state == Association.State.SHUTDOWN_SENT)) {
+            return 0; // RFC 9260 section 9.2: no new data after SHUTDOWN was received
+        }
+        if (!t.rx.usesIData()) {
+            return wrongDataKind("I-DATA chunk received on an association that did not negotiate I-DATA", now);
+        }
+        ByteBuffer b = pkt.buffer();
+        int off = pkt.offset(i);
+        int len = pkt.length(i);
+        if (len <= IDataChunk.FIXED_LENGTH) {
+            // RFC 9260 section 6.2 (RFC 8260 section 2.1 keeps it): no user data is answered with ABORT.
+            int tsn = len >= 8 ? b.getInt(off + 4) : 0;
+            t.abort.protocolAbort(new NoUserDataCause(tsn), "I-DATA chunk with no user data", now);
+            return -1;
+        }
+        noteDataSource(pkt.from());
+        int streamId = Wire.u16(b, off + 8);
+        DataReceiver.DataResult r = t.rx.onIData(
+                b.getInt(off + 4),
+                streamId,
+                b.getInt(off + 12),
+                b.getInt(off + 16),
+                Wire.u8(b, off + 1),
+                b,
+                off + IDataChunk.FIXED_LENGTH,
+                len - IDataChunk.FIXED_LENGTH,
+                now);
+        if (t.rx.peerNumbersFragmentsLikeLinux()) {
+            t.tx.peerNumbersFragmentsLikeLinux(); // IDataFragmentNumbering.AUTO follows the peer
+        }
+        return afterDataResult(r, streamId, pkt, now);
+    }
+
+    /** RFC 8260 section 2.1: DATA where I-DATA was negotiated, or the reverse, ends the association. */
+    private int wrongDataKind(String why, long now) {
+        t.abort.protocolAbort(new ProtocolViolationCause(Bytes.of(why.getBytes(StandardCharsets.US_ASCII))), why, now);
+        return -1;
     }
 
     /**

@@ -52,6 +52,11 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * no room even once the application has released everything: the buffer is full of a message
  * that cannot be delivered, as with partial delivery off), {@link DataResult#DROPPED_CANNOT_TAKE} tells the
  * association to end it. One chunk is always accepted into an empty buffer, however large.
+ *
+ * <p>I-DATA (RFC 8260): once {@link #useIData()} was called, chunks come through {@link #onIData}
+ * with the same admission and SACK rules; their fragments are put together per (stream, U bit,
+ * MID) in FSN order, ordered messages delivered per stream in MID order, partial delivery per
+ * stream, and {@link #skipIData} applies an I-FORWARD-TSN entry. See {@code IDataReassembly}.
  */
 public final class DataReceiver {
 
@@ -152,7 +157,8 @@ public final class DataReceiver {
      * A message whose delivery in parts has begun and not ended.
      *
      * @param streamId its stream
-     * @param ssn its Stream Sequence Number (meaningless when unordered)
+     * @param ssn its Stream Sequence Number, with I-DATA its Message Identifier (meaningless for an
+     *     unordered DATA message)
      * @param unordered whether it was sent unordered
      * @param deliveredBytes bytes handed out in parts so far
      */
@@ -161,9 +167,9 @@ public final class DataReceiver {
     /** The largest part handed out at once. */
     static final int MAX_PART = 1 << 20;
 
-    private static final byte WHOLE = 0;
-    private static final byte PART = 1;
-    private static final byte LAST_PART = 2;
+    static final byte WHOLE = 0;
+    static final byte PART = 1;
+    static final byte LAST_PART = 2;
 
     private static final class InboundStream {
         int nextSsn;
@@ -174,21 +180,26 @@ public final class DataReceiver {
     }
 
     private final SctpOptions options;
+    /** The I-DATA reassembly (RFC 8260), or null while DATA is in use. */
+    private IDataReassembly idata;
+    /** Set by {@link #admit}: the chunk was taken only to continue a message delivered in parts. */
+    private boolean admittedUnderPressure;
+
     private final long receiveBuffer;
     /** {@link SctpOptions#partialDeliveryPoint()}; 0: partial delivery off. */
-    private final long pdPoint;
+    final long pdPoint;
     /** Streams with a message being delivered in parts. */
     private int partialCount;
 
     private final long delayedAckNanos;
     private int inboundStreams;
-    private final TsnTracker tracker;
+    final TsnTracker tracker;
     private final FragmentTable fragments = new FragmentTable();
-    private final FragmentPool pool;
+    final FragmentPool pool;
     /** Inbound streams by id, created on first use (an array: no boxing on the hot path). */
     private InboundStream[] streams;
 
-    private boolean keepReferences;
+    boolean keepReferences;
     private final boolean deferredRelease;
     /** Bytes of delivered messages the application has not released (deferred release only). */
     private long held;
@@ -215,11 +226,11 @@ public final class DataReceiver {
     // The reassembly buffer: reassembled messages deliverable at once are written one after the
     // other into it and handed out as references, like unfragmented ones are into the packet. It
     // is reused from its start once no ready entry refers to it any more.
-    private byte[] reassembly;
-    private ByteBuffer reassemblyBuf;
+    byte[] reassembly;
+    ByteBuffer reassemblyBuf;
     private int reassemblyUsed;
-    private int reassemblyRefs;
-    private long buffered;
+    int reassemblyRefs;
+    long buffered;
 
     private final int[] dups = new int[MAX_DUPLICATES];
     private int dupCount;
@@ -237,7 +248,7 @@ public final class DataReceiver {
     private int packetsSinceSack;
     private long lastAdvertisedRwnd;
 
-    private long protocolViolations;
+    long protocolViolations;
     private long droppedChunks;
 
     /**
@@ -287,46 +298,12 @@ public final class DataReceiver {
             int userDataOffset,
             int userDataLength,
             long now) {
-        beginPacket();
-        if ((flags & DataChunk.FLAG_I) != 0) {
-            eventInPacket = true;
-        }
-        if (tracker.isReceived(tsn)) {
-            if (dupCount < MAX_DUPLICATES) {
-                dups[dupCount++] = tsn;
-            }
-            eventInPacket = true;
-            return DataResult.DUPLICATE;
-        }
         int len = Math.max(0, userDataLength);
-        // One chunk always enters an empty buffer, whatever its size (no chunk can stall alone).
-        boolean fits = buffered + len <= receiveBuffer || buffered == 0;
-        boolean fillsHole = Serial.lt(tsn, tracker.highestReceived()) && buffered + len <= 2 * receiveBuffer;
-        boolean inWindow = tracker.inWindow(tsn);
-        // Bytes the application cannot free: fragments and messages not yet deliverable. When
-        // they leave no room for this chunk even once the application has taken and released
-        // everything it can, waiting for the application cannot help.
-        long stuck = buffered - held - readyBytes;
-        boolean noRoomEver = !fits && stuck + len > receiveBuffer;
-        // RFC 9260 section 6.9: then partial delivery of the message this fragment continues is
-        // what frees the buffer.
-        boolean pressure = inWindow
-                && noRoomEver
-                && !fillsHole
-                && buffered + len <= 2 * receiveBuffer
-                && continuesDeliverable(tsn, streamId, ssn & 0xffff, flags);
-        if (!inWindow || !(fits || fillsHole || pressure)) {
-            droppedChunks++;
-            eventInPacket = true;
-            if (inWindow && noRoomEver && !tracker.hasGaps() && Serial.gt(tsn, tracker.highestReceived())) {
-                return DataResult.DROPPED_CANNOT_TAKE;
-            }
-            return DataResult.DROPPED_NO_ROOM;
+        DataResult refused = admit(tsn, streamId, ssn, ssn, flags, len, false);
+        if (refused != null) {
+            return refused;
         }
-        tracker.add(tsn);
-        if (streamId < 0 || streamId >= inboundStreams) {
-            return DataResult.INVALID_STREAM;
-        }
+        boolean pressure = admittedUnderPressure;
         boolean unordered = (flags & DataChunk.FLAG_U) != 0;
         int b = flags & (DataChunk.FLAG_B | DataChunk.FLAG_E);
         if (b == (DataChunk.FLAG_B | DataChunk.FLAG_E)) {
@@ -371,6 +348,139 @@ public final class DataReceiver {
             startPartial(stream(streamId), streamId, ssn & 0xffff, unordered, last);
         }
         return DataResult.NEW;
+    }
+
+    /**
+     * Takes one I-DATA chunk (RFC 8260 section 2.1) of an association that negotiated I-DATA
+     * ({@link #useIData()}), with the same admission, acknowledgement and delivery rules as {@link
+     * #onData}; the fragments are put together by (stream, U, MID) and FSN ({@link
+     * IDataReassembly}). Copies {@code userDataLength} bytes at absolute index {@code
+     * userDataOffset} of {@code buf} if the chunk is kept; the buffer's position is not changed.
+     *
+     * @param ppidOrFsn the fifth word of the chunk: the PPID with the B bit, else the FSN
+     * @param flags the I-DATA chunk flags byte (I, U, B, E)
+     * @throws IllegalStateException if I-DATA was not turned on: the association must abort with
+     *     a Protocol Violation instead (RFC 8260 section 2.1)
+     */
+    public DataResult onIData(
+            int tsn,
+            int streamId,
+            int mid,
+            int ppidOrFsn,
+            int flags,
+            ByteBuffer buf,
+            int userDataOffset,
+            int userDataLength,
+            long now) {
+        if (idata == null) {
+            throw new IllegalStateException(
+                    "I-DATA was not negotiated on this association: abort it with a Protocol Violation cause");
+        }
+        int len = Math.max(0, userDataLength);
+        DataResult refused = admit(tsn, streamId, mid, ppidOrFsn, flags, len, true);
+        if (refused != null) {
+            return refused;
+        }
+        idata.onFragment(tsn, streamId, mid, ppidOrFsn, flags, buf, userDataOffset, len, admittedUnderPressure);
+        return DataResult.NEW;
+    }
+
+    /**
+     * The admission of a DATA or I-DATA chunk of {@code len} user bytes: duplicates, the TSN
+     * window and the receive buffer (see the class comment). Returns null when the chunk is taken
+     * (its TSN recorded as received, its stream open; {@link #admittedUnderPressure} says whether
+     * only to continue a message that must be delivered in parts), else the outcome to return.
+     */
+    private DataResult admit(int tsn, int streamId, int seq, int ppidOrFsn, int flags, int len, boolean iData) {
+        beginPacket();
+        if ((flags & DataChunk.FLAG_I) != 0) {
+            eventInPacket = true;
+        }
+        if (tracker.isReceived(tsn)) {
+            if (dupCount < MAX_DUPLICATES) {
+                dups[dupCount++] = tsn;
+            }
+            eventInPacket = true;
+            return DataResult.DUPLICATE;
+        }
+        // One chunk always enters an empty buffer, whatever its size (no chunk can stall alone).
+        boolean fits = buffered + len <= receiveBuffer || buffered == 0;
+        boolean fillsHole = Serial.lt(tsn, tracker.highestReceived()) && buffered + len <= 2 * receiveBuffer;
+        boolean inWindow = tracker.inWindow(tsn);
+        // Bytes the application cannot free: fragments and messages not yet deliverable. When
+        // they leave no room for this chunk even once the application has taken and released
+        // everything it can, waiting for the application cannot help.
+        long stuck = buffered - held - readyBytes;
+        boolean noRoomEver = !fits && stuck + len > receiveBuffer;
+        // RFC 9260 section 6.9: then partial delivery of the message this fragment continues is
+        // what frees the buffer.
+        boolean pressure = inWindow
+                && noRoomEver
+                && !fillsHole
+                && buffered + len <= 2 * receiveBuffer
+                && (iData
+                        ? idata.continuesDeliverable(streamId, seq, ppidOrFsn, flags)
+                        : continuesDeliverable(tsn, streamId, seq & 0xffff, flags));
+        if (!inWindow || !(fits || fillsHole || pressure)) {
+            droppedChunks++;
+            eventInPacket = true;
+            if (inWindow && noRoomEver && !tracker.hasGaps() && Serial.gt(tsn, tracker.highestReceived())) {
+                return DataResult.DROPPED_CANNOT_TAKE;
+            }
+            return DataResult.DROPPED_NO_ROOM;
+        }
+        tracker.add(tsn);
+        if (streamId < 0 || streamId >= inboundStreams) {
+            return DataResult.INVALID_STREAM;
+        }
+        admittedUnderPressure = pressure;
+        return null;
+    }
+
+    /**
+     * Turns on I-DATA (RFC 8260), once negotiated and before the first chunk: from now on the
+     * peer's user messages arrive through {@link #onIData}, and a DATA chunk is a protocol
+     * violation the association answers with an ABORT (section 2.1).
+     */
+    public void useIData() {
+        if (idata == null) {
+            idata = new IDataReassembly(this, inboundStreams);
+        }
+    }
+
+    /**
+     * Whether the peer's I-DATA fragments showed the Linux 6.1 numbering (a fragment without the B
+     * bit with FSN 0); see {@link org.sctpj.stack.IDataFragmentNumbering}.
+     */
+    public boolean peerNumbersFragmentsLikeLinux() {
+        return idata != null && idata.linuxNumbering();
+    }
+
+    /** Whether I-DATA is in use ({@link #useIData()}). */
+    public boolean usesIData() {
+        return idata != null;
+    }
+
+    /**
+     * The reassembly side of one I-FORWARD-TSN entry (RFC 8260 section 2.3.2): the messages of
+     * {@code streamId} in its ordered or unordered sequence up to MID {@code mid} (serial
+     * arithmetic) were abandoned by the sender; their fragments are dropped, and for the ordered
+     * sequence the messages held behind them flow again. The caller moves the cumulative TSN (RFC
+     * 3758 section 3.6) and then calls this per entry. Does nothing without I-DATA.
+     *
+     * @param mid the Message Identifier (only the low 32 bits count)
+     * @return the work done (messages looked at, at least 1), to bound the work of one chunk
+     */
+    public int skipIData(int streamId, boolean unordered, long mid) {
+        return idata == null ? 0 : idata.skip(streamId, unordered, (int) mid);
+    }
+
+    /**
+     * The messages whose delivery in parts an I-FORWARD-TSN ended since the last call: each gets a
+     * partial delivery aborted indication (RFC 6458 section 6.1.7); the ssn field holds the MID.
+     */
+    public List<PartialDelivery> takeSkippedPartialDeliveries() {
+        return idata == null ? List.of() : idata.takeAborted();
     }
 
     /** The in-sequence bytes from its message's first fragment through a new fragment, or -1. */
@@ -541,6 +651,11 @@ public final class DataReceiver {
      * section 6.1.7).
      */
     public List<PartialDelivery> partialDeliveries() {
+        if (idata != null) {
+            List<PartialDelivery> out = new ArrayList<>();
+            idata.partialDeliveries(out);
+            return out;
+        }
         if (partialCount == 0) {
             return List.of();
         }
@@ -655,7 +770,7 @@ public final class DataReceiver {
      * Room for {@code length} bytes in the reassembly buffer; returns where. When the buffer is
      * too small, a bigger one replaces it (entries still referring to the old one keep it).
      */
-    private int reserveReassembly(int length) {
+    int reserveReassembly(int length) {
         if (reassemblyRefs == 0) {
             reassemblyUsed = 0;
         }
@@ -692,7 +807,7 @@ public final class DataReceiver {
         return s;
     }
 
-    private void readyAdd(
+    void readyAdd(
             int streamId,
             int ppid,
             boolean unordered,
@@ -719,7 +834,7 @@ public final class DataReceiver {
         readyBytes += length;
     }
 
-    private void readyAdd(ReceivedMessage m) {
+    void readyAdd(ReceivedMessage m) {
         readyAdd(m.streamId(), m.ppid(), m.unordered(), m.data(), null, 0, m.data().length, false, WHOLE);
     }
 
@@ -857,6 +972,9 @@ public final class DataReceiver {
         }
         inPacket = false;
         eventInPacket = false;
+        if (idata != null) {
+            idata.afterPacket();
+        }
     }
 
     /**
@@ -1052,6 +1170,9 @@ public final class DataReceiver {
                     "inbound streams can only grow up to 65535: " + inboundStreams + " to " + n);
         }
         inboundStreams = n;
+        if (idata != null) {
+            idata.setInboundStreams(n);
+        }
     }
 
     /**
@@ -1061,6 +1182,9 @@ public final class DataReceiver {
      * nothing of the old numbering is left. Streams out of range are ignored.
      */
     public void resetStreams(int[] ids) {
+        if (idata != null) {
+            idata.resetStreams(ids); // the expected MIDs, RFC 8260 section 2.3.1
+        }
         if (ids.length == 0) {
             for (int id = 0; id < streams.length; id++) {
                 resetStream(id);
@@ -1079,7 +1203,7 @@ public final class DataReceiver {
         if (s == null) {
             return;
         }
-        s.nextSsn = 0; // I-DATA glue: the expected MID restarts at 0 too (RFC 8260 section 2.3.1)
+        s.nextSsn = 0;
         if (s.pending != null && s.partial == null) {
             // Only a peer that broke the rule of section 5.1.2 leaves messages waiting here.
             buffered -= s.pending.clear();
@@ -1128,11 +1252,16 @@ public final class DataReceiver {
                 s.partial = null;
                 partialCount--;
             }
-            s.nextSsn = 0; // I-DATA glue: the expected MIDs restart at 0 too (RFC 8260 section 2.3.1)
+            s.nextSsn = 0;
             if (s.pending != null) {
                 buffered -= s.pending.clear();
                 s.pending = null;
             }
+        }
+        if (idata != null) {
+            // With I-DATA the MIDs restart as the SSNs do (RFC 8260 section 2.3.1).
+            idata.resetAll();
+            aborted.addAll(idata.takeAborted());
         }
         tracker.restart(firstTsn);
         dupCount = 0;
@@ -1207,7 +1336,7 @@ public final class DataReceiver {
 
     /** Fragments waiting for the rest of their message. */
     public int pendingFragments() {
-        return fragments.size();
+        return idata != null ? idata.pendingFragments() : fragments.size();
     }
 
     /**

@@ -78,6 +78,26 @@ final class PendingMessages {
         return bytes;
     }
 
+    /**
+     * Removes the messages whose keys lie in {@code from..to} (32-bit serial arithmetic, RFC 1982)
+     * and returns them by key, lowest first: a forward-TSN skip delivers what waited before the
+     * skipped ones (RFC 3758 section 3.6; RFC 8260 section 2.3.2).
+     */
+    java.util.List<ReceivedMessage> removeUpTo(int from, int to) {
+        java.util.List<int[]> found = new java.util.ArrayList<>();
+        for (int i = 0; i < messages.length; i++) {
+            if (messages[i] != null && Integer.compareUnsigned(ssn[i] - from, to - from) <= 0) {
+                found.add(new int[] {ssn[i]});
+            }
+        }
+        found.sort((x, y) -> Integer.compareUnsigned(x[0] - from, y[0] - from));
+        java.util.List<ReceivedMessage> out = new java.util.ArrayList<>(found.size());
+        for (int[] k : found) {
+            out.add(remove(k[0]));
+        }
+        return out;
+    }
+
     /** Removes and returns the message at {@code key}, or null. */
     ReceivedMessage remove(int key) {
         if (count == 0) {

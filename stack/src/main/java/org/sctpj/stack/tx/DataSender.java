@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.cc.CongestionController;
@@ -71,6 +72,9 @@ public final class DataSender {
     private final T3Rtx t3;
     private final PacketFiller filler;
     private final AckResult result = new AckResult();
+    private boolean iData;
+    private IDataFragmentNumbering numbering = IDataFragmentNumbering.RFC8260;
+    private boolean autoSwitched;
 
     /**
      * A sender whose first DATA chunk will carry {@code initialTsn}.
@@ -105,6 +109,58 @@ public final class DataSender {
      */
     public PathScheduling scheduling() {
         return scheduling;
+    }
+
+    /**
+     * Sends user data as I-DATA chunks from now on (RFC 8260 section 2.1), once I-DATA was
+     * negotiated and before the first message is sent: per stream a 32-bit MID counter for
+     * ordered and one for unordered messages, FSN 0 on the first fragment (which carries the
+     * PPID), then 1, 2, ...; the streams take turns after every chunk, so the fragments of
+     * messages of different streams interleave. Never DATA afterwards on this association.
+     */
+    public void useIData() {
+        useIData(IDataFragmentNumbering.RFC8260);
+    }
+
+    /**
+     * As {@link #useIData()}, numbering the fragments after a message's first one as {@code
+     * numbering} says ({@link IDataFragmentNumbering#AUTO}: as the RFC says until {@link
+     * #peerNumbersFragmentsLikeLinux()}).
+     */
+    public void useIData(IDataFragmentNumbering numbering) {
+        filler.useIData();
+        queue.setChunkHeader(org.sctpj.stack.wire.chunk.IDataChunk.FIXED_LENGTH);
+        queue.setInterleaving(true);
+        iData = true;
+        this.numbering = Objects.requireNonNull(numbering, "numbering");
+        filler.linuxFragmentNumbering(numbering == IDataFragmentNumbering.LINUX_6_1);
+    }
+
+    /**
+     * The peer's fragments showed the Linux 6.1 numbering (a fragment without the B bit with FSN
+     * 0): with {@link IDataFragmentNumbering#AUTO}, the messages begun from now on are numbered the
+     * same way, so that such a peer delivers them. Otherwise nothing changes.
+     */
+    public void peerNumbersFragmentsLikeLinux() {
+        if (numbering == IDataFragmentNumbering.AUTO && !autoSwitched) {
+            autoSwitched = true;
+            filler.linuxFragmentNumbering(true);
+        }
+    }
+
+    /**
+     * How new I-DATA messages number their fragments now: {@link IDataFragmentNumbering#RFC8260}
+     * or {@link IDataFragmentNumbering#LINUX_6_1} (for AUTO, which one it settled on so far).
+     */
+    public IDataFragmentNumbering fragmentNumbering() {
+        return numbering == IDataFragmentNumbering.LINUX_6_1 || autoSwitched
+                ? IDataFragmentNumbering.LINUX_6_1
+                : IDataFragmentNumbering.RFC8260;
+    }
+
+    /** Whether user data goes out as I-DATA ({@link #useIData()}). */
+    public boolean usesIData() {
+        return iData;
     }
 
     /**
@@ -463,8 +519,7 @@ public final class DataSender {
      */
     public List<UnsentMessage> drainUnsent() {
         List<UnsentMessage> out = new ArrayList<>();
-        OutboundMessage last = outstanding.drainInto(out);
-        queue.drainInto(out, last);
+        queue.drainInto(out, outstanding.drainInto(out));
         loss.reset();
         return out;
     }

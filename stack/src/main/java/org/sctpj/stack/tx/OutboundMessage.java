@@ -18,6 +18,15 @@ final class OutboundMessage {
     int sentOffset;
     /** The SSN, assigned when the first fragment is sent (0 for unordered messages). */
     int ssn;
+    /**
+     * With I-DATA, the Message Identifier (RFC 8260 section 2.1), assigned when the first fragment
+     * is sent, from the stream's ordered or unordered counter; a forward-TSN skip names it.
+     */
+    int mid;
+    /** With I-DATA, the Fragment Sequence Number of the next fragment (0 for the first). */
+    int nextFsn;
+    /** With I-DATA, its fragments after the first are numbered from 0 (Linux 6.1) instead of 1. */
+    boolean linuxFsn;
     /** Its place in the order the user queued messages, across streams (set by the {@link SendQueue}). */
     long seq;
 
@@ -30,6 +39,9 @@ final class OutboundMessage {
         this.length = length;
         this.sentOffset = 0;
         this.ssn = 0;
+        this.mid = 0;
+        this.nextFsn = 0;
+        this.linuxFsn = false;
         return this;
     }
 

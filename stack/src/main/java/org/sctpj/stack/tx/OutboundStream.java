@@ -2,7 +2,11 @@ package org.sctpj.stack.tx;
 
 import java.util.ArrayDeque;
 
-/** One outgoing stream: its FCFS message queue and the next SSN for ordered messages. */
+/**
+ * One outgoing stream: its FCFS message queue, the next SSN for ordered messages (DATA) and the
+ * next MIDs for ordered and for unordered messages (I-DATA, RFC 8260 section 2.1: two independent
+ * 32-bit counters per stream, both starting at 0).
+ */
 final class OutboundStream {
     final int id;
     final ArrayDeque<OutboundMessage> queue = new ArrayDeque<>();
@@ -12,6 +16,9 @@ final class OutboundStream {
      * turn order; null when the stream is not held.
      */
     ArrayDeque<OutboundMessage> held;
+
+    int nextMid;
+    int nextUnorderedMid;
 
     OutboundStream(int id) {
         this.id = id;

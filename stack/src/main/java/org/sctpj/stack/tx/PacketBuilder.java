@@ -7,6 +7,7 @@ import org.sctpj.stack.wire.SctpPacket;
 import org.sctpj.stack.wire.Wire;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.DataChunk;
+import org.sctpj.stack.wire.chunk.IDataChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
 
 /**
@@ -123,6 +124,19 @@ public final class PacketBuilder {
         return Math.max(0, (remaining() & ~3) - DataChunk.FIXED_LENGTH);
     }
 
+    /**
+     * The most user data one I-DATA chunk (RFC 8260 section 2.1, a 20-byte header) may carry in
+     * this packet (its header and padding counted); 0 if not even one byte fits.
+     */
+    public int maxIDataPayload() {
+        return Math.max(0, (remaining() & ~3) - IDataChunk.FIXED_LENGTH);
+    }
+
+    /** The most user data one I-DATA chunk may carry in an empty packet of this size. */
+    public int maxIDataPayloadEmpty() {
+        return Math.max(0, ((limit - base - SctpPacket.HEADER_LENGTH) & ~3) - IDataChunk.FIXED_LENGTH);
+    }
+
     /** The most user data one DATA chunk may carry in an empty packet of this size. */
     public int maxDataPayloadEmpty() {
         return Math.max(0, ((limit - base - SctpPacket.HEADER_LENGTH) & ~3) - DataChunk.FIXED_LENGTH);
@@ -141,6 +155,9 @@ public final class PacketBuilder {
         c.encode(buf);
         chunkCount++;
         if (c instanceof DataChunk d) {
+            dataChunkCount++;
+            dataBytes += d.userData().length();
+        } else if (c instanceof IDataChunk d) {
             dataChunkCount++;
             dataBytes += d.userData().length();
         }
@@ -176,6 +193,29 @@ public final class PacketBuilder {
             return false;
         }
         DataChunk.write(buf, flags, tsn, sid, ssn, ppid, data, off, len);
+        chunkCount++;
+        dataChunkCount++;
+        dataBytes += len;
+        return true;
+    }
+
+    /**
+     * Appends an I-DATA chunk (RFC 8260 section 2.1) carrying {@code data[off..off+len)} if it
+     * fits; returns false, adding nothing, if not. It counts as a DATA chunk in {@link
+     * #dataChunkCount()} and {@link #dataBytes()}.
+     *
+     * @param flags the I-DATA flags byte (I, U, B, E)
+     * @param ppidOrFsn the PPID on the first fragment (B bit), else the FSN
+     * @throws IllegalArgumentException if len is below 1
+     */
+    public boolean tryAddIData(int flags, int tsn, int sid, int mid, int ppidOrFsn, byte[] data, int off, int len) {
+        if (len < 1) {
+            throw new IllegalArgumentException("an I-DATA chunk carries at least one byte, len was " + len);
+        }
+        if (Wire.pad4(IDataChunk.FIXED_LENGTH + len) > remaining()) {
+            return false;
+        }
+        IDataChunk.write(buf, flags, tsn, sid, mid, ppidOrFsn, data, off, len);
         chunkCount++;
         dataChunkCount++;
         dataBytes += len;

@@ -2,6 +2,7 @@ package org.sctpj.stack.tx;
 
 import java.util.Arrays;
 import java.util.List;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.wire.chunk.DataChunk;
@@ -14,6 +15,12 @@ import org.sctpj.stack.wire.chunk.DataChunk;
  * may start while the flight size is below cwnd), the peer's rwnd (rule A, with the zero window
  * probe), Max.Burst packets per burst (section 6.1, per path) and Nagle (section 6.1 rule C, off
  * with {@link SctpOptions#noDelay()} or the I bit).
+ *
+ * <p>With I-DATA ({@link #useIData()}, RFC 8260 section 2.1) the same chunks go out as I-DATA: a
+ * message takes its Message Identifier from its stream's ordered or unordered counter when its
+ * first fragment is sent; the first fragment carries the PPID (FSN 0), the following ones FSN 1,
+ * 2, ... (or 0, 1, ... for a Linux 6.1 peer, see {@link IDataFragmentNumbering}; a retransmission
+ * repeats them). Room is reckoned with the 20-byte I-DATA header.
  */
 final class PacketFiller {
 
@@ -24,6 +31,10 @@ final class PacketFiller {
     private final T3Rtx t3;
     private final SendPool pool;
     private final int[] burst = new int[RetransmissionQueue.MAX_PATHS];
+    /** I-DATA instead of DATA (RFC 8260). */
+    private boolean iData;
+    /** New I-DATA messages number their fragments after the first from 0 (Linux 6.1), not 1. */
+    private boolean linuxFsn;
 
     PacketFiller(
             SctpOptions options,
@@ -39,6 +50,19 @@ final class PacketFiller {
         this.t3 = t3;
         this.pool = pool;
         Arrays.fill(burst, options.maxBurst());
+    }
+
+    /** From now on, user data goes out as I-DATA chunks (RFC 8260 section 2.1). */
+    void useIData() {
+        iData = true;
+    }
+
+    /**
+     * Messages begun from now on number their fragments after the first 0, 1, 2, ... as Linux 6.1
+     * does ({@code true}) or 1, 2, 3, ... as RFC 8260 section 2.1 says.
+     */
+    void linuxFragmentNumbering(boolean on) {
+        linuxFsn = on;
     }
 
     /** Starts a new burst on {@code p}: up to Max.Burst packets may be filled. */
@@ -130,13 +154,13 @@ final class PacketFiller {
 
     private void fillNew(PacketBuilder pb, Path p, int before, long now) {
         RetransmissionQueue q = outstanding;
-        int emptyRoom = pb.maxDataPayloadEmpty();
+        int emptyRoom = iData ? pb.maxIDataPayloadEmpty() : pb.maxDataPayloadEmpty();
         queue.packetStarted();
         while (queue.queuedMessages() > 0) {
             OutboundStream s = queue.next();
             OutboundMessage m = s.queue.peekFirst();
             int rest = m.unsentBytes();
-            int room = pb.maxDataPayload();
+            int room = iData ? pb.maxIDataPayload() : pb.maxDataPayload();
             if (room < 1) {
                 return;
             }
@@ -154,7 +178,14 @@ final class PacketFiller {
                 }
             }
             boolean first = m.sentOffset == 0;
-            if (first && !m.unordered) {
+            if (iData) {
+                if (first) {
+                    // RFC 8260 section 2.1: one MID counter per stream for ordered messages, one for
+                    // unordered ones.
+                    m.mid = m.unordered ? s.nextUnorderedMid++ : s.nextMid++;
+                    m.linuxFsn = linuxFsn;
+                }
+            } else if (first && !m.unordered) {
                 m.ssn = s.nextSsn;
                 s.nextSsn = (s.nextSsn + 1) & 0xffff;
             }
@@ -164,6 +195,10 @@ final class PacketFiller {
                     | (m.unordered ? DataChunk.FLAG_U : 0)
                     | (last && m.immediate ? DataChunk.FLAG_I : 0);
             SentChunk c = pool.chunk().init(q.nextTsn(), m, m.sentOffset, len, flags);
+            if (iData) {
+                int f = m.nextFsn++;
+                c.fsn = m.linuxFsn && f > 0 ? f - 1 : f;
+            }
             if (!addChunk(pb, c)) {
                 return; // cannot happen: room was computed from the packet
             }
@@ -179,8 +214,12 @@ final class PacketFiller {
         }
     }
 
-    private static boolean addChunk(PacketBuilder pb, SentChunk c) {
+    private boolean addChunk(PacketBuilder pb, SentChunk c) {
         OutboundMessage m = c.msg;
+        if (iData) {
+            int ppidOrFsn = (c.flags & DataChunk.FLAG_B) != 0 ? m.ppid : c.fsn;
+            return pb.tryAddIData(c.flags, c.tsn, m.streamId, m.mid, ppidOrFsn, m.data, c.offset, c.length);
+        }
         return pb.tryAddData(c.flags, c.tsn, m.streamId, m.ssn, m.ppid, m.data, c.offset, c.length);
     }
 }

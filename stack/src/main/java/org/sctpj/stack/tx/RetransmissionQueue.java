@@ -456,20 +456,20 @@ final class RetransmissionQueue {
 
     /**
      * Empties the queue for abort or failure: adds each message with an outstanding chunk to {@code
-     * out}, in sending order, takes the chunks out of their paths' flight, and returns the last
-     * message added (null if none).
+     * out}, once each in sending order, takes the chunks out of their paths' flight, and returns
+     * the messages added.
      */
-    OutboundMessage drainInto(List<UnsentMessage> out) {
-        OutboundMessage last = null;
+    java.util.Set<OutboundMessage> drainInto(List<UnsentMessage> out) {
+        // With I-DATA the chunks of several messages interleave: each message is reported once.
+        java.util.Set<OutboundMessage> added = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (int i = 0; i < ring.size(); i++) {
             SentChunk c = ring.get(i);
             if (c.inFlight) {
                 c.path.addFlight(-c.length);
             }
             OutboundMessage m = c.msg;
-            if (m != last) {
+            if (added.add(m)) {
                 out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), true));
-                last = m;
             }
         }
         ring.clear();
@@ -478,6 +478,6 @@ final class RetransmissionQueue {
         markedCount = 0;
         fastPending = 0;
         rttProbeMask = 0;
-        return last;
+        return added;
     }
 }

@@ -52,6 +52,8 @@ final class SendQueue {
     private int heldMessages;
     private long heldBytes;
     private int immediateQueued;
+    /** The chunk header of each queued message in {@link #chunkBytesEstimate()}: DATA or I-DATA. */
+    private int chunkHeader = DataChunk.FIXED_LENGTH;
 
     SendQueue(SctpOptions options, SendPool pool, RetransmissionQueue outstanding, int outboundStreams) {
         this.options = options;
@@ -59,6 +61,11 @@ final class SendQueue {
         this.outstanding = outstanding;
         this.scheduler = StreamScheduler.create(options.streamScheduler());
         setOutboundStreams(outboundStreams);
+    }
+
+    /** The bytes of one chunk's header (16 for DATA, 20 for I-DATA), for {@link #chunkBytesEstimate()}. */
+    void setChunkHeader(int bytes) {
+        chunkHeader = bytes;
     }
 
     /** The scheduler deciding the turn order now. */
@@ -319,7 +326,11 @@ final class SendQueue {
         }
         OutboundStream s = streams[id];
         if (resetSsn) {
-            s.nextSsn = 0; // I-DATA glue: the stream's next MID restarts at 0 too (RFC 8260 section 2.3.1)
+            // With I-DATA the reset restarts both Message Identifier sequences too (RFC 8260
+            // section 2.3.1: the MIDs take the place of the SSNs).
+            s.nextSsn = 0;
+            s.nextMid = 0;
+            s.nextUnorderedMid = 0;
         }
         ArrayDeque<OutboundMessage> h = s.held;
         if (h == null) {
@@ -390,9 +401,9 @@ final class SendQueue {
         return immediateQueued > 0;
     }
 
-    /** What the queued messages take as DATA chunks: their bytes plus one chunk header each. */
+    /** What the queued messages take as DATA (or I-DATA) chunks: their bytes plus one chunk header each. */
     long chunkBytesEstimate() {
-        return queuedBytes + (long) DataChunk.FIXED_LENGTH * queuedMessages;
+        return queuedBytes + (long) chunkHeader * queuedMessages;
     }
 
     /**
@@ -455,12 +466,12 @@ final class SendQueue {
 
     /**
      * Empties the queue for abort or failure: adds every message to {@code out} in the order the
-     * user queued them, except {@code skip} (already added, partly sent, by the retransmission
+     * user queued them, except those in {@code skip} (already added, partly sent, by the retransmission
      * queue).
      */
-    void drainInto(List<UnsentMessage> out, OutboundMessage skip) {
+    void drainInto(List<UnsentMessage> out, java.util.Set<OutboundMessage> skip) {
         for (OutboundMessage m : queuedInSendOrder()) {
-            if (m != skip) {
+            if (!skip.contains(m)) {
                 out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), m.sentOffset > 0));
             }
         }

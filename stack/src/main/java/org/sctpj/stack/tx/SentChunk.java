@@ -13,6 +13,8 @@ final class SentChunk {
     int offset;
     int length;
     int flags;
+    /** With I-DATA, the chunk's Fragment Sequence Number (0 for the first fragment, which carries the PPID). */
+    int fsn;
     /** Where it was last sent. */
     Path path;
     /** Acknowledged by a gap block (may be reneged) or by the cumulative ack. */

@@ -39,7 +39,7 @@ class ReassemblyTest {
         return rx;
     }
 
-    private static byte[] bytes(int n, int seed) {
+    static byte[] bytes(int n, int seed) {
         byte[] b = new byte[n];
         for (int i = 0; i < n; i++) {
             b[i] = (byte) (seed * 31 + i);

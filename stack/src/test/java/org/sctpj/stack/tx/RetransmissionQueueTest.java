@@ -2,8 +2,6 @@ package org.sctpj.stack.tx;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -121,14 +119,15 @@ class RetransmissionQueueTest {
         }
         two.sentOffset = 2 * LEN;
         List<UnsentMessage> out = new ArrayList<>();
-        OutboundMessage last = h.q.drainInto(out);
+        java.util.Set<OutboundMessage> added = h.q.drainInto(out);
         assertEquals(2, out.size(), "the message of two fragments comes once");
         assertTrue(out.get(0).partiallySent());
         assertEquals(2 * LEN, out.get(1).data().length);
-        assertSame(two, last, "the send queue skips it");
+        assertTrue(added.contains(two), "the send queue skips it");
+        assertEquals(2, added.size());
         assertEquals(0, h.q.size());
         assertEquals(0, h.q.outstandingBytes());
         assertEquals(0, p.flightSize());
-        assertNull(new TxHarness(TxHarness.single(), 1).q.drainInto(out), "nothing outstanding");
+        assertTrue(new TxHarness(TxHarness.single(), 1).q.drainInto(out).isEmpty(), "nothing outstanding");
     }
 }

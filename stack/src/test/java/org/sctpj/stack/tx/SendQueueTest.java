@@ -62,13 +62,43 @@ class SendQueueTest {
     }
 
     @Test
+    void withInterleavingTheTurnPassesAfterEveryChunk() {
+        TxHarness h = new TxHarness(TxHarness.single(), 1);
+        SendQueue s = queue(1 << 20, h.q);
+        s.setInterleaving(true);
+        s.send(0, 0, false, false, ByteBuffer.wrap(new byte[300]));
+        s.send(1, 0, false, false, ByteBuffer.wrap(new byte[100]));
+        List<Integer> order = new ArrayList<>();
+        while (s.queuedMessages() > 0) {
+            OutboundStream st = s.next();
+            order.add(st.id);
+            OutboundMessage m = st.queue.peekFirst();
+            int len = Math.min(100, m.unsentBytes());
+            m.sentOffset += len;
+            s.sent(st, len, m.unsentBytes() == 0);
+        }
+        assertEquals(List.of(0, 1, 0, 0), order, "stream 1's message goes between stream 0's chunks");
+    }
+
+    @Test
+    void theChunkEstimateCountsTheChunkHeaderInUse() {
+        TxHarness h = new TxHarness(TxHarness.single(), 1);
+        SendQueue s = queue(1 << 20, h.q);
+        s.send(0, 0, false, false, ByteBuffer.wrap(new byte[100]));
+        s.send(1, 0, false, false, ByteBuffer.wrap(new byte[100]));
+        assertEquals(232, s.chunkBytesEstimate(), "two DATA headers of 16 bytes");
+        s.setChunkHeader(20);
+        assertEquals(240, s.chunkBytesEstimate(), "two I-DATA headers of 20 bytes");
+    }
+
+    @Test
     void drainReturnsQueuedMessagesInTheOrderQueued() {
         TxHarness h = new TxHarness(TxHarness.single(), 1);
         SendQueue s = queue(1 << 20, h.q);
         s.send(2, 7, false, false, ByteBuffer.wrap(new byte[10]));
         s.send(1, 8, true, false, ByteBuffer.wrap(new byte[20]));
         List<UnsentMessage> out = new ArrayList<>();
-        s.drainInto(out, null);
+        s.drainInto(out, java.util.Set.of());
         assertEquals(2, out.size());
         assertEquals(2, out.get(0).streamId());
         assertEquals(20, out.get(1).data().length);

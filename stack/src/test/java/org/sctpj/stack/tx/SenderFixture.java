@@ -10,7 +10,6 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.cc.Rfc9260CongestionController;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.wire.ChecksumPolicy;
-import org.sctpj.stack.wire.Parsed;
 import org.sctpj.stack.wire.SctpPacket;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.DataChunk;
@@ -71,18 +70,24 @@ final class SenderFixture {
 
     /** Fills one packet on the path; empty list if nothing went. */
     List<DataChunk> packet(long now) {
+        List<DataChunk> out = new ArrayList<>();
+        for (Chunk c : chunks(now)) {
+            out.add((DataChunk) c);
+        }
+        return out;
+    }
+
+    /** Fills one packet on the path and decodes it (DATA or I-DATA chunks); empty if nothing went. */
+    List<Chunk> chunks(long now) {
         pb.reset(1, 2, 3, p.maxPacketBytes());
         tx.fill(pb, p, paths, now);
         if (pb.isEmpty()) {
             return List.of();
         }
         byte[] bytes = pb.finish();
-        Parsed<SctpPacket> parsed = SctpPacket.decode(ByteBuffer.wrap(bytes), ChecksumPolicy.VERIFY);
-        List<DataChunk> out = new ArrayList<>();
-        for (Chunk c : parsed.value().chunks()) {
-            out.add((DataChunk) c);
-        }
-        return out;
+        return SctpPacket.decode(ByteBuffer.wrap(bytes), ChecksumPolicy.VERIFY)
+                .value()
+                .chunks();
     }
 
     /** Fills packets until nothing more goes; returns all chunks in order. */

@@ -25,9 +25,6 @@ import org.sctpj.stack.SendInfo;
  * <p>What to switch on when the features land (each one line here):
  *
  * <ul>
- *   <li>idata branch: add {@link Extension#I_DATA} to {@link #OFFERED}. Before it, offering I-DATA
- *       makes the stack announce I-DATA and still send DATA, which the monitor rejects (RFC 8260
- *       2.2).
  *   <li>prsctp branch: set {@link #POLICIES} and fill in {@link #withPolicy} with the branch's
  *       policy fields of {@code SendInfo}.
  *   <li>reconfig branch: set {@link #RESETS} and fill in {@link #resetStreams} with the branch's
@@ -37,7 +34,7 @@ import org.sctpj.stack.SendInfo;
 final class ExtensionsMatrix {
 
     /** Offered by both sides. */
-    static final Set<Extension> OFFERED = EnumSet.of(Extension.PR_SCTP, Extension.RECONFIG);
+    static final Set<Extension> OFFERED = EnumSet.of(Extension.PR_SCTP, Extension.I_DATA, Extension.RECONFIG);
 
     /** Some messages (see {@link #hasPolicy}) carry a PR-SCTP policy (RFC 7496). */
     static final boolean POLICIES = false;
