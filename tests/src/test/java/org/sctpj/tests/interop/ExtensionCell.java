@@ -19,6 +19,7 @@ import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpEvent.AssociationChange;
 import org.sctpj.stack.SctpEvent.AssociationChangeType;
 import org.sctpj.stack.SctpEvent.MessageReceived;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 
@@ -172,6 +173,11 @@ final class ExtensionCell {
         }
         if (c == InteropCase.IDATA_INTERLEAVE) {
             b.sendBufferBytes(8 << 20).receiveBufferBytes(8 << 20);
+        }
+        if (offered().contains(Extension.I_DATA) && peer.name().equals("kernel")) {
+            // Linux 6.1 delivers fragmented I-DATA only in its own numbering (second fragment FSN 0):
+            // the option that says so, since nothing in the handshake tells it apart.
+            b.iDataFragmentNumbering(IDataFragmentNumbering.LINUX_6_1);
         }
         if (c == InteropCase.ADD_STREAMS) {
             b.maxInboundStreams(streams() + ADDED);
