@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.PrPolicy;
+import org.sctpj.stack.PrStatus;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -281,6 +283,29 @@ public final class Association {
         t.sendThreshold = bytes;
     }
 
+    /**
+     * Sets the PR-SCTP policy of messages sent without one (RFC 7496 section 4.4,
+     * SCTP_DEFAULT_PRINFO); {@link PrPolicy#RELIABLE} to send reliably.
+     */
+    public void setDefaultPrPolicy(PrPolicy policy) {
+        t.forwardTsn.setDefaultPolicy(policy);
+    }
+
+    /** The PR-SCTP policy of messages sent without one. */
+    public PrPolicy defaultPrPolicy() {
+        return t.forwardTsn.defaultPolicy();
+    }
+
+    /** Abandoned messages of the association (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS). */
+    public PrStatus prStatus() {
+        return t.forwardTsn.status();
+    }
+
+    /** Abandoned messages of outbound stream {@code streamId} (SCTP_PR_STREAM_STATUS). */
+    public PrStatus prStatus(int streamId) {
+        return t.forwardTsn.status(streamId);
+    }
+
     /** Makes {@code address} the primary path (RFC 9260 section 10.1 SET PRIMARY). */
     public void setPrimary(InetAddress address) {
         t.pathSet.setPrimary(address);
@@ -359,6 +384,13 @@ public final class Association {
                 case ChunkType.SHUTDOWN_ACK -> t.shutdown.onShutdownAck(pkt, now);
                 case ChunkType.SHUTDOWN_COMPLETE -> t.shutdown.onShutdownComplete(now);
                 case ChunkType.ERROR -> onError(pkt, i, now);
+                case ChunkType.FORWARD_TSN -> {
+                    if (t.has(Extension.PR_SCTP)) {
+                        t.forwardTsn.onForwardTsn(pkt, i, now);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true; // not negotiated: an unrecognized chunk (RFC 3758 section 3.3.1)
+                    }
+                }
                 default -> {
                     if (!onUnrecognized(pkt, i)) {
                         closedDuring = true; // "stop processing": the rest of the packet is discarded

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
@@ -81,6 +82,7 @@ public final class DataTransfer {
         t.outboundStreams = Math.min(t.localOutbound, peerMis);
         t.inboundStreams = Math.min(peerOs, t.localMaxInbound);
         t.tx = new DataSender(t.o, myInitialTsn, t.outboundStreams, Integer.toUnsignedLong(peerRwnd), t.cc);
+        t.forwardTsn.onDataPathStarted();
         t.rx = new DataReceiver(t.o, peerInitialTsn, t.inboundStreams);
         t.rx.bindSackTimer(t.timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
         // Messages are taken (deliverMessages) before each packet's processing returns and handed
@@ -96,14 +98,32 @@ public final class DataTransfer {
     /** See {@link Association#send}. */
     SendStatus send(SendInfo info, ByteBuffer data, long now) {
         checkSendable(info);
-        return accepted(t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data));
+        PrPolicy pr = t.forwardTsn.policyFor(info);
+        if (pr.isReliable()) {
+            return accepted(t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data));
+        }
+        return afterPrSend(
+                t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data, pr, now), now);
     }
 
     /** See {@link Association#sendOwned}. */
     SendStatus sendOwned(SendInfo info, byte[] array, int length, long now) {
         checkSendable(info);
-        return accepted(
-                t.tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length));
+        PrPolicy pr = t.forwardTsn.policyFor(info);
+        if (pr.isReliable()) {
+            return accepted(
+                    t.tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length));
+        }
+        return afterPrSend(
+                t.tx.sendOwned(
+                        info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length, pr, now),
+                now);
+    }
+
+    /** A send with a PR-SCTP policy may have abandoned messages to make room: the peer hears of it. */
+    private SendStatus afterPrSend(DataSender.SendStatus s, long now) {
+        t.forwardTsn.afterAbandon(now);
+        return accepted(s);
     }
 
     private void checkSendable(SendInfo info) {
@@ -227,6 +247,7 @@ public final class DataTransfer {
      * a SHUTDOWN's Cumulative TSN Ack); then the shutdown may proceed.
      */
     public void afterAck(AckResult r, long freeBefore, long now) {
+        t.forwardTsn.afterAck(r, now);
         if (r.anyNewlyAcked()) {
             t.associationErrors = 0;
             for (int k = 0; k < t.paths.size(); k++) {
@@ -261,7 +282,12 @@ public final class DataTransfer {
      */
     void onT3(Path p, long now) {
         boolean answeredProbe = t.tx.answeredProbeTimesOut();
+        long freeBefore = t.tx.freeBytes();
         t.tx.onT3Expired(p, t.paths, now);
+        t.forwardTsn.onT3(now);
+        if (t.tx.freeBytes() > freeBefore) {
+            t.host.sendSpaceFreed(t.id); // messages past their policy were abandoned
+        }
         if (answeredProbe) {
             return; // RFC 9260 6.1 A: the peer keeps answering, its window is just closed
         }

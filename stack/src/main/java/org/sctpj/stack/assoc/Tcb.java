@@ -16,6 +16,7 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.cc.CongestionController;
+import org.sctpj.stack.forwardtsn.ForwardTsn;
 import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
 import org.sctpj.stack.handshake.Negotiation;
@@ -170,6 +171,8 @@ public final class Tcb {
     public final HeartbeatHandler heartbeats;
     /** DATA and SACK, packet assembly (RFC 9260 section 6). */
     public final DataTransfer data;
+    /** Partial reliability: FORWARD TSN sent and received, abandoned messages (RFC 3758, RFC 7496). */
+    public final ForwardTsn forwardTsn;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -186,6 +189,7 @@ public final class Tcb {
         this.failover = new Failover(this);
         this.heartbeats = new HeartbeatHandler(this);
         this.data = new DataTransfer(this);
+        this.forwardTsn = new ForwardTsn(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

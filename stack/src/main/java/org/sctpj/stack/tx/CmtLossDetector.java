@@ -72,7 +72,7 @@ final class CmtLossDetector implements LossDetector {
         long fastPaths = 0;
         for (int i = 0; i < q.size(); i++) {
             SentChunk c = q.get(i);
-            if (c.acked || c.marked) {
+            if (c.acked || c.marked || c.abandoned) {
                 continue;
             }
             int pi = c.path.index();
@@ -95,7 +95,7 @@ final class CmtLossDetector implements LossDetector {
             SentChunk c = q.get(i);
             int pi = c.path.index();
             long bit = 1L << pi;
-            if (!c.acked && (recoveryMask & bit) != 0 && Serial.le(c.tsn, recoveryPoints[pi])) {
+            if (!c.acked && !c.abandoned && (recoveryMask & bit) != 0 && Serial.le(c.tsn, recoveryPoints[pi])) {
                 stillRecovering |= bit;
             }
         }

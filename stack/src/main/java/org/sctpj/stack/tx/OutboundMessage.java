@@ -18,6 +18,18 @@ final class OutboundMessage {
     int sentOffset;
     /** The SSN, assigned when the first fragment is sent (0 for unordered messages). */
     int ssn;
+    /** The TSN of its first fragment, valid once {@link #sentOffset} is above 0. */
+    int firstTsn;
+
+    // Partial reliability (RFC 3758, RFC 7496), see Abandonment.
+    /** {@link Abandonment#NONE}, {@link Abandonment#TTL}, {@link Abandonment#RTX} or {@link Abandonment#PRIO}. */
+    byte prKind;
+    /** The policy's value: retransmissions (RTX) or priority (PRIO). */
+    long prValue;
+    /** When the lifetime ends (TTL): it is expired once the time is past this. */
+    long expiresAt;
+    /** Abandoned: never sent again, its data handed back to the user. */
+    boolean abandoned;
 
     OutboundMessage init(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int length) {
         this.streamId = streamId;
@@ -28,6 +40,11 @@ final class OutboundMessage {
         this.length = length;
         this.sentOffset = 0;
         this.ssn = 0;
+        this.firstTsn = 0;
+        this.prKind = Abandonment.NONE;
+        this.prValue = 0;
+        this.expiresAt = Long.MAX_VALUE;
+        this.abandoned = false;
         return this;
     }
 

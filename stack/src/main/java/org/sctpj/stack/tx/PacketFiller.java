@@ -23,6 +23,9 @@ final class PacketFiller {
     private final PathScheduling scheduling;
     private final T3Rtx t3;
     private final SendPool pool;
+    /** Partial reliability: a message past its lifetime gets no (further) TSN. */
+    private Abandonment abandonment;
+
     private final int[] burst = new int[RetransmissionQueue.MAX_PATHS];
 
     PacketFiller(
@@ -39,6 +42,11 @@ final class PacketFiller {
         this.t3 = t3;
         this.pool = pool;
         Arrays.fill(burst, options.maxBurst());
+    }
+
+    /** Sets the partial reliability checks made before a TSN is given (RFC 3758 section 4.1 TR3, TR4). */
+    void abandonment(Abandonment a) {
+        abandonment = a;
     }
 
     /** Starts a new burst on {@code p}: up to Max.Burst packets may be filled. */
@@ -134,6 +142,9 @@ final class PacketFiller {
         while (queue.queuedMessages() > 0) {
             OutboundStream s = queue.next();
             OutboundMessage m = s.queue.peekFirst();
+            if (m.prKind == Abandonment.TTL && abandonment.expiredAtHead(m, now)) {
+                continue; // its lifetime is over: it leaves the queue without a TSN (more of it)
+            }
             int rest = m.unsentBytes();
             int room = pb.maxDataPayload();
             if (room < 1) {

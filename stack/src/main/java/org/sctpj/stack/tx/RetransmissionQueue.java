@@ -39,6 +39,11 @@ final class RetransmissionQueue {
     private long rttProbeMask;
     /** Chunks in the window acknowledged by a gap block but not yet by the cumulative TSN. */
     private int gapAckedCount;
+    /**
+     * Outstanding chunks, not abandoned, of messages with a lifetime or a retransmission limit
+     * (PR-SCTP): while 0, the {@link Abandonment} checks after a SACK or a T3-rtx expiry are skipped.
+     */
+    private int prChunks;
 
     // Facts of the SACK being processed, per path index and overall.
     private final AckResult result;
@@ -133,6 +138,12 @@ final class RetransmissionQueue {
      */
     void sentNew(SentChunk c, Path p, long now, boolean probe) {
         int len = c.length;
+        if (c.offset == 0) {
+            c.msg.firstTsn = c.tsn;
+        }
+        if (c.msg.prKind == Abandonment.TTL || c.msg.prKind == Abandonment.RTX) {
+            prChunks++;
+        }
         nextTsn++;
         outstandingBytes += len;
         unackedBytes += len;
@@ -211,6 +222,82 @@ final class RetransmissionQueue {
         }
     }
 
+    // ------------------------------------------------------------------ abandonment
+
+    /**
+     * Abandons an outstanding chunk (PR-SCTP, RFC 3758 section 3.5 A2): it is treated as finally
+     * acknowledged and no longer outstanding, so it leaves the flight size, the retransmission
+     * marks, the unacknowledged bytes (without crediting the congestion window) and the send
+     * buffer; it stays in the queue until the peer's cumulative ack passes it.
+     */
+    void abandon(SentChunk c) {
+        if (c.abandoned) {
+            return;
+        }
+        c.abandoned = true;
+        if (c.acked) {
+            c.acked = false;
+            gapAckedCount--;
+        } else {
+            unackedBytes -= c.length;
+        }
+        leaveFlightAndMarks(c);
+        clearProbe(c);
+        outstandingBytes -= c.length;
+        countPrGone(c);
+    }
+
+    /** A chunk acknowledged or abandoned is neither in flight nor marked for retransmission any more. */
+    private void leaveFlightAndMarks(SentChunk c) {
+        if (c.inFlight) {
+            c.inFlight = false;
+            c.path.addFlight(-c.length);
+        }
+        if (c.marked) {
+            c.marked = false;
+            markedCount--;
+            if (c.fast) {
+                c.fast = false;
+                fastPending--;
+            }
+        }
+    }
+
+    /** Outstanding chunks of messages with a lifetime or a retransmission limit, not abandoned. */
+    int prChunks() {
+        return prChunks;
+    }
+
+    private void countPrGone(SentChunk c) {
+        if (c.msg.prKind == Abandonment.TTL || c.msg.prKind == Abandonment.RTX) {
+            prChunks--;
+        }
+    }
+
+    /**
+     * The index of the first outstanding chunk of {@code m} (its fragments have consecutive TSNs),
+     * or -1 when none is outstanding.
+     */
+    int indexOf(OutboundMessage m) {
+        if (ring.size() == 0 || m.sentOffset == 0) {
+            return -1;
+        }
+        int i = Math.max(0, m.firstTsn - ring.first().tsn);
+        return i < ring.size() && ring.get(i).msg == m ? i : -1;
+    }
+
+    /**
+     * A chunk leaves the queue: if it is the last one of its message that will ever be (the end
+     * fragment, or the last fragment sent of an abandoned message), the message goes back to the
+     * pool.
+     */
+    private void releaseIfLast(SentChunk c) {
+        OutboundMessage m = c.msg;
+        if ((c.flags & DataChunk.FLAG_E) != 0 || (m.abandoned && c.offset + c.length == m.sentOffset)) {
+            pool.release(m); // every fragment is acknowledged, or abandoned, now
+        }
+    }
+
     // ------------------------------------------------------------------ a SACK
 
     /**
@@ -262,6 +349,12 @@ final class RetransmissionQueue {
         anyHtna = false;
         while (ring.size() > 0 && Serial.le(ring.first().tsn, cumTsnAck)) {
             SentChunk c = ring.removeFirst();
+            if (c.abandoned) {
+                // A2 of RFC 3758 section 3.5: taken out of every count when it was abandoned.
+                releaseIfLast(c);
+                pool.release(c);
+                continue;
+            }
             if (!c.acked) {
                 newlyAcked(c, now);
                 htna = c.tsn;
@@ -271,9 +364,8 @@ final class RetransmissionQueue {
             }
             clearProbe(c);
             outstandingBytes -= c.length;
-            if ((c.flags & DataChunk.FLAG_E) != 0) {
-                pool.release(c.msg); // its last fragment: every fragment is acknowledged now
-            }
+            countPrGone(c);
+            releaseIfLast(c);
             pool.release(c); // read no more this SACK except for acked and path (earliestBefore)
         }
         cumAck = cumTsnAck;
@@ -292,6 +384,9 @@ final class RetransmissionQueue {
         int k = 0;
         for (int i = 0; i < ring.size(); i++) {
             SentChunk c = ring.get(i);
+            if (c.abandoned) {
+                continue; // whatever the peer says of it, it is not sent again
+            }
             int off = c.tsn - cumAck;
             while (k < gapCount && gapEnds[k] < off) {
                 k++;
@@ -332,18 +427,7 @@ final class RetransmissionQueue {
         result.bytesNewlyAcked += c.length;
         result.newlyAckedPathMask |= 1L << i;
         unackedBytes -= c.length;
-        if (c.inFlight) {
-            c.inFlight = false;
-            c.path.addFlight(-c.length);
-        }
-        if (c.marked) {
-            c.marked = false;
-            markedCount--;
-            if (c.fast) {
-                c.fast = false;
-                fastPending--;
-            }
-        }
+        leaveFlightAndMarks(c);
         if (c.rttProbe) {
             if (c.sendCount == 1) {
                 c.path.rto().sample(now - c.sentNanos);
@@ -452,7 +536,7 @@ final class RetransmissionQueue {
                 c.path.addFlight(-c.length);
             }
             OutboundMessage m = c.msg;
-            if (m != last) {
+            if (m != last && !m.abandoned) { // an abandoned one was handed back already
                 out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), true));
                 last = m;
             }
@@ -463,6 +547,8 @@ final class RetransmissionQueue {
         markedCount = 0;
         fastPending = 0;
         rttProbeMask = 0;
+        gapAckedCount = 0;
+        prChunks = 0;
         return last;
     }
 }

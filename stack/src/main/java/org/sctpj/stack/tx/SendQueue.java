@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
+import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.tx.DataSender.SendStatus;
 import org.sctpj.stack.wire.chunk.DataChunk;
@@ -51,6 +52,12 @@ final class SendQueue {
 
     /** See {@link DataSender#send}. */
     SendStatus send(int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data) {
+        return send(streamId, ppid, unordered, immediate, data, PrPolicy.RELIABLE, 0);
+    }
+
+    /** See {@link DataSender#send(int, int, boolean, boolean, ByteBuffer, PrPolicy, long)}. */
+    SendStatus send(
+            int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data, PrPolicy policy, long now) {
         int len = data.remaining();
         check(streamId, len);
         if (len > freeBytes()) {
@@ -58,12 +65,25 @@ final class SendQueue {
         }
         byte[] copy = pool.array(len);
         data.get(copy, 0, len);
-        enqueue(streamId, ppid, unordered, immediate, copy, len);
+        enqueue(streamId, ppid, unordered, immediate, copy, len, policy, now);
         return SendStatus.ACCEPTED;
     }
 
     /** See {@link DataSender#sendOwned}. */
     SendStatus sendOwned(int streamId, int ppid, boolean unordered, boolean immediate, byte[] array, int length) {
+        return sendOwned(streamId, ppid, unordered, immediate, array, length, PrPolicy.RELIABLE, 0);
+    }
+
+    /** See {@link DataSender#sendOwned(int, int, boolean, boolean, byte[], int, PrPolicy, long)}. */
+    SendStatus sendOwned(
+            int streamId,
+            int ppid,
+            boolean unordered,
+            boolean immediate,
+            byte[] array,
+            int length,
+            PrPolicy policy,
+            long now) {
         if (length > array.length) {
             throw new IllegalArgumentException("length " + length + " exceeds the array's " + array.length + " bytes");
         }
@@ -71,7 +91,7 @@ final class SendQueue {
         if (length > freeBytes()) {
             return SendStatus.WOULD_BLOCK;
         }
-        enqueue(streamId, ppid, unordered, immediate, array, length);
+        enqueue(streamId, ppid, unordered, immediate, array, length, policy, now);
         return SendStatus.ACCEPTED;
     }
 
@@ -89,12 +109,24 @@ final class SendQueue {
         }
     }
 
-    private void enqueue(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int len) {
+    private void enqueue(
+            int streamId,
+            int ppid,
+            boolean unordered,
+            boolean immediate,
+            byte[] data,
+            int len,
+            PrPolicy policy,
+            long now) {
         OutboundStream s = stream(streamId);
         if (s.queue.isEmpty()) {
             roundRobin.addLast(s);
         }
-        s.queue.addLast(pool.message().init(streamId, ppid, unordered, immediate, data, len));
+        OutboundMessage m = pool.message().init(streamId, ppid, unordered, immediate, data, len);
+        if (!policy.isReliable()) {
+            Abandonment.apply(m, policy, now);
+        }
+        s.queue.addLast(m);
         queuedBytes += len;
         queuedMessages++;
         if (immediate) {
@@ -167,6 +199,42 @@ final class SendQueue {
         if (!s.queue.isEmpty()) {
             roundRobin.addLast(s);
         }
+    }
+
+    /**
+     * Takes an abandoned message out of the queue (PR-SCTP, {@link Abandonment}): its unsent bytes
+     * leave the buffer, and if it was its stream's head the stream's turn ends (as when a message
+     * is sent). GLUE(sched): the stream scheduler hears of the removal here.
+     */
+    void remove(OutboundMessage m) {
+        OutboundStream s = m.streamId < streams.length ? streams[m.streamId] : null;
+        if (s == null) {
+            return;
+        }
+        boolean head = s.queue.peekFirst() == m;
+        if (!(head ? s.queue.pollFirst() != null : s.queue.removeFirstOccurrence(m))) {
+            return;
+        }
+        queuedBytes -= m.unsentBytes();
+        queuedMessages--;
+        if (m.immediate) {
+            immediateQueued--;
+        }
+        if (head) {
+            roundRobin.remove(s);
+            if (!s.queue.isEmpty()) {
+                roundRobin.addLast(s);
+            }
+        }
+    }
+
+    /** The queued messages, per stream in turn order (a copy: the caller may {@link #remove}). */
+    List<OutboundMessage> messages() {
+        List<OutboundMessage> out = new java.util.ArrayList<>(queuedMessages);
+        for (OutboundStream s : roundRobin) {
+            out.addAll(s.queue);
+        }
+        return out;
     }
 
     /**
