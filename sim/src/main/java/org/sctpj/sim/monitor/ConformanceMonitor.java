@@ -41,7 +41,9 @@ import org.sctpj.stack.wire.Crc32c;
  *       DATA without user data (3.3.1);
  *   <li>Verification Tags (8.5, 8.5.1): 0 in an INIT; an ABORT or SHUTDOWN COMPLETE with the T bit
  *       carries a tag the sender received or owns; every other packet a tag the peer announced;
- *   <li>TSNs and SSNs (6.1, 6.5): a new TSN is the highest so far plus one, a repeated TSN carries
+ *   <li>TSNs and SSNs (6.1, 6.5): a new TSN is the highest so far plus one (or skips a few, which
+ *       a PR-SCTP sender took for the ends of abandoned messages, RFC 3758 section 3.5, and which
+ *       must then never be sent), a repeated TSN carries
  *       the same chunk as before; per ordered stream the SSN of each new message grows, and the
  *       fragments of one message share it; no new TSN once the sender has sent SHUTDOWN or
  *       SHUTDOWN ACK (9.2);
@@ -84,6 +86,11 @@ public final class ConformanceMonitor {
     static final int I_DATA = 64;
     static final int RECONFIG = 130;
     static final int FORWARD_TSN = 192;
+    /** Most TSNs in a row a PR-SCTP sender may take for abandoned message ends without sending them. */
+    static final int MAX_NEVER_SENT = 1024;
+    /** The signature of such a TSN. */
+    static final long NEVER_SENT = Long.MIN_VALUE;
+
     static final int I_FORWARD_TSN = 194;
 
     private static final int MAX_GAPS = 256;
@@ -720,6 +727,19 @@ public final class ConformanceMonitor {
                 f.base = tsn;
                 f.count = 0;
                 f.ringBytes = 0;
+            }
+            int skipped = tsn - f.highest - 1;
+            if (skipped > 0 && skipped <= MAX_NEVER_SENT) {
+                // PR-SCTP (RFC 3758 section 3.5): the end of a partly sent message that was
+                // abandoned takes a TSN that never goes on the wire, for the FORWARD TSN to cover.
+                // Such a TSN must never be sent later (its signature matches no chunk).
+                for (int k = 0; k < skipped; k++) {
+                    if (f.count == 0) {
+                        f.base = f.highest + 1;
+                    }
+                    f.push(f.highest + 1, 0, NEVER_SENT);
+                    f.highest++;
+                }
             }
             if (tsn == f.highest + 1) {
                 if (!f.holds(tsn) && f.count > 0 && tsn != f.base + f.count) {

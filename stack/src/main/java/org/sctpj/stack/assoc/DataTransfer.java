@@ -248,6 +248,11 @@ public final class DataTransfer {
      */
     public void afterAck(AckResult r, long freeBefore, long now) {
         t.forwardTsn.afterAck(r, now);
+        if (r.cumAckAdvanced() && !r.anyNewlyAcked()) {
+            // Only abandoned chunks were acknowledged (after a FORWARD TSN, RFC 3758): the peer
+            // answered all the same (RFC 9260 section 8.1).
+            t.associationErrors = 0;
+        }
         if (r.anyNewlyAcked()) {
             t.associationErrors = 0;
             for (int k = 0; k < t.paths.size(); k++) {

@@ -153,6 +153,15 @@ public final class ForwardTsn {
         int entry = iData ? IForwardTsnChunk.ENTRY_LENGTH : ForwardTsnChunk.ENTRY_LENGTH;
         int maxEntries = Math.max(1, (room - ForwardTsnChunk.FIXED_LENGTH) / entry);
         DataSender.ForwardTsnPlan plan = t.tx.forwardTsnPlan(maxEntries, iData);
+        // C5: at least one T3-rtx timer runs while a FORWARD TSN is unanswered, sent now or before
+        // (a SACK that acknowledged everything else has just stopped them all, R2).
+        boolean running = false;
+        for (Path q : t.paths) {
+            running |= q.t3Running();
+        }
+        if (!running) {
+            p.startT3(now);
+        }
         if (!timeout
                 && plan.newCumulativeTsn() == lastNewCum
                 && lastSentAt != Long.MIN_VALUE
@@ -166,14 +175,6 @@ public final class ForwardTsn {
         lastNewCum = plan.newCumulativeTsn();
         lastSentAt = now;
         sent++;
-        // C5: at least one T3-rtx timer runs while a FORWARD TSN is unanswered.
-        boolean running = false;
-        for (Path q : t.paths) {
-            running |= q.t3Running();
-        }
-        if (!running) {
-            p.startT3(now);
-        }
     }
 
     /** The FORWARD TSN of {@code plan}; GLUE(idata): the I-FORWARD-TSN when I-DATA is in use. */

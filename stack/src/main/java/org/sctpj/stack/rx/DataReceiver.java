@@ -591,11 +591,12 @@ public final class DataReceiver {
         forwardInPacket = true;
         int cum = tracker.cumulativeTsn();
         if (!Serial.gt(newCumulativeTsn, cum)) {
-            eventInPacket = true; // out of date: SACK at once (RFC 3758 section 3.6)
+            eventInPacket = true; // out of date: nothing changes, a SACK goes at once (RFC 3758 section 3.6)
             return List.of();
         }
-        int target = newCumulativeTsn - cum > TSN_WINDOW ? cum + TSN_WINDOW : newCumulativeTsn;
-        if (target != newCumulativeTsn) {
+        int target = newCumulativeTsn;
+        if (newCumulativeTsn - cum > TSN_WINDOW) {
+            target = cum + TSN_WINDOW;
             protocolViolations++;
         }
         tracker.forwardTo(target);

@@ -8,6 +8,7 @@ import org.sctpj.stack.PrStatus;
 import org.sctpj.stack.SctpEvent.SendFailedReason;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.wire.Serial;
+import org.sctpj.stack.wire.chunk.DataChunk;
 
 /**
  * Partial reliability on the sending side (PR-SCTP, RFC 3758 sections 3.4 and 3.5, with the
@@ -214,6 +215,16 @@ final class Abandonment {
                 break;
             }
             outstanding.abandon(c);
+        }
+        if (sent && m.sentOffset < m.length) {
+            // Partly sent: the peer may hold its first fragments, even acknowledged cumulatively,
+            // and only a FORWARD TSN past the message's end frees them (and, when ordered, its
+            // stream). The end that was never sent gets a TSN of its own, abandoned at once and
+            // never put on the wire, which the FORWARD TSN covers (as usrsctp and dcSCTP do).
+            int flags = DataChunk.FLAG_E | (m.unordered ? DataChunk.FLAG_U : 0);
+            outstanding.addAbandonedEnd(pool.chunk().init(outstanding.nextTsn(), m, m.length, 0, flags));
+            m.sentOffset = m.length;
+            inQueue = true;
         }
         count(m.streamId, m.prKind, sent);
         byte[] data = m.exactData();

@@ -93,9 +93,12 @@ final class CmtLossDetector implements LossDetector {
         long stillRecovering = 0;
         for (int i = 0; i < q.size() && recoveryMask != 0; i++) {
             SentChunk c = q.get(i);
+            if (c.abandoned) {
+                continue; // no longer outstanding (an abandoned end has no path)
+            }
             int pi = c.path.index();
             long bit = 1L << pi;
-            if (!c.acked && !c.abandoned && (recoveryMask & bit) != 0 && Serial.le(c.tsn, recoveryPoints[pi])) {
+            if (!c.acked && (recoveryMask & bit) != 0 && Serial.le(c.tsn, recoveryPoints[pi])) {
                 stillRecovering |= bit;
             }
         }

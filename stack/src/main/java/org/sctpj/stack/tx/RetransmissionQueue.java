@@ -247,6 +247,17 @@ final class RetransmissionQueue {
         countPrGone(c);
     }
 
+    /**
+     * Takes the TSN {@link #nextTsn()} for the end of a partly sent message being abandoned: a
+     * chunk that is abandoned from the start and never sent (no path, no bytes), so that the
+     * Advanced.Peer.Ack.Point, and the FORWARD TSN, go past the whole message.
+     */
+    void addAbandonedEnd(SentChunk c) {
+        c.abandoned = true;
+        nextTsn++;
+        ring.addLast(c);
+    }
+
     /** A chunk acknowledged or abandoned is neither in flight nor marked for retransmission any more. */
     private void leaveFlightAndMarks(SentChunk c) {
         if (c.inFlight) {

@@ -220,13 +220,35 @@ class AbandonmentTest {
         assertEquals(5000, gone.get(0).length());
         assertEquals(0, f.tx.queuedMessages());
         assertEquals(0, f.tx.bufferedBytes());
-        assertEquals(tsn(0), f.tx.advancedPeerAckPoint());
+        assertEquals(tsn(1), f.tx.advancedPeerAckPoint(), "its unsent end took a TSN of its own");
         assertEquals(
                 List.of(new Skip(1, false, 0)), f.tx.forwardTsnPlan(100, false).skips());
         f.send(1, 100);
         List<DataChunk> next = f.drain(60 * MS);
         assertEquals(1, next.get(0).ssn(), "the next message of the stream takes the next SSN");
-        assertEquals(tsn(1), next.get(0).tsn());
+        assertEquals(tsn(2), next.get(0).tsn());
+        f.sack(tsn(2), 1 << 20, 70 * MS);
+        assertTrue(f.tx.isEmpty());
+    }
+
+    @Test
+    void aPartlySentMessageWhoseSentFragmentsWereAckedStillGetsAForwardTsn() {
+        // The peer holds the first fragment, acknowledged cumulatively: only a FORWARD TSN past
+        // the message's end frees it and the stream (found by the simulated PR-SCTP test, where
+        // stream 3 of the receiver stalled for good).
+        SenderFixture f = SenderFixture.noDelay();
+        f.tx.setPartialReliability(true);
+        List<Gone> gone = listen(f);
+        f.p.setCwnd(1000);
+        send(f, 1, 5000, PrPolicy.timeToLive(50), 0);
+        assertEquals(1, f.drain(0).size());
+        f.sack(tsn(0), 1 << 20, MS);
+        assertEquals(0, f.tx.outstandingCount());
+        f.drain(60 * MS);
+        assertEquals(1, gone.size());
+        assertEquals(tsn(1), f.tx.advancedPeerAckPoint(), "past the peer's cumulative ack: a FORWARD TSN is due");
+        assertEquals(
+                List.of(new Skip(1, false, 0)), f.tx.forwardTsnPlan(100, false).skips());
     }
 
     @Test
