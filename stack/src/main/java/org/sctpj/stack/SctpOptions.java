@@ -99,7 +99,8 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     Resource cause (RFC 9260 section 3.3.10.4) and COMMUNICATION_LOST, instead of a silent stall
  * @param extensions the protocol extensions we announce in INIT and INIT ACK (Supported Extensions,
  *     RFC 5061 section 4.2.7; for {@link Extension#PR_SCTP} also Forward-TSN-Supported, RFC 3758
- *     section 3.1); an association uses an extension only when the peer announced it too
+ *     section 3.1); an association uses an extension only when the peer announced it too. Default:
+ *     {@link Extension#PR_SCTP} (partial reliability, as usrsctp offers it by default)
  * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
  *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
  *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
@@ -224,7 +225,7 @@ public record SctpOptions(
             CongestionControllerFactory.RFC9260,
             false,
             2 << 20,
-            Set.of(),
+            Set.of(Extension.PR_SCTP),
             OptionalLong.empty());
 
     /** The defaults: the same as {@link #WAN}. */

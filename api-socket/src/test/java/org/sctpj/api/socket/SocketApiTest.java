@@ -67,6 +67,17 @@ class SocketApiTest {
         return s;
     }
 
+    /** A server whose associations advertise {@code rcvbuf} and queue at most twice that. */
+    SctpServerChannel serverWithReceiveBuffer(int rcvbuf) throws IOException {
+        SctpServerChannel s = SctpServerChannel.open(serverP);
+        toClose.add(s);
+        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, rcvbuf);
+        s.setOption(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
+        s.bind(new InetSocketAddress(LO, 0));
+        return s;
+    }
+
     SctpChannel client(SctpServerChannel s) throws IOException {
         SctpChannel c = SctpChannel.open(clientP);
         toClose.add(c);
@@ -323,13 +334,8 @@ class SocketApiTest {
     @Test
     void aReaderThatDoesNotReadStopsTheSenderThroughTheWindowAndLosesNothing() throws Exception {
         int rcvbuf = 64 * 1024;
-        SctpServerChannel s = SctpServerChannel.open(serverP);
-        toClose.add(s);
-        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
-        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, rcvbuf);
-        // Far below what is sent: before flow control this limit aborted the association.
-        s.setOption(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
-        s.bind(new InetSocketAddress(LO, 0));
+        // A queue limit far below what is sent: before flow control this limit aborted the association.
+        SctpServerChannel s = serverWithReceiveBuffer(rcvbuf);
         SctpChannel c = client(s);
         c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 * 1024);
         c.connect(addr(s));
@@ -575,12 +581,7 @@ class SocketApiTest {
     @Test
     void aMessagePastItsTimeToLiveComesBackAsSendFailedAndTheOthersArrive() throws Exception {
         int rcvbuf = 16 * 1024;
-        SctpServerChannel s = SctpServerChannel.open(serverP);
-        toClose.add(s);
-        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
-        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, rcvbuf);
-        s.setOption(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
-        s.bind(new InetSocketAddress(LO, 0));
+        SctpServerChannel s = serverWithReceiveBuffer(rcvbuf);
         SctpChannel c = client(s);
         c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 1 << 20);
         c.connect(addr(s));
