@@ -311,7 +311,7 @@ public final class CallbackSocket implements AutoCloseable {
             return sendOnStack(a, info, data, len);
         }
         if (!reserve(a, len)) {
-            if (info.prPolicy().map(p -> p.kind() == PrPolicy.Kind.PRIORITY).orElse(false)) {
+            if (isPriority(info)) {
                 // Only the core knows what less important messages could give way (RFC 7496 3.2).
                 return call(() -> sendOnStack(a, info, data, len));
             }
@@ -327,6 +327,10 @@ public final class CallbackSocket implements AutoCloseable {
             throw new IllegalStateException("the socket's stack thread is closed: " + e.getMessage(), e);
         }
         return SendStatus.ACCEPTED;
+    }
+
+    private static boolean isPriority(SendInfo info) {
+        return info.prPolicy().map(p -> p.kind() == PrPolicy.Kind.PRIORITY).orElse(false);
     }
 
     /** Takes {@code len} bytes from what send may take, if there are that many. */
@@ -352,6 +356,13 @@ public final class CallbackSocket implements AutoCloseable {
         if (!reserve(a, len)) {
             publish(a);
             if (!reserve(a, len)) {
+                if (isPriority(info) && a.available.get() == a.published) {
+                    // No room, and no other thread's message on its way to the core: the core may
+                    // make room by abandoning less important messages (RFC 7496 section 3.2).
+                    SendStatus s = ep.send(a.id, info, data, thread.now());
+                    publish(a);
+                    return s;
+                }
                 return SendStatus.WOULD_BLOCK;
             }
         }

@@ -58,4 +58,38 @@ class PrSctpCallbackTest extends SocketFixture {
         assertEquals(78, r.ppid(), "the abandoned message never arrives; the next one does, in order");
         waitUntil(() -> client.info(id).transfer().outstandingChunks() == 0);
     }
+
+    @Test
+    void aMoreImportantMessageMakesRoomFromAnotherThread() throws Exception {
+        SctpOptions small =
+                PR.toBuilder().sendBufferBytes(8000).maxMessageSize(8000).build();
+        server(PR, new Recorder());
+        Recorder rec = new Recorder();
+        CallbackSocket client = socket(small, rec, CLIENT_PORT);
+        AssociationId id = client.connect(List.of(LOCAL), SERVER_PORT);
+        rec.awaitUp();
+        net.blackhole = true; // nothing is acknowledged: the buffer stays full
+        for (int i = 0; i < 3; i++) {
+            sendBlocking(client, rec, id, SendInfo.of(1, i).withPrPolicy(PrPolicy.priority(5)), new byte[2500]);
+        }
+        client.info(id); // the sends above have reached the core
+        assertEquals(
+                org.sctpj.stack.SendStatus.WOULD_BLOCK,
+                client.send(
+                        id,
+                        SendInfo.of(2, 9).withPrPolicy(PrPolicy.priority(9)),
+                        java.nio.ByteBuffer.wrap(new byte[2500])),
+                "nothing less important than 9 to give way");
+        assertEquals(
+                org.sctpj.stack.SendStatus.ACCEPTED,
+                client.send(
+                        id,
+                        SendInfo.of(2, 1).withPrPolicy(PrPolicy.priority(1)),
+                        java.nio.ByteBuffer.wrap(new byte[2500])));
+        waitUntil(() -> !rec.failed.isEmpty());
+        assertEquals(
+                SctpEvent.SendFailedReason.LOWER_PRIORITY, rec.failed.get(0).reason());
+        assertEquals(1, rec.failed.get(0).streamId());
+        assertEquals(1, client.prStatus(id).priority().total());
+    }
 }

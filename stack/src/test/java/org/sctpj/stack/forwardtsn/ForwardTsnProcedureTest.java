@@ -112,4 +112,22 @@ class ForwardTsnProcedureTest {
         assertTrue(f.tcb().tx.isEmpty());
         assertEquals(1, f.tcb().forwardTsn.status().limitedRetransmissions().sent());
     }
+
+    @Test
+    void aSackThatOnlyAcknowledgesAbandonedDataStillShowsThePeerIsAlive() {
+        // RFC 9260 section 8.1: the association's error count restarts when data is acknowledged;
+        // when all that is acknowledged was abandoned, the peer answered all the same. Without it
+        // lost FORWARD TSNs of an association sending only abandonable data would add up to a
+        // COMMUNICATION_LOST while the peer keeps answering.
+        AssocFixture f = negotiated();
+        f.a.send(
+                SendInfo.of(2, 0).withPrPolicy(PrPolicy.maxRetransmissions(0)), ByteBuffer.wrap(new byte[] {7}), f.now);
+        DataChunk d = assertInstanceOf(DataChunk.class, f.one().chunks().get(0));
+        f.advance(f.a.nextTimeout() - f.now);
+        assertEquals(1, f.tcb().associationErrors);
+        f.sent();
+        f.deliver(f.tcb().localTag, SackChunk.of(d.tsn(), 65536));
+        assertEquals(d.tsn(), f.tcb().tx.cumulativeAckTsn(), "the SACK was taken");
+        assertEquals(0, f.tcb().associationErrors, f.events.toString());
+    }
 }
