@@ -222,6 +222,17 @@ class PrSctpSimulatedTest {
                 "missing " + missing + " sent " + run.next + " delivered " + run.delivered.cardinality() + " failed "
                         + run.failed.cardinality() + " of " + run.plan.size() + "; sender " + a + "; receiver cum "
                         + z.cumulativeTsn());
+        System.out.printf(
+                "PR-SCTP %s seed %d loss %.2f: %d messages, %d delivered, %d abandoned (%d after sending),"
+                        + " settled at %.3f s%n",
+                kind,
+                seed,
+                loss,
+                run.plan.size(),
+                run.delivered.cardinality(),
+                run.failed.cardinality(),
+                run.failedSent,
+                p.sim.now() / 1e9);
         for (Msg m : run.plan) {
             if (m.policy() == null) {
                 assertTrue(run.delivered.get(m.index()), "reliable message " + m.index() + " lost");
