@@ -104,6 +104,9 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
  *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
  *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
+ * @param streamScheduler which stream scheduler of RFC 8260 section 3 orders the outgoing streams
+ *     of each association ({@link StreamSchedulerKind#ROUND_ROBIN}); it can be changed per
+ *     association at run time with {@link Endpoint#setStreamScheduler}
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -139,7 +142,8 @@ public record SctpOptions(
         boolean deferredReceiveRelease,
         int partialDeliveryPoint,
         Set<Extension> extensions,
-        OptionalLong adaptationIndication) {
+        OptionalLong adaptationIndication,
+        StreamSchedulerKind streamScheduler) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -226,7 +230,8 @@ public record SctpOptions(
             false,
             2 << 20,
             Set.of(Extension.PR_SCTP),
-            OptionalLong.empty());
+            OptionalLong.empty(),
+            StreamSchedulerKind.ROUND_ROBIN);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -333,6 +338,9 @@ public record SctpOptions(
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
                     + ": a message must start to be handed over before it fills the receive buffer");
         }
+        if (streamScheduler == null) {
+            throw new IllegalArgumentException("streamScheduler must be set (e.g. ROUND_ROBIN, the default)");
+        }
         if (extensions == null) {
             throw new IllegalArgumentException("extensions must be a set (empty to offer none)");
         }
@@ -415,6 +423,7 @@ public record SctpOptions(
         private int partialDeliveryPoint;
         private Set<Extension> extensions;
         private OptionalLong adaptationIndication;
+        private StreamSchedulerKind streamScheduler;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -454,6 +463,7 @@ public record SctpOptions(
             partialDeliveryPoint = o.partialDeliveryPoint;
             extensions = o.extensions;
             adaptationIndication = o.adaptationIndication;
+            streamScheduler = o.streamScheduler;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -635,6 +645,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#streamScheduler()}: the stream scheduler (RFC 8260 section 3)
+         * each association starts with.
+         */
+        public Builder streamScheduler(StreamSchedulerKind v) {
+            streamScheduler = v;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -765,7 +784,8 @@ public record SctpOptions(
                     deferredReceiveRelease,
                     partialDeliveryPoint,
                     extensions,
-                    adaptationIndication);
+                    adaptationIndication,
+                    streamScheduler);
         }
     }
 }

@@ -41,9 +41,7 @@ import org.sctpj.stack.wire.Crc32c;
  *       DATA without user data (3.3.1);
  *   <li>Verification Tags (8.5, 8.5.1): 0 in an INIT; an ABORT or SHUTDOWN COMPLETE with the T bit
  *       carries a tag the sender received or owns; every other packet a tag the peer announced;
- *   <li>TSNs and SSNs (6.1, 6.5): a new TSN is the highest so far plus one (or skips a few, which
- *       a PR-SCTP sender took for the ends of abandoned messages, RFC 3758 section 3.5, and which
- *       must then never be sent), a repeated TSN carries
+ *   <li>TSNs and SSNs (6.1, 6.5): a new TSN is the highest so far plus one, a repeated TSN carries
  *       the same chunk as before; per ordered stream the SSN of each new message grows, and the
  *       fragments of one message share it; no new TSN once the sender has sent SHUTDOWN or
  *       SHUTDOWN ACK (9.2);
@@ -59,6 +57,26 @@ import org.sctpj.stack.wire.Crc32c;
  *       INIT ACK it received (the handshake ran over it), and the destination of any HEARTBEAT
  *       whose Heartbeat Information came back to it in a HEARTBEAT ACK. The model keeps these per
  *       node and peer port across the association's incarnations (a restart keeps the addresses).
+ *   <li>extensions: from both directions' INIT and INIT ACK the model learns what each end
+ *       announced (Forward-TSN-Supported, RFC 3758 3.1; Supported Extensions, RFC 5061 4.2.7;
+ *       Adaptation Layer Indication, RFC 5061 4.2.5); an extension is negotiated when both did.
+ *       A chunk of an extension not negotiated is never sent (RFC 3758 3.3.2, RFC 8260 2.2, RFC
+ *       6525 5.1.1); with I-DATA negotiated no DATA and no FORWARD TSN (RFC 8260 2.2, 2.3), and
+ *       I-FORWARD-TSN only with I-DATA and PR-SCTP (2.3). FORWARD TSN and I-FORWARD-TSN go where
+ *       control chunks go (before DATA, not in COOKIE-WAIT or COOKIE-ECHOED); their New Cumulative
+ *       TSN covers only TSNs sent (and one assigned to the unsent rest of each message begun on the
+ *       wire and abandoned, A3), never moves back, and is beyond the last Cumulative TSN Ack the
+ *       sender received; each stream appears once, naming a message that was sent (RFC 3758 3.5
+ *       A2, C1-C4, F1); abandoned TSNs no longer count against the peer's window (A2). I-DATA
+ *       fragments of one message share stream, U flag and MID, with FSN 1, 2, ... after the
+ *       first fragment (which carries the PPID, FSN 0 implied) (RFC 8260 2.1). RE-CONFIG carries
+ *       one of the parameter combinations of RFC 6525 3.1; request sequence numbers start at the
+ *       sender's Initial TSN and grow by one per new request, an Outgoing SSN Reset Request names
+ *       the peer's newest request received (or its Initial TSN minus 1) as the one it answers
+ *       (4.1); one request in flight at a
+ *       time, a retransmitted request byte-identical to the first (5.1.1); new requests only in
+ *       ESTABLISHED, SHUTDOWN-PENDING and SHUTDOWN-RECEIVED (this project's rule). A performed
+ *       SSN/TSN reset moves both senders' TSNs to the values of its response (4.4, 5.2.4).
  * </ul>
  *
  * <p>Packets from nodes that are not protocol endpoints (test nodes that forge packets) feed the
@@ -86,10 +104,8 @@ public final class ConformanceMonitor {
     static final int I_DATA = 64;
     static final int RECONFIG = 130;
     static final int FORWARD_TSN = 192;
-    /** Most TSNs in a row a PR-SCTP sender may take for abandoned message ends without sending them. */
-    static final int MAX_NEVER_SENT = 1024;
-    /** The signature of such a TSN. */
-    static final long NEVER_SENT = Long.MIN_VALUE;
+    /** The message key of a TSN a PR-SCTP sender assigned to an abandoned message's rest and never sent. */
+    static final long NEVER_SENT = -1L;
 
     static final int I_FORWARD_TSN = 194;
 
@@ -98,6 +114,27 @@ public final class ConformanceMonitor {
     private static final int MAX_HEARTBEATS = 1024;
     /** Addresses remembered per node and peer port (announced, confirmed). */
     private static final int MAX_ADDRESSES = 256;
+    /** RE-CONFIG requests remembered per sender, to compare retransmissions with. */
+    private static final int MAX_REQUESTS = 64;
+
+    /** Extension bits: announced by both ends means negotiated. */
+    static final int EXT_PR_SCTP = 1;
+
+    static final int EXT_I_DATA = 2;
+    static final int EXT_RECONFIG = 4;
+    static final int EXT_ADAPTATION = 8;
+
+    static final int FORWARD_TSN_SUPPORTED = 0xc000;
+    static final int SUPPORTED_EXTENSIONS = 0x8008;
+    static final int ADAPTATION_LAYER_INDICATION = 0xc006;
+    static final int OUTGOING_SSN_RESET_REQUEST = 13;
+    static final int INCOMING_SSN_RESET_REQUEST = 14;
+    static final int SSN_TSN_RESET_REQUEST = 15;
+    static final int RE_CONFIG_RESPONSE = 16;
+    static final int ADD_OUTGOING_STREAMS_REQUEST = 17;
+    static final int ADD_INCOMING_STREAMS_REQUEST = 18;
+    static final int RESULT_PERFORMED = 1;
+    static final int RESULT_IN_PROGRESS = 6;
 
     private static final int IPV4_ADDRESS = 5;
     private static final int IPV6_ADDRESS = 6;
@@ -117,6 +154,14 @@ public final class ConformanceMonitor {
         final Set<InetAddress> announced = new HashSet<>();
         /** The peer addresses this node has confirmed (RFC 9260 section 5.4). */
         final Set<InetAddress> confirmed = new HashSet<>();
+        /** Own Initiate Tag -> the extensions this node announced in the INIT or INIT ACK with it. */
+        final Map<Integer, Integer> ownExtensions = new HashMap<>();
+        /** Own Initiate Tag -> the Initial TSN this node announced with it. */
+        final Map<Integer, Integer> ownInitialTsn = new HashMap<>();
+        /** The peer's Initiate Tag -> the extensions the peer announced with it. */
+        final Map<Integer, Integer> peerExtensions = new HashMap<>();
+        /** The peer's Initiate Tag -> the Initial TSN the peer announced with it. */
+        final Map<Integer, Integer> peerInitialTsn = new HashMap<>();
         /** HEARTBEAT chunk value (its Heartbeat Information) -> the address it was sent to. */
         final Map<ByteBuffer, InetAddress> heartbeatsSent = new LinkedHashMap<>() {
             @Override
@@ -140,6 +185,9 @@ public final class ConformanceMonitor {
         int count;
         int[] lens = new int[64];
         long[] sigs = new long[64];
+        /** Per TSN, its message: U flag, stream and SSN or MID ({@link #messageKey}). */
+        long[] keys = new long[64];
+
         long ringBytes;
         long gapBytes;
         int[] gapStart = new int[0];
@@ -148,22 +196,91 @@ public final class ConformanceMonitor {
         boolean sackSeen;
         boolean shutdownSent;
         final Map<Integer, Integer> lastSsn = new HashMap<>();
+        /** Per stream, the highest MID of an unordered I-DATA message sent. */
+        final Map<Integer, Integer> lastUnorderedMid = new HashMap<>();
+        /** I-DATA messages begun and not ended: (U, stream, MID) -> the last FSN sent (0 for the B fragment). */
+        final Map<Long, Integer> openMessages = new HashMap<>();
+        /** Open I-DATA messages whose second fragment had FSN 0 (Linux 6.1 numbering, where allowed). */
+        final Set<Long> linuxNumbered = new HashSet<>();
+        /** The peer's last Cumulative TSN Ack that reached the sender (SACK or SHUTDOWN). */
+        boolean peerCumKnown;
+
+        int peerCum;
+        /** The New Cumulative TSN of the sender's last FORWARD TSN or I-FORWARD-TSN. */
+        boolean forwardSent;
+
+        int forwardCum;
+        /** The sender's RE-CONFIG requests by sequence number (their parameters), the newest last. */
+        final LinkedHashMap<Integer, ByteBuffer> requests = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, ByteBuffer> eldest) {
+                return size() > MAX_REQUESTS;
+            }
+        };
+        /** Request sequence numbers sent and not answered yet. */
+        final Set<Integer> pendingRequests = new HashSet<>();
+
+        boolean anyRequest;
+        int lastRequest;
+        /** The newest RE-CONFIG request sequence number of the peer that reached the sender. */
+        boolean peerRequestSeen;
+
+        int peerLastRequest;
+
+        /** Whether the last SACK reported {@code tsn} in a gap ack block. */
+        boolean gapAcked(int tsn) {
+            for (int k = 0; k < gapStart.length; k++) {
+                if (serialLe(gapStart[k], tsn) && serialLe(tsn, gapEnd[k])) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** A TSN at or below the last FORWARD TSN's is abandoned: no longer outstanding (RFC 3758 3.5 A2). */
+        boolean abandoned(int tsn) {
+            return forwardSent && serialLe(tsn, forwardCum);
+        }
+
+        /**
+         * An SSN/TSN reset took effect (RFC 6525 5.2.4): the sender's TSNs go on from {@code next},
+         * nothing is outstanding, and the streams' numbering starts over.
+         */
+        void resetTsn(int next) {
+            any = true;
+            highest = next - 1;
+            base = next;
+            count = 0;
+            ringBytes = 0;
+            gapBytes = 0;
+            gapStart = new int[0];
+            gapEnd = new int[0];
+            forwardSent = false;
+            peerCumKnown = false;
+            lastSsn.clear();
+            lastUnorderedMid.clear();
+            openMessages.clear();
+        }
 
         int slot(int tsn) {
             return (tsn - base) & 0x7fffffff;
         }
 
-        void push(int tsn, int len, long sig) {
+        void push(int tsn, int len, long sig, long key) {
             if (count == lens.length) {
                 int[] nl = new int[count * 2];
                 long[] ns = new long[count * 2];
+                long[] nk = new long[count * 2];
                 System.arraycopy(lens, 0, nl, 0, count);
                 System.arraycopy(sigs, 0, ns, 0, count);
+                System.arraycopy(keys, 0, nk, 0, count);
                 lens = nl;
                 sigs = ns;
+                keys = nk;
             }
             lens[count] = len;
             sigs[count] = sig;
+            keys[count] = key;
             count++;
             ringBytes += len;
         }
@@ -185,17 +302,24 @@ public final class ConformanceMonitor {
             }
             System.arraycopy(lens, drop, lens, 0, count - drop);
             System.arraycopy(sigs, drop, sigs, 0, count - drop);
+            System.arraycopy(keys, drop, keys, 0, count - drop);
             count -= drop;
             base = cum + 1;
         }
 
+        /** Bytes no longer outstanding though above the cumulative ack: gap-acked or abandoned. */
         void recomputeGaps() {
             long g = 0;
             for (int k = 0; k < gapStart.length; k++) {
                 for (int t = gapStart[k]; serialLe(t, gapEnd[k]); t++) {
-                    if (holds(t)) {
+                    if (holds(t) && !abandoned(t)) {
                         g += lens[t - base];
                     }
+                }
+            }
+            if (forwardSent) {
+                for (int t = base; count > 0 && serialLe(t, forwardCum) && holds(t); t++) {
+                    g += lens[t - base];
                 }
             }
             gapBytes = g;
@@ -209,11 +333,36 @@ public final class ConformanceMonitor {
     private final Map<ConnKey, Conn> conns = new HashMap<>();
     private final Map<FlowKey, Flow> flows = new HashMap<>();
     private boolean streamResetSeen;
+    /** Sides allowed Linux 6.1's I-DATA fragment numbering, with the test's reason. */
+    private final Map<Side, String> linuxFragmentNumbering = new java.util.EnumMap<>(Side.class);
+
     private long packetsChecked;
     private long packetsSeen;
 
     /** A monitor with an empty model. */
     public ConformanceMonitor() {}
+
+    /**
+     * Lets node {@code side} number I-DATA fragments as Linux 6.1 does: the fragment after the
+     * first has FSN 0, then 1, 2, ... (RFC 8260 section 2.1 says 1, 2, 3, ...), for a test of an
+     * endpoint set to that numbering to reach Linux. Every other rule stays, and the numbering must
+     * still count up by one.
+     *
+     * @param why the test's reason, kept for {@link #linuxFragmentNumberingReason}
+     * @throws IllegalArgumentException when no reason is given
+     */
+    public ConformanceMonitor allowLinuxFragmentNumbering(Side side, String why) {
+        if (why == null || why.isBlank()) {
+            throw new IllegalArgumentException("say why the node numbers I-DATA fragments as Linux 6.1 does");
+        }
+        linuxFragmentNumbering.put(side, why);
+        return this;
+    }
+
+    /** Why {@code side} may number I-DATA fragments as Linux 6.1 does, or null when it may not. */
+    public String linuxFragmentNumberingReason(Side side) {
+        return linuxFragmentNumbering.get(side);
+    }
 
     /** Packets judged so far (emitted by protocol endpoints). */
     public long packetsChecked() {
@@ -282,6 +431,8 @@ public final class ConformanceMonitor {
                         int initTag = b.getInt(off + 4);
                         long rwnd = b.getInt(off + 8) & 0xffffffffL;
                         c.peerTags.add(initTag);
+                        c.peerExtensions.put(initTag, extensionsOf(b, off, clen));
+                        c.peerInitialTsn.put(initTag, b.getInt(off + 16));
                         if (type == INIT_ACK) {
                             c.pair(vtag, initTag);
                         }
@@ -311,15 +462,124 @@ public final class ConformanceMonitor {
                             if (f != null && f.any && serialLe(f.base - 1, cum)) {
                                 f.cumAck(cum);
                                 f.recomputeGaps();
+                                f.peerCumKnown = true;
+                                f.peerCum = cum;
                             }
                         }
                     }
                 }
-                case RECONFIG -> streamResetSeen = true;
+                case RECONFIG -> {
+                    streamResetSeen = true;
+                    for (int peerTag : c.pairs.getOrDefault(vtag, Set.of())) {
+                        Flow f = flows.get(new FlowKey(to, dstPort, srcPort, peerTag));
+                        if (f != null) {
+                            onReconfigAnswers(f, b, off, clen);
+                        }
+                    }
+                }
                 default -> {}
             }
             off += (clen + 3) & ~3;
         }
+    }
+
+    /**
+     * A RE-CONFIG reached the sender of {@code f}'s requests: a Re-configuration Response answers
+     * the request it names unless its result is "In progress" (RFC 6525 4.4, 5.2.7); an Outgoing
+     * SSN Reset Request answers the Incoming SSN Reset Request its Response Sequence Number names
+     * (4.1, 5.2.3). A performed SSN/TSN reset moves the sender's TSNs to the Receiver's Next TSN
+     * (4.4, 5.2.4). The newest request of the peer is kept for the Response Sequence Number of the
+     * sender's next Outgoing SSN Reset Request (4.1).
+     */
+    private static void onReconfigAnswers(Flow f, ByteBuffer b, int off, int clen) {
+        for (int p = off + 4; p + 8 <= off + clen; ) {
+            int ptype = b.getShort(p) & 0xffff;
+            int plen = b.getShort(p + 2) & 0xffff;
+            if (plen < 4 || p + plen > off + clen) {
+                return;
+            }
+            if (ptype == RE_CONFIG_RESPONSE && plen >= 12) {
+                int seq = b.getInt(p + 4);
+                int result = b.getInt(p + 8);
+                ByteBuffer request = f.requests.get(seq);
+                if (result != RESULT_IN_PROGRESS) {
+                    f.pendingRequests.remove(seq);
+                }
+                if (result == RESULT_PERFORMED
+                        && plen >= 20
+                        && request != null
+                        && (request.getShort(0) & 0xffff) == SSN_TSN_RESET_REQUEST) {
+                    f.resetTsn(b.getInt(p + 16));
+                }
+            } else if (ptype != RE_CONFIG_RESPONSE) {
+                int seq = b.getInt(p + 4);
+                if (!f.peerRequestSeen || serialLt(f.peerLastRequest, seq)) {
+                    f.peerRequestSeen = true;
+                    f.peerLastRequest = seq;
+                }
+            }
+            if (ptype == OUTGOING_SSN_RESET_REQUEST && plen >= 16) {
+                int answers = b.getInt(p + 8);
+                ByteBuffer request = f.requests.get(answers);
+                if (request != null && (request.getShort(0) & 0xffff) == INCOMING_SSN_RESET_REQUEST) {
+                    f.pendingRequests.remove(answers);
+                }
+            }
+            p += (plen + 3) & ~3;
+        }
+    }
+
+    /**
+     * The extensions an INIT or INIT ACK announces (a bit set of {@link #EXT_PR_SCTP} and the
+     * others): PR-SCTP by the Forward-TSN-Supported parameter (RFC 3758 3.1) or FORWARD TSN in the
+     * Supported Extensions parameter (RFC 5061 4.2.7), I-DATA and RE-CONFIG by their chunk types in
+     * Supported Extensions (RFC 8260 2.2, RFC 6525 5.1.1), and the Adaptation Layer Indication
+     * parameter (RFC 5061 4.2.5).
+     */
+    static int extensionsOf(ByteBuffer b, int off, int clen) {
+        int ext = 0;
+        for (int p = off + 20; p + 4 <= off + clen; ) {
+            int ptype = b.getShort(p) & 0xffff;
+            int plen = b.getShort(p + 2) & 0xffff;
+            if (plen < 4 || p + plen > off + clen) {
+                break;
+            }
+            switch (ptype) {
+                case FORWARD_TSN_SUPPORTED -> ext |= EXT_PR_SCTP;
+                case ADAPTATION_LAYER_INDICATION -> ext |= EXT_ADAPTATION;
+                case SUPPORTED_EXTENSIONS -> {
+                    for (int i = p + 4; i < p + plen; i++) {
+                        switch (b.get(i) & 0xff) {
+                            case FORWARD_TSN -> ext |= EXT_PR_SCTP;
+                            case I_DATA -> ext |= EXT_I_DATA;
+                            case RECONFIG -> ext |= EXT_RECONFIG;
+                            default -> {}
+                        }
+                    }
+                }
+                default -> {}
+            }
+            p += (plen + 3) & ~3;
+        }
+        return ext;
+    }
+
+    /**
+     * The extensions both ends of the association whose packets carry {@code peerTag} announced:
+     * the peer in its INIT or INIT ACK with that tag, the sender in the one it paired with it.
+     */
+    private static int negotiated(Conn c, int peerTag) {
+        Integer peer = c.peerExtensions.get(peerTag);
+        if (peer == null) {
+            return 0;
+        }
+        int own = 0;
+        for (Map.Entry<Integer, Set<Integer>> e : c.pairs.entrySet()) {
+            if (e.getValue().contains(peerTag)) {
+                own |= c.ownExtensions.getOrDefault(e.getKey(), 0);
+            }
+        }
+        return own & peer;
     }
 
     /**
@@ -385,6 +645,8 @@ public final class ConformanceMonitor {
             }
             f.sackSeen = true;
             f.peerRwnd = rwnd;
+            f.peerCumKnown = true;
+            f.peerCum = cum;
             f.cumAck(cum);
             f.gapStart = new int[nGaps];
             f.gapEnd = new int[nGaps];
@@ -462,6 +724,8 @@ public final class ConformanceMonitor {
             if ((type == INIT || type == INIT_ACK) && clen >= 20) {
                 int initTag = b.getInt(off + 4);
                 c.ownTags.add(initTag);
+                c.ownExtensions.put(initTag, extensionsOf(b, off, clen));
+                c.ownInitialTsn.put(initTag, b.getInt(off + 16));
                 if (type == INIT_ACK) {
                     c.pair(initTag, vtag);
                 }
@@ -532,6 +796,7 @@ public final class ConformanceMonitor {
             int dstPort = b.getShort(start + 2) & 0xffff;
             int vtag = b.getInt(start + 4);
             Conn c = conn(side, srcPort, dstPort);
+            int negotiated = negotiated(c, vtag);
             // Pass 1: chunk list, bundling and per-state rules.
             int n = 0;
             int first = -1;
@@ -576,6 +841,10 @@ public final class ConformanceMonitor {
                 if (why != null) {
                     fail(name(type) + " may not be sent in " + state + ": " + why);
                 }
+                why = extensionForbids(type, negotiated);
+                if (why != null) {
+                    fail(why);
+                }
                 checkTag(c, type, flags, vtag);
                 off += (clen + 3) & ~3;
             }
@@ -590,6 +859,16 @@ public final class ConformanceMonitor {
                 if (once[t] > 0 && n > 1) {
                     fail(name(t) + " bundled with other chunks: it travels alone (RFC 9260 6.10)");
                 }
+            }
+            for (int off = start + 12; off + 4 <= start + len; ) {
+                int type = b.get(off) & 0xff;
+                int clen = b.getShort(off + 2) & 0xffff;
+                if (type == FORWARD_TSN || type == I_FORWARD_TSN) {
+                    checkForwardTsn(flow(side, srcPort, dstPort, vtag), type, off, clen);
+                } else if (type == RECONFIG) {
+                    checkReconfig(c, flow(side, srcPort, dstPort, vtag), vtag, off, clen);
+                }
+                off += (clen + 3) & ~3;
             }
             if (dataSeen) {
                 if (state.equals("COOKIE_ECHOED") && first != COOKIE_ECHO) {
@@ -671,6 +950,243 @@ public final class ConformanceMonitor {
             }
         }
 
+        /**
+         * RFC 3758 3.5 and RFC 8260 2.3.1: the New Cumulative TSN is the Advanced.Peer.Ack.Point,
+         * which covers only TSNs sent (A2, C2), never goes back (C1, C2), and is sent only when it
+         * is beyond the Cumulative TSN Ack the sender last received (C3, F1); each stream is
+         * reported once (C4), with a sequence number (SSN, or MID per ordered or unordered
+         * numbering) of a message that was sent (C4: the abandoned message's).
+         */
+        void checkForwardTsn(Flow f, int type, int off, int clen) {
+            String name = name(type);
+            int entry = type == FORWARD_TSN ? 4 : 8;
+            if (clen < 8 || (clen - 8) % entry != 0) {
+                fail(name + " of " + clen + " bytes: 8 plus " + entry + " per stream entry"
+                        + (type == FORWARD_TSN ? " (RFC 3758 3.2)" : " (RFC 8260 2.3.1)"));
+            }
+            int cum = b.getInt(off + 4);
+            String cumText = "New Cumulative TSN " + Integer.toUnsignedString(cum);
+            int phantoms = 0;
+            List<Long> unfinished = new java.util.ArrayList<>();
+            if (!f.any || serialLt(f.highest, cum)) {
+                // The unsent rest of a message begun on the wire gets a TSN to be abandoned with it
+                // (A3: all its TSNs go together), one per such message at most.
+                for (long key : f.openMessages.keySet()) {
+                    if (listsOrNeedsNoEntry(type, key, off, clen)) {
+                        unfinished.add(key);
+                    }
+                }
+                phantoms = f.any ? cum - f.highest : Integer.MAX_VALUE;
+                if (phantoms < 0 || phantoms > unfinished.size()) {
+                    fail(name + " " + cumText + " beyond the highest TSN sent"
+                            + (f.any ? " " + Integer.toUnsignedString(f.highest) : " (none)") + " by more than the "
+                            + unfinished.size() + " message(s) begun and abandoned before their last fragment:"
+                            + " only TSNs assigned can be abandoned (RFC 3758 3.5 A2, A3, C2)");
+                }
+            }
+            if (f.forwardSent && serialLt(cum, f.forwardCum)) {
+                fail(name + " " + cumText + " behind the previous one, " + Integer.toUnsignedString(f.forwardCum)
+                        + ": the Advanced.Peer.Ack.Point only moves forward (RFC 3758 3.5 C1, C2)");
+            }
+            if (f.peerCumKnown && serialLe(cum, f.peerCum)) {
+                fail(name + " " + cumText + " not beyond the Cumulative TSN Ack "
+                        + Integer.toUnsignedString(f.peerCum) + " the sender received: a FORWARD TSN is sent only"
+                        + " when the Advanced.Peer.Ack.Point is beyond it (RFC 3758 3.5 C1, C3, F1)");
+            }
+            Set<Integer> streams = new HashSet<>();
+            Map<Integer, Integer> reported = new HashMap<>();
+            for (int e = off + 8; e + entry <= off + clen; e += entry) {
+                int sid = b.getShort(e) & 0xffff;
+                boolean unordered = type == I_FORWARD_TSN && (b.getShort(e + 2) & 1) != 0;
+                int seq = type == FORWARD_TSN ? b.getShort(e + 2) & 0xffff : b.getInt(e + 4);
+                reported.put(unordered ? sid | 0x10000 : sid, seq);
+                if (!streams.add(unordered ? sid | 0x10000 : sid)) {
+                    fail(name + " reports stream " + sid + (unordered ? " (unordered)" : "") + " twice: each"
+                            + " stream once, with its highest abandoned sequence number (RFC 3758 3.5 C4)");
+                }
+                if (streamResetSeen) {
+                    continue;
+                }
+                Integer last = unordered ? f.lastUnorderedMid.get(sid) : f.lastSsn.get(sid);
+                int seqType = type == FORWARD_TSN ? DATA : I_DATA;
+                if (last == null || newer(seqType, last, seq)) {
+                    fail(name + " skips " + seqName(seqType) + " " + Integer.toUnsignedString(seq) + " on stream "
+                            + sid + (unordered ? " (unordered)" : "") + ", beyond the last message sent there ("
+                            + (last == null ? "none" : Integer.toUnsignedString(last)) + "): it names an abandoned"
+                            + " message (RFC 3758 3.5 C4, RFC 8260 2.3.1)");
+                }
+                if (type == I_FORWARD_TSN) {
+                    long prefix = (unordered ? 1L << 48 : 0) | ((long) sid << 32);
+                    f.openMessages
+                            .keySet()
+                            .removeIf(k -> (k & ~0xffffffffL) == prefix && serialLe((int) (long) k, seq));
+                }
+            }
+            if (!streamResetSeen) {
+                checkAbandonedReported(f, type, cum, reported);
+            }
+            for (int k = 0; k < phantoms; k++) {
+                // Assigned, never sent: a later chunk with that TSN is no retransmission of it.
+                if (f.count == 0) {
+                    f.base = f.highest + 1;
+                }
+                f.push(f.highest + 1, 0, 0, NEVER_SENT);
+                f.highest++;
+            }
+            if (phantoms > 0) {
+                unfinished.forEach(f.openMessages::remove);
+            }
+            f.forwardSent = true;
+            f.forwardCum = cum;
+            f.recomputeGaps();
+        }
+
+        /**
+         * Whether the forward-TSN chunk at {@code off} lists the message {@code key} (its stream
+         * with its sequence number or a later one), or the message needs no entry (unordered DATA).
+         */
+        boolean listsOrNeedsNoEntry(int type, long key, int off, int clen) {
+            boolean unordered = (key & (1L << 48)) != 0;
+            if (unordered && type == FORWARD_TSN) {
+                return true;
+            }
+            int sid = (int) (key >>> 32) & 0xffff;
+            int seq = (int) key;
+            int entry = type == FORWARD_TSN ? 4 : 8;
+            for (int e = off + 8; e + entry <= off + clen; e += entry) {
+                boolean u = type == I_FORWARD_TSN && (b.getShort(e + 2) & 1) != 0;
+                int listed = type == FORWARD_TSN ? b.getShort(e + 2) & 0xffff : b.getInt(e + 4);
+                if ((b.getShort(e) & 0xffff) == sid
+                        && u == unordered
+                        && !newer(type == FORWARD_TSN ? DATA : I_DATA, listed, seq)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * RFC 3758 3.5 C4 (and RFC 8260 2.3.1 for I-FORWARD-TSN, ordered and unordered): every
+         * TSN the New Cumulative TSN passes that the peer has not acknowledged is abandoned, and
+         * its message's stream must be listed with that message's sequence number or a later one;
+         * otherwise the receiver keeps the stream's later messages waiting for it.
+         */
+        void checkAbandonedReported(Flow f, int type, int cum, Map<Integer, Integer> reported) {
+            int seqType = type == FORWARD_TSN ? DATA : I_DATA;
+            for (int t = f.base; f.count > 0 && serialLe(t, cum) && f.holds(t); t++) {
+                long key = f.keys[t - f.base];
+                boolean unordered = (key & (1L << 48)) != 0;
+                if (key == NEVER_SENT || (unordered && type == FORWARD_TSN) || f.gapAcked(t)) {
+                    continue;
+                }
+                int sid = (int) (key >>> 32) & 0xffff;
+                int seq = (int) key;
+                Integer listed = reported.get(unordered ? sid | 0x10000 : sid);
+                if (listed == null || newer(seqType, listed, seq)) {
+                    fail(name(type) + " passes TSN " + Integer.toUnsignedString(t) + " (" + seqName(seqType) + " "
+                            + Integer.toUnsignedString(seq) + " on stream " + sid + (unordered ? ", unordered" : "")
+                            + "), unacknowledged, so abandoned, but lists "
+                            + (listed == null ? "nothing" : Integer.toUnsignedString(listed)) + " for that stream:"
+                            + " an abandoned message's stream and sequence number must be listed (RFC 3758 3.5 C4,"
+                            + " RFC 8260 2.3.1)");
+                }
+            }
+        }
+
+        /**
+         * RFC 6525: a RE-CONFIG holds one or two parameters in the combinations of section 3.1; a
+         * new request's sequence number is the sender's Initial TSN for its first request and one
+         * more than the previous request's after that (4.1); a new request goes only when no
+         * earlier one is in flight (5.1.1), and only in ESTABLISHED, SHUTDOWN-PENDING or
+         * SHUTDOWN-RECEIVED (this project's rule, as for HEARTBEAT: a request started later may
+         * be answered after the association closed); a retransmitted request repeats its first
+         * transmission byte for byte (5.1.1: the RE-CONFIG chunk is retransmitted).
+         */
+        void checkReconfig(Conn c, Flow f, int vtag, int off, int clen) {
+            List<Integer> types = new java.util.ArrayList<>();
+            for (int p = off + 4; p + 4 <= off + clen; ) {
+                int plen = b.getShort(p + 2) & 0xffff;
+                if (plen < 8 || p + plen > off + clen) {
+                    fail("RE-CONFIG with a parameter of length " + plen + " (RFC 6525 3.1, 4)");
+                }
+                types.add(b.getShort(p) & 0xffff);
+                p += (plen + 3) & ~3;
+            }
+            if (!reconfigCombination(types)) {
+                fail("RE-CONFIG with parameters " + types + ": one or two, in the combinations of RFC 6525 3.1");
+            }
+            boolean inFlight = !f.pendingRequests.isEmpty();
+            for (int p = off + 4; p + 4 <= off + clen; ) {
+                int ptype = b.getShort(p) & 0xffff;
+                int plen = b.getShort(p + 2) & 0xffff;
+                if (ptype != RE_CONFIG_RESPONSE) {
+                    int seq = b.getInt(p + 4);
+                    String seqText = "request sequence number " + Integer.toUnsignedString(seq);
+                    byte[] raw = new byte[plen];
+                    b.get(p, raw);
+                    ByteBuffer param = ByteBuffer.wrap(raw);
+                    ByteBuffer first = f.requests.get(seq);
+                    if (first != null) {
+                        if (!first.equals(param)) {
+                            fail("RE-CONFIG retransmits " + seqText + " with other contents: a retransmitted"
+                                    + " request repeats the first (RFC 6525 5.1.1)");
+                        }
+                    } else {
+                        Integer initial = ownInitialTsn(c, vtag);
+                        if (f.anyRequest ? seq != f.lastRequest + 1 : initial != null && seq != initial) {
+                            fail("RE-CONFIG with new " + seqText + ", expected "
+                                    + Integer.toUnsignedString(f.anyRequest ? f.lastRequest + 1 : initial)
+                                    + ": the first is the sender's Initial TSN, each new request one more"
+                                    + " (RFC 6525 4.1)");
+                        }
+                        if (ptype == OUTGOING_SSN_RESET_REQUEST && plen >= 16) {
+                            checkResponseSequence(c, f, vtag, b.getInt(p + 8));
+                        }
+                        if (inFlight) {
+                            fail("RE-CONFIG with new " + seqText + " while request "
+                                    + Integer.toUnsignedString(
+                                            f.pendingRequests.iterator().next())
+                                    + " is unanswered: one request in flight at a time (RFC 6525 5.1.1)");
+                        }
+                        if (!state.equals("ESTABLISHED")
+                                && !state.equals("SHUTDOWN_PENDING")
+                                && !state.equals("SHUTDOWN_RECEIVED")) {
+                            fail("a new RE-CONFIG request in " + state + ": requests start in ESTABLISHED,"
+                                    + " SHUTDOWN-PENDING or SHUTDOWN-RECEIVED only (RFC 6525 5.1.1 with RFC 9260"
+                                    + " 9.2; this project's rule)");
+                        }
+                        f.requests.put(seq, param);
+                        f.pendingRequests.add(seq);
+                        f.anyRequest = true;
+                        f.lastRequest = seq;
+                    }
+                } else if (plen >= 20 && b.getInt(p + 8) == RESULT_PERFORMED) {
+                    // A performed SSN/TSN reset: the responder's TSNs go on from its Sender's Next TSN.
+                    f.resetTsn(b.getInt(p + 12));
+                }
+                p += (plen + 3) & ~3;
+            }
+        }
+
+        /**
+         * RFC 6525 4.1: an Outgoing SSN Reset Request's Re-configuration Response Sequence Number
+         * is the sequence number of the peer's request it answers (an Incoming SSN Reset Request),
+         * else the next one the sender expects minus 1: in both cases the peer's newest request
+         * that reached the sender, or the peer's Initial TSN minus 1 before any did.
+         */
+        void checkResponseSequence(Conn c, Flow f, int vtag, int responseSeq) {
+            Integer peerInitial = c.peerInitialTsn.get(vtag);
+            if (!f.peerRequestSeen && peerInitial == null) {
+                return;
+            }
+            int expected = f.peerRequestSeen ? f.peerLastRequest : peerInitial - 1;
+            if (responseSeq != expected) {
+                fail("Outgoing SSN Reset Request with Re-configuration Response Sequence Number "
+                        + Integer.toUnsignedString(responseSeq) + ", expected " + Integer.toUnsignedString(expected)
+                        + ": the peer's request it answers, or the next expected one minus 1 (RFC 6525 4.1)");
+            }
+        }
+
         void checkData(int srcPort, int dstPort, int vtag) {
             Flow f = flow(side, srcPort, dstPort, vtag);
             // Which chunks are new, and the window check before any of them goes.
@@ -721,6 +1237,10 @@ public final class ConformanceMonitor {
             int ssn = type == DATA ? b.getShort(off + 10) & 0xffff : b.getInt(off + 12);
             int payload = clen - (type == DATA ? 16 : 20);
             long sig = ((long) sid << 48) ^ ((long) (ssn & 0xffff) << 32) ^ ((long) (flags & 7) << 28) ^ payload;
+            if (type == I_DATA) {
+                // The full MID and the PPID-or-FSN word: a retransmission repeats them too.
+                sig ^= (ssn * 0x9E3779B97F4A7C15L) ^ (b.getInt(off + 16) * 0xC2B2AE3D27D4EB4FL);
+            }
             if (!f.any) {
                 f.any = true;
                 f.highest = tsn - 1;
@@ -729,15 +1249,16 @@ public final class ConformanceMonitor {
                 f.ringBytes = 0;
             }
             int skipped = tsn - f.highest - 1;
-            if (skipped > 0 && skipped <= MAX_NEVER_SENT) {
-                // PR-SCTP (RFC 3758 section 3.5): the end of a partly sent message that was
-                // abandoned takes a TSN that never goes on the wire, for the FORWARD TSN to cover.
-                // Such a TSN must never be sent later (its signature matches no chunk).
+            if (f.any && type == DATA && skipped > 0 && skipped <= f.openMessages.size()) {
+                // The unsent rest of a message begun on the wire and abandoned took a TSN (RFC
+                // 3758 3.5 A3) that a FORWARD TSN will cover; new DATA may go before that FORWARD
+                // TSN when chunks before it are still outstanding (C2 stops there). As at a FORWARD
+                // TSN: one such TSN per message begun and not ended, assigned and never sent.
                 for (int k = 0; k < skipped; k++) {
                     if (f.count == 0) {
                         f.base = f.highest + 1;
                     }
-                    f.push(f.highest + 1, 0, NEVER_SENT);
+                    f.push(f.highest + 1, 0, 0, NEVER_SENT);
                     f.highest++;
                 }
             }
@@ -748,10 +1269,21 @@ public final class ConformanceMonitor {
                 if (f.count == 0) {
                     f.base = tsn;
                 }
-                f.push(tsn, payload, sig);
+                f.push(tsn, payload, sig, messageKey((flags & 4) != 0, sid, ssn));
                 f.highest = tsn;
                 boolean unordered = (flags & 4) != 0;
                 boolean begin = (flags & 2) != 0;
+                if (type == I_DATA) {
+                    fragment(f, flags, sid, ssn, b.getInt(off + 16));
+                } else {
+                    // A DATA message begun and not ended (its rest may be abandoned unsent).
+                    long key = messageKey(unordered, sid, unordered ? 0 : ssn);
+                    if ((flags & 1) != 0) {
+                        f.openMessages.remove(key);
+                    } else if (begin) {
+                        f.openMessages.put(key, 0);
+                    }
+                }
                 if (!unordered && !streamResetSeen) {
                     Integer last = f.lastSsn.get(sid);
                     if (begin) {
@@ -777,6 +1309,69 @@ public final class ConformanceMonitor {
                         + Integer.toUnsignedString(f.highest) + ": TSNs grow by one (RFC 9260 6.1)");
             }
         }
+
+        /**
+         * RFC 8260 2.1: the fragments of one I-DATA message share its stream, U flag and MID; the
+         * first (B) carries the PPID where the others carry the FSN, which is 0 for the first and
+         * counts up by one from there; a new first fragment never reuses the MID of a message still
+         * being sent. {@code word} is the chunk's PPID-or-FSN field.
+         */
+        void fragment(Flow f, int flags, int sid, int mid, int word) {
+            boolean unordered = (flags & 4) != 0;
+            boolean begin = (flags & 2) != 0;
+            boolean end = (flags & 1) != 0;
+            long key = (unordered ? 1L << 48 : 0) | ((long) sid << 32) | (mid & 0xffffffffL);
+            String msg =
+                    "MID " + Integer.toUnsignedString(mid) + " on stream " + sid + (unordered ? " (unordered)" : "");
+            if (unordered) {
+                Integer last = f.lastUnorderedMid.get(sid);
+                if (last == null || serialLt(last, mid)) {
+                    f.lastUnorderedMid.put(sid, mid);
+                }
+            }
+            if (begin) {
+                if (f.openMessages.containsKey(key)) {
+                    fail("a first fragment (B) of " + msg + " while the message with that MID is still being sent:"
+                            + " a message's fragments share one MID, a new message takes a new one (RFC 8260 2.1)");
+                }
+                if (!end) {
+                    f.openMessages.put(key, 0);
+                }
+                return;
+            }
+            Integer last = f.openMessages.get(key);
+            if (word == 0
+                    && linuxFragmentNumbering.containsKey(side)
+                    && last != null
+                    && last == 0
+                    && f.linuxNumbered.add(key)) {
+                return; // Linux 6.1: the second fragment has FSN 0 too, the next 1 (allowed for this node)
+            }
+            if (word == 0) {
+                fail("I-DATA fragment without the B bit with FSN 0 (" + msg + "): FSN 0 is the first fragment's,"
+                        + " whose field carries the PPID instead; the second fragment has FSN 1 (RFC 8260 2.1)");
+            }
+            if (last == null) {
+                fail("I-DATA fragment (FSN " + Integer.toUnsignedString(word) + ") of " + msg
+                        + ", whose first fragment was never sent on that stream: a message's fragments share"
+                        + " its stream and MID (RFC 8260 2.1)");
+            }
+            if (word != last + 1) {
+                fail("I-DATA fragment with FSN " + Integer.toUnsignedString(word) + " after FSN " + last + " of " + msg
+                        + ": FSNs count up by one from the first fragment's 0 (RFC 8260 2.1)");
+            }
+            if (end) {
+                f.openMessages.remove(key);
+                f.linuxNumbered.remove(key);
+            } else {
+                f.openMessages.put(key, word);
+            }
+        }
+    }
+
+    /** A message's key: its U flag, stream and SSN (DATA) or MID (I-DATA). */
+    static long messageKey(boolean unordered, int sid, int seq) {
+        return (unordered ? 1L << 48 : 0) | ((long) sid << 32) | (seq & 0xffffffffL);
     }
 
     private static boolean newer(int type, int last, int now) {
@@ -808,6 +1403,67 @@ public final class ConformanceMonitor {
                     I_FORWARD_TSN -> true;
             default -> false;
         };
+    }
+
+    /**
+     * Why a chunk of {@code type} may not be sent on an association that negotiated the
+     * extensions {@code negotiated}, or null when it may: an extension's chunks only when both ends
+     * announced it (RFC 3758 3.3.2, RFC 8260 2.2, RFC 6525 5.1.1); with I-DATA, never DATA (RFC
+     * 8260 2.2) and never FORWARD TSN (RFC 8260 2.3); I-FORWARD-TSN needs I-DATA and PR-SCTP (RFC
+     * 8260 2.3).
+     */
+    static String extensionForbids(int type, int negotiated) {
+        boolean pr = (negotiated & EXT_PR_SCTP) != 0;
+        boolean idata = (negotiated & EXT_I_DATA) != 0;
+        return switch (type) {
+            case DATA -> idata
+                    ? "DATA on an association that negotiated I-DATA: all user data goes in I-DATA (RFC 8260 2.2)"
+                    : null;
+            case I_DATA -> idata ? null : "I-DATA without I-DATA negotiated by both ends (RFC 8260 2.2)";
+            case FORWARD_TSN -> !pr
+                    ? "FORWARD TSN without PR-SCTP negotiated by both ends (RFC 3758 3.3.1, 3.3.2)"
+                    : idata
+                            ? "FORWARD TSN on an association that uses I-DATA: I-FORWARD-TSN replaces it"
+                                    + " (RFC 8260 2.3)"
+                            : null;
+            case I_FORWARD_TSN -> pr && idata
+                    ? null
+                    : "I-FORWARD-TSN without both I-DATA and PR-SCTP negotiated by both ends (RFC 8260 2.3)";
+            case RECONFIG -> (negotiated & EXT_RECONFIG) != 0
+                    ? null
+                    : "RE-CONFIG without stream reconfiguration negotiated by both ends (RFC 6525 5.1.1)";
+            default -> null;
+        };
+    }
+
+    /** The parameter combinations a RE-CONFIG may carry (RFC 6525 3.1), in either order. */
+    static boolean reconfigCombination(List<Integer> types) {
+        if (types.size() == 1) {
+            return types.get(0) >= OUTGOING_SSN_RESET_REQUEST && types.get(0) <= ADD_INCOMING_STREAMS_REQUEST;
+        }
+        if (types.size() != 2) {
+            return false;
+        }
+        int a = Math.min(types.get(0), types.get(1));
+        int z = Math.max(types.get(0), types.get(1));
+        return (a == OUTGOING_SSN_RESET_REQUEST && z == INCOMING_SSN_RESET_REQUEST)
+                || (a == ADD_OUTGOING_STREAMS_REQUEST && z == ADD_INCOMING_STREAMS_REQUEST)
+                || (a == OUTGOING_SSN_RESET_REQUEST && z == RE_CONFIG_RESPONSE)
+                || (a == RE_CONFIG_RESPONSE && z == RE_CONFIG_RESPONSE);
+    }
+
+    /** The Initial TSN the sender announced with the own tag paired with {@code peerTag}, if known. */
+    private static Integer ownInitialTsn(Conn c, int peerTag) {
+        Integer found = null;
+        for (Map.Entry<Integer, Set<Integer>> e : c.pairs.entrySet()) {
+            if (e.getValue().contains(peerTag) && c.ownInitialTsn.containsKey(e.getKey())) {
+                if (found != null && !found.equals(c.ownInitialTsn.get(e.getKey()))) {
+                    return null; // more than one incarnation: not judged
+                }
+                found = c.ownInitialTsn.get(e.getKey());
+            }
+        }
+        return found;
     }
 
     /** Why {@code state} may not send a chunk of {@code type}, or null when it may. */
@@ -985,8 +1641,42 @@ public final class ConformanceMonitor {
                                 .append(b.getShort(off + 8) & 0xffff)
                                 .append(" mid=")
                                 .append(Integer.toUnsignedString(b.getInt(off + 12)))
+                                .append((flags & 2) != 0 ? " ppid=" : " fsn=")
+                                .append(Integer.toUnsignedString(b.getInt(off + 16)))
                                 .append(" len=")
-                                .append(clen - 20);
+                                .append(clen - 20)
+                                .append((flags & 4) != 0 ? " U" : "")
+                                .append((flags & 2) != 0 ? " B" : "")
+                                .append((flags & 1) != 0 ? " E" : "");
+                    }
+                }
+                case FORWARD_TSN, I_FORWARD_TSN -> {
+                    if (clen >= 8) {
+                        s.append(" cum=").append(Integer.toUnsignedString(b.getInt(off + 4)));
+                        int entry = type == FORWARD_TSN ? 4 : 8;
+                        for (int e = off + 8; e + entry <= off + clen; e += entry) {
+                            s.append(" ").append(b.getShort(e) & 0xffff);
+                            if (type == FORWARD_TSN) {
+                                s.append("/ssn=").append(b.getShort(e + 2) & 0xffff);
+                            } else {
+                                s.append((b.getShort(e + 2) & 1) != 0 ? "/U" : "")
+                                        .append("/mid=")
+                                        .append(Integer.toUnsignedString(b.getInt(e + 4)));
+                            }
+                        }
+                    }
+                }
+                case RECONFIG -> {
+                    for (int p = off + 4; p + 8 <= off + clen; ) {
+                        int plen = b.getShort(p + 2) & 0xffff;
+                        if (plen < 8 || p + plen > off + clen) {
+                            break;
+                        }
+                        s.append(" param=")
+                                .append(b.getShort(p) & 0xffff)
+                                .append("/seq=")
+                                .append(Integer.toUnsignedString(b.getInt(p + 4)));
+                        p += (plen + 3) & ~3;
                     }
                 }
                 case SACK, NR_SACK -> {

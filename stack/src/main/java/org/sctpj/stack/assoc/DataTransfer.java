@@ -83,6 +83,9 @@ public final class DataTransfer {
         t.inboundStreams = Math.min(peerOs, t.localMaxInbound);
         t.tx = new DataSender(t.o, myInitialTsn, t.outboundStreams, Integer.toUnsignedLong(peerRwnd), t.cc);
         t.forwardTsn.onDataPathStarted();
+        if (t.streamScheduler != null) {
+            t.tx.setStreamScheduler(t.streamScheduler);
+        }
         t.rx = new DataReceiver(t.o, peerInitialTsn, t.inboundStreams);
         t.rx.bindSackTimer(t.timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
         // Messages are taken (deliverMessages) before each packet's processing returns and handed

@@ -30,6 +30,8 @@ final class OutboundMessage {
     long expiresAt;
     /** Abandoned: never sent again, its data handed back to the user. */
     boolean abandoned;
+    /** Its place in the order the user queued messages, across streams (set by the {@link SendQueue}). */
+    long seq;
 
     OutboundMessage init(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int length) {
         this.streamId = streamId;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Assumptions;
@@ -15,6 +16,7 @@ import org.sctpj.sim.LossModel;
 import org.sctpj.sim.monitor.ConformanceMonitor;
 import org.sctpj.sim.monitor.ProtocolViolation;
 import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.AssociationChangeType;
 import org.sctpj.stack.SctpOptions;
@@ -86,15 +88,44 @@ class ScenarioMatrixTest {
             long corrupted,
             boolean closed,
             String ends,
-            String violation) {
+            String violation,
+            long abandoned,
+            boolean negotiated) {
         boolean ok() {
-            return lost == 0 && duplicated == 0 && misordered == 0 && corrupted == 0 && closed && violation == null;
+            return lost == 0
+                    && duplicated == 0
+                    && misordered == 0
+                    && corrupted == 0
+                    && closed
+                    && violation == null
+                    && negotiated;
         }
     }
 
     @Test
     void everyScenarioDeliversEverythingOnceClosesCleanlyAndBreaksNoRule() {
         int seeds = Integer.getInteger("sctpj.scenarios.seeds", 340);
+        long runs = matrix(seeds, false, 101);
+        assertTrue(runs >= 8000 || seeds < 340, "the scenario matrix must run at least 8,000 runs by default");
+    }
+
+    /**
+     * The extension variant (issue 12): every scenario and loss with both sides offering {@link
+     * ExtensionsMatrix#OFFERED} (PR-SCTP policies on some messages and stream resets at random
+     * points once {@link ExtensionsMatrix} switches them on); each run must also negotiate exactly
+     * what was offered, and lose only what a policy abandoned. {@code
+     * -Dsctpj.scenarios.extensionSeeds=N} sets the seeds per scenario and loss (default 20: 560
+     * runs); replay one with {@code -Dsctpj.scenario.replay=SCENARIO:seed:loss:extensions}.
+     */
+    @Test
+    void withTheExtensionsOfferedEveryScenarioStillHolds() {
+        int seeds = Integer.getInteger("sctpj.scenarios.extensionSeeds", 20);
+        long runs = matrix(seeds, true, 211);
+        assertTrue(runs >= 500 || seeds < 20, "the extension variant must run at least 500 runs by default");
+    }
+
+    /** Every scenario and loss over {@code seeds} seeds: prints the sums, fails on any bad run. */
+    static long matrix(int seeds, boolean extensions, long seedBase) {
         long runs = 0;
         long messages = 0;
         long lost = 0;
@@ -103,13 +134,15 @@ class ScenarioMatrixTest {
         long corrupted = 0;
         long notClosed = 0;
         long violations = 0;
+        long abandoned = 0;
+        long notNegotiated = 0;
         List<String> failures = new ArrayList<>();
         long started = System.nanoTime();
         for (Scenario s : Scenario.values()) {
             for (double loss : LOSS) {
                 for (int k = 0; k < seeds; k++) {
-                    long seed = runs * 7_919L + 101;
-                    Outcome o = run(s, seed, loss);
+                    long seed = runs * 7_919L + seedBase;
+                    Outcome o = run(s, seed, loss, extensions);
                     runs++;
                     messages += o.messages();
                     lost += o.lost();
@@ -118,16 +151,21 @@ class ScenarioMatrixTest {
                     corrupted += o.corrupted();
                     notClosed += o.closed() ? 0 : 1;
                     violations += o.violation() == null ? 0 : 1;
+                    abandoned += o.abandoned();
+                    notNegotiated += o.negotiated() ? 0 : 1;
                     if (!o.ok() && failures.size() < 10) {
                         failures.add(String.format(
-                                "replay with -Dsctpj.scenario.replay=%s:%d:%.2f -> %s", s, seed, loss, o));
+                                "replay with -Dsctpj.scenario.replay=%s:%d:%.2f%s -> %s",
+                                s, seed, loss, extensions ? ":extensions" : "", o));
                     }
                 }
             }
         }
         System.out.printf(
-                "scenario matrix: runs %d, messages %d, lost %d, duplicated %d, misordered %d, violations %d"
-                        + " (corrupted %d, not closed %d; %d scenarios x %d losses x %d seeds; %.1f s wall clock)%n",
+                "scenario matrix%s: runs %d, messages %d, lost %d, duplicated %d, misordered %d, violations %d"
+                        + " (corrupted %d, not closed %d, abandoned by policy %d, not negotiated as offered %d;"
+                        + " %d scenarios x %d losses x %d seeds; %.1f s wall clock)%n",
+                extensions ? " with extensions " + ExtensionsMatrix.OFFERED : "",
                 runs,
                 messages,
                 lost,
@@ -136,13 +174,15 @@ class ScenarioMatrixTest {
                 violations,
                 corrupted,
                 notClosed,
+                abandoned,
+                notNegotiated,
                 Scenario.values().length,
                 LOSS.length,
                 seeds,
                 (System.nanoTime() - started) / 1e9);
         failures.forEach(System.out::println);
-        assertTrue(runs >= 8000 || seeds < 340, "the scenario matrix must run at least 8,000 runs by default");
         assertEquals(List.of(), failures);
+        return runs;
     }
 
     /** Replays one run named by {@code -Dsctpj.scenario.replay=SCENARIO:seed:loss}. */
@@ -151,16 +191,21 @@ class ScenarioMatrixTest {
         String r = System.getProperty("sctpj.scenario.replay");
         Assumptions.assumeTrue(r != null, "set -Dsctpj.scenario.replay=SCENARIO:seed:loss to replay one run");
         String[] f = r.split(":");
-        Outcome o = run(Scenario.valueOf(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]));
+        Outcome o = run(Scenario.valueOf(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]), f.length > 3);
         System.out.println(r + " -> " + o);
         assertTrue(o.ok(), r + " -> " + o);
     }
 
     static Outcome run(Scenario s, long seed, double loss) {
+        return run(s, seed, loss, false);
+    }
+
+    /** One run of scenario {@code s}; with {@code extensions}, the variant of {@link ExtensionsMatrix}. */
+    static Outcome run(Scenario s, long seed, double loss, boolean extensions) {
         SplittableRandom r = new SplittableRandom(seed);
         boolean multihomed = s != Scenario.SIZES_UP_TO_RECEIVE_BUFFER || r.nextBoolean();
         long delayMs = 1 + r.nextInt(30);
-        SctpOptions opts = options(s);
+        SctpOptions opts = extensions ? ExtensionsMatrix.offering(options(s)) : options(s);
         CorePair p = new CorePair(seed, multihomed ? 2 : 1, opts, opts, l -> {
             l.delay(Duration.ofMillis(delayMs)).bandwidth(50_000_000).queueLimit(512 * 1024);
             if (loss > 0) {
@@ -172,12 +217,25 @@ class ScenarioMatrixTest {
         });
         Transfer ab = new Transfer(seed, sizes(s, r), 1 + r.nextInt(4), r.nextInt(4) == 0);
         Transfer za = s == Scenario.BOTH_SEND_AND_CLOSE ? new Transfer(seed + 1, sizes(s, r), 2, false) : null;
+        List<Set<Extension>> agreed = new ArrayList<>();
+        if (extensions) {
+            ExtensionsMatrix.apply(ab, seed);
+            if (za != null) {
+                ExtensionsMatrix.apply(za, seed + 1);
+            }
+        }
         boolean closeAtOnce =
                 s == Scenario.SHUTDOWN_IN_FLIGHT || s == Scenario.BOTH_SEND_AND_CLOSE || s == Scenario.FLAPPING;
         p.a.onEvent(both(
-                ab.senderPart(p.a), za == null ? e -> {} : za.receiverPart(p.a), closeAtOnce ? closer(p.a) : e -> {}));
+                ExtensionsMatrix.negotiationProbe(p.a, agreed),
+                ab.senderPart(p.a),
+                za == null ? e -> {} : za.receiverPart(p.a),
+                closeAtOnce ? closer(p.a) : e -> {}));
         p.z.onEvent(both(
-                ab.receiverPart(p.z), za == null ? e -> {} : za.senderPart(p.z), za != null ? closer(p.z) : e -> {}));
+                ExtensionsMatrix.negotiationProbe(p.z, agreed),
+                ab.receiverPart(p.z),
+                za == null ? e -> {} : za.senderPart(p.z),
+                za != null ? closer(p.z) : e -> {}));
         if (Boolean.getBoolean("sctpj.scenario.trace")) {
             p.sim.addTap((now, link, src, dst, b) ->
                     System.out.printf("%12.6f s %s %s%n", now / 1e9, link, ConformanceMonitor.describe(b)));
@@ -201,6 +259,9 @@ class ScenarioMatrixTest {
         } else {
             p.connectAt(0);
         }
+        if (extensions) {
+            ExtensionsMatrix.scheduleResets(p, seed, 4, 2, 1_000_000_000L);
+        }
         String violation = null;
         long limit = 300_000_000_000L;
         try {
@@ -217,15 +278,19 @@ class ScenarioMatrixTest {
                 && p.a.endpoint().associations().isEmpty()
                 && p.z.endpoint().associations().isEmpty();
         long msgs = ab.plan.size() + (za == null ? 0 : za.plan.size());
+        long abandonedWithoutPolicy = ExtensionsMatrix.abandonedWithoutPolicy(ab, seed)
+                + (za == null ? 0 : ExtensionsMatrix.abandonedWithoutPolicy(za, seed + 1));
         return new Outcome(
                 msgs,
-                ab.lost() + (za == null ? 0 : za.lost()),
+                ab.lost() + (za == null ? 0 : za.lost()) + abandonedWithoutPolicy,
                 ab.duplicated + (za == null ? 0 : za.duplicated),
                 ab.misordered + (za == null ? 0 : za.misordered),
                 ab.corrupted + (za == null ? 0 : za.corrupted),
                 closed,
                 "A " + ends(p.a) + ", Z " + ends(p.z),
-                violation);
+                violation,
+                ab.abandoned.cardinality() + (za == null ? 0 : za.abandoned.cardinality()),
+                !extensions || (agreed.size() >= 2 && ExtensionsMatrix.negotiatedAsOffered(agreed)));
     }
 
     /** How the node's associations ended: each association change but COMMUNICATION_UP, with its reason. */

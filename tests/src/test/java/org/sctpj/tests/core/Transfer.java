@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.sctpj.sim.EndpointNode;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
@@ -33,6 +34,11 @@ final class Transfer {
     final List<Msg> plan = new ArrayList<>();
     private int nextToSend;
     private final BitSet delivered = new BitSet();
+    /** Messages the sender reported back as failed (SEND_FAILED: abandoned by a PR-SCTP policy). */
+    final BitSet abandoned = new BitSet();
+    /** How each message is sent; a matrix variant may give some messages a PR-SCTP policy. */
+    Function<Msg, SendInfo> sendInfo = m -> new SendInfo(m.stream(), PPID_BASE + m.index(), m.unordered(), false);
+
     private final Map<Integer, Integer> lastOrderedIndex = new HashMap<>();
     /** Messages being delivered in parts, by stream. */
     private final Map<Integer, ByteArrayOutputStream> parts = new HashMap<>();
@@ -113,6 +119,10 @@ final class Transfer {
             pump(a);
         } else if (e instanceof SctpEvent.SendSpaceAvailable) {
             pump(a);
+        } else if (e instanceof SctpEvent.SendFailed f
+                && f.ppid() - PPID_BASE >= 0
+                && f.ppid() - PPID_BASE < plan.size()) {
+            abandoned.set(f.ppid() - PPID_BASE);
         }
     }
 
@@ -124,11 +134,7 @@ final class Transfer {
         while (senderAssoc != null && nextToSend < plan.size()) {
             Msg m = plan.get(nextToSend);
             SendStatus s = a.endpoint()
-                    .send(
-                            senderAssoc,
-                            new SendInfo(m.stream(), PPID_BASE + m.index(), m.unordered(), false),
-                            ByteBuffer.wrap(content(m.index(), m.size())),
-                            a.now());
+                    .send(senderAssoc, sendInfo.apply(m), ByteBuffer.wrap(content(m.index(), m.size())), a.now());
             if (s == SendStatus.WOULD_BLOCK) {
                 return;
             }
@@ -139,6 +145,12 @@ final class Transfer {
     private void onReceiverEvent(SctpEvent e) {
         if (e instanceof SctpEvent.MessagePart part) {
             onPart(part);
+            return;
+        }
+        if (e instanceof SctpEvent.PartialDeliveryAborted aborted) {
+            // Its last part will never come (a PR-SCTP policy abandoned it, or the association
+            // ended): the parts gathered are not a message (RFC 6458 6.1.7).
+            parts.remove(aborted.streamId());
             return;
         }
         if (!(e instanceof SctpEvent.MessageReceived m)) {
@@ -199,14 +211,24 @@ final class Transfer {
         return nextToSend == plan.size();
     }
 
-    /** Every message that was sent has been delivered, and sending is over. */
+    /** Every message that was sent has been delivered or abandoned, and sending is over. */
     boolean complete() {
-        return (allSent() || stopped) && deliveredCount == nextToSend;
+        return (allSent() || stopped) && deliveredCount + abandonedUndelivered() == nextToSend;
     }
 
-    /** Messages sent but never delivered (all of the plan once it was all sent). */
+    /** Messages sent but neither delivered nor abandoned (all of the plan once it was all sent). */
     long lost() {
-        return (stopped ? nextToSend : plan.size()) - deliveredCount;
+        return (stopped ? nextToSend : plan.size()) - deliveredCount - abandonedUndelivered();
+    }
+
+    /** Messages the sender abandoned that the receiver never got. */
+    long abandonedUndelivered() {
+        if (abandoned.isEmpty()) {
+            return 0;
+        }
+        BitSet b = (BitSet) abandoned.clone();
+        b.andNot(delivered);
+        return b.cardinality();
     }
 
     int sent() {
