@@ -126,6 +126,7 @@ public final class DataTransfer {
     /** A send with a PR-SCTP policy may have abandoned messages to make room: the peer hears of it. */
     private SendStatus afterPrSend(DataSender.SendStatus s, long now) {
         t.forwardTsn.afterAbandon(now);
+        t.forwardTsn.flushAbandoned(now);
         return accepted(s);
     }
 
@@ -290,12 +291,9 @@ public final class DataTransfer {
      */
     void onT3(Path p, long now) {
         boolean answeredProbe = t.tx.answeredProbeTimesOut();
-        long freeBefore = t.tx.freeBytes();
         t.tx.onT3Expired(p, t.paths, now);
         t.forwardTsn.onT3(now);
-        if (t.tx.freeBytes() > freeBefore) {
-            t.host.sendSpaceFreed(t.id); // messages past their policy were abandoned
-        }
+        t.forwardTsn.flushAbandoned(now); // messages past their policy were abandoned: their room is free
         if (answeredProbe) {
             return; // RFC 9260 6.1 A: the peer keeps answering, its window is just closed
         }
@@ -401,7 +399,7 @@ public final class DataTransfer {
 
     /** See {@link Association#pollTransmit(long)}. */
     Optional<Transmit> pollTransmit(long now) {
-        InetAddress dest = build(now);
+        InetAddress dest = buildAndForward(now);
         return dest == null ? Optional.empty() : Optional.of(new Transmit(pb.finish(), lastSource, dest));
     }
 
@@ -410,7 +408,7 @@ public final class DataTransfer {
         int start = out.position();
         pb.target(out);
         try {
-            InetAddress dest = build(now);
+            InetAddress dest = buildAndForward(now);
             if (dest == null) {
                 out.position(start);
                 return null;
@@ -422,6 +420,19 @@ public final class DataTransfer {
         } finally {
             pb.targetOwn();
         }
+    }
+
+    /**
+     * Builds the next packet; if filling it abandoned a message (a lifetime that ended before more
+     * of it was sent, RFC 3758 section 4.1), the FORWARD TSN it calls for is queued for the next
+     * packet, or for this one when nothing else was to go.
+     */
+    private InetAddress buildAndForward(long now) {
+        InetAddress dest = build(now);
+        if (t.forwardTsn.flushAbandoned(now) && dest == null) {
+            dest = build(now);
+        }
+        return dest;
     }
 
     /** The local address the last packet of {@link #pollTransmit} goes out from. */

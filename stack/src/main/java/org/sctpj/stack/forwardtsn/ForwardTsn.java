@@ -54,6 +54,10 @@ public final class ForwardTsn {
     private long lastSentAt = Long.MIN_VALUE;
     private long sent;
     private long received;
+    /** A message of which something was sent was abandoned since the last FORWARD TSN check. */
+    private boolean abandonedUnchecked;
+    /** Something was abandoned (send-buffer room freed) since the send events were last given. */
+    private boolean spaceFreed;
 
     /** The procedure of the association whose state is {@code t}. */
     public ForwardTsn(Tcb t) {
@@ -68,8 +72,11 @@ public final class ForwardTsn {
      */
     public void onDataPathStarted() {
         t.tx.setPartialReliability(t.has(Extension.PR_SCTP));
-        t.tx.setAbandonListener((streamId, ppid, unordered, data, wasSent, reason) ->
-                t.host.emit(new SctpEvent.SendFailed(t.id, streamId, ppid, unordered, data, wasSent, reason)));
+        t.tx.setAbandonListener((streamId, ppid, unordered, data, wasSent, reason) -> {
+            abandonedUnchecked |= wasSent;
+            spaceFreed = true;
+            t.host.emit(new SctpEvent.SendFailed(t.id, streamId, ppid, unordered, data, wasSent, reason));
+        });
         lastSentAt = Long.MIN_VALUE;
     }
 
@@ -113,6 +120,7 @@ public final class ForwardTsn {
      * TSN when the Advanced.Peer.Ack.Point is ahead of the peer's cumulative ack.
      */
     public void afterAck(AckResult r, long now) {
+        spaceFreed = false; // the acknowledgement's own send events cover what it freed
         if (t.tx == null || r.ignored() || !t.tx.partialReliability()) {
             return;
         }
@@ -137,7 +145,34 @@ public final class ForwardTsn {
         }
     }
 
+    /**
+     * After a packet was filled or a T3-rtx expiry: if something was abandoned, the send events
+     * say the room it freed (as after a SACK), and if a message of which something was sent was
+     * abandoned (its lifetime ended before the rest got TSNs) the FORWARD TSN goes now, since no
+     * SACK or timer may be coming (its sent fragments can all be acknowledged already). Returns
+     * whether a control chunk waits to be sent.
+     */
+    public boolean flushAbandoned(long now) {
+        if (spaceFreed && t.tx != null) {
+            // Abandoning freed send-buffer room outside an acknowledgement (a lifetime that ended
+            // in the queue, a T3-rtx expiry): a sender waiting for room hears of it as after a SACK.
+            spaceFreed = false;
+            long free = t.tx.freeBytes();
+            t.host.sendSpaceFreed(t.id);
+            if (free >= t.sendThreshold) {
+                t.host.emit(new SctpEvent.SendSpaceAvailable(t.id, free));
+            }
+        }
+        if (!abandonedUnchecked) {
+            return false;
+        }
+        abandonedUnchecked = false;
+        afterAbandon(now);
+        return !t.controls.isEmpty();
+    }
+
     private void maybeSend(boolean timeout, long now) {
+        abandonedUnchecked = false;
         int cum = t.tx.cumulativeAckTsn();
         int adv = t.tx.advancedPeerAckPoint();
         if (!Serial.gt(adv, cum) || !t.canBundleData()) {

@@ -602,6 +602,8 @@ public final class DataReceiver {
         tracker.forwardTo(target);
         List<PartialDelivery> aborted = new ArrayList<>(0);
         abortSkippedPartials(target, aborted);
+        int open = fragments.find(target);
+        long openMessage = open >= 0 && (fragments.flags(open) & DataChunk.FLAG_E) == 0 ? messageOf(open) : -1;
         dropFragmentsThrough(target);
         if (!iData) {
             long work = 0;
@@ -616,7 +618,42 @@ public final class DataReceiver {
                 }
             }
         }
+        dropContinuations(target, openMessage);
         return aborted;
+    }
+
+    /** The stream, U bit and SSN of the fragment in {@code slot}, as one number. */
+    private long messageOf(int slot) {
+        boolean u = (fragments.flags(slot) & DataChunk.FLAG_U) != 0;
+        return ((long) fragments.streamId(slot) << 17) | (u ? 1L << 16 : 0) | (u ? 0 : fragments.ssn(slot));
+    }
+
+    /**
+     * Drops the fragments right after {@code target} that can never complete: those continuing
+     * (no B bit) the message of the fragment that was held at {@code target} ({@code openMessage},
+     * -1 when none), and ordered ones of an SSN their stream has gone past (skipped). Any other
+     * fragment without B after {@code target} may continue a message whose first fragment is
+     * still to come (lost and being retransmitted): it is kept.
+     */
+    private void dropContinuations(int target, long openMessage) {
+        for (int t = target + 1; fragments.size() > 0; t++) {
+            int slot = fragments.find(t);
+            if (slot < 0 || (fragments.flags(slot) & DataChunk.FLAG_B) != 0) {
+                return;
+            }
+            long msg = messageOf(slot);
+            int sid = fragments.streamId(slot);
+            boolean ordered = (fragments.flags(slot) & DataChunk.FLAG_U) == 0;
+            InboundStream st = sid < streams.length ? streams[sid] : null;
+            boolean stale = ordered
+                    && st != null
+                    && Serial.lt16(fragments.ssn(slot), st.nextSsn)
+                    && (st.partial == null || st.partial.unordered || st.partial.ssn != fragments.ssn(slot));
+            if (msg != openMessage && !stale) {
+                return;
+            }
+            dropFragment(slot);
+        }
     }
 
     /** Ends the deliveries in parts whose next fragment is at or below {@code target}. */
@@ -648,9 +685,8 @@ public final class DataReceiver {
     }
 
     /**
-     * Drops the fragments at or below {@code target}, and the fragments right after it that
-     * continue a message begun at or below it (no B bit): none of them can complete a message
-     * now (RFC 3758 section 3.6, "remove any partially reassembled message").
+     * Drops the fragments at or below {@code target}: none of them can complete a message now
+     * (RFC 3758 section 3.6, "remove any partially reassembled message").
      */
     private void dropFragmentsThrough(int target) {
         if (fragments.size() == 0) {
@@ -665,20 +701,6 @@ public final class DataReceiver {
         }
         for (int k = 0; k < n; k++) {
             dropFragment(fragments.find(drop[k]));
-        }
-        if (partialCount > 0) {
-            for (InboundStream s : streams) {
-                if (s != null && s.partial != null && s.partial.nextTsn == target + 1) {
-                    return; // the fragments after target continue a message still delivered in parts
-                }
-            }
-        }
-        for (int t = target + 1; fragments.size() > 0; t++) {
-            int slot = fragments.find(t);
-            if (slot < 0 || (fragments.flags(slot) & DataChunk.FLAG_B) != 0) {
-                break;
-            }
-            dropFragment(slot);
         }
     }
 

@@ -130,4 +130,19 @@ class ForwardTsnProcedureTest {
         assertEquals(d.tsn(), f.tcb().tx.cumulativeAckTsn(), "the SACK was taken");
         assertEquals(0, f.tcb().associationErrors, f.events.toString());
     }
+
+    @Test
+    void roomFreedByALifetimeEndingInTheQueueIsAnnouncedLikeAfterASack() {
+        // Found by the scenario matrix with policies on: a sender waiting for room (WOULD_BLOCK)
+        // was never told that an abandoned message freed it, and the transfer stalled.
+        AssocFixture f = negotiated();
+        f.a.send(SendInfo.of(1, 0).withPrPolicy(PrPolicy.timeToLive(1)), ByteBuffer.wrap(new byte[] {1, 2, 3}), f.now);
+        f.now += 2_000_000; // its lifetime ends before a packet is filled
+        f.events.clear();
+        assertTrue(chunks(f.sent()).stream().noneMatch(c -> c instanceof DataChunk), "it never goes out");
+        assertTrue(f.events.stream().anyMatch(e -> e instanceof SctpEvent.SendFailed));
+        assertTrue(
+                f.events.stream().anyMatch(e -> e instanceof SctpEvent.SendSpaceAvailable),
+                "the room it freed is announced: " + f.events);
+    }
 }

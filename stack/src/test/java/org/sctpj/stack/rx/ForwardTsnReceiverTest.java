@@ -128,6 +128,23 @@ class ForwardTsnReceiverTest {
     }
 
     @Test
+    void aFragmentAfterTheNewCumulativeTsnWhoseStartIsStillToComeIsKept() {
+        // Found by the scenario matrix with policies on: the middle of the next message, its
+        // first fragment lost, was taken for the rest of the skipped one and dropped, and the
+        // message never arrived though every TSN was acknowledged.
+        DataReceiver rx = receiver(100_000, 0);
+        on(rx, T0, 0, 0, B, bytes(100, 1)); // the abandoned message (its end at T0 + 1 never sent)
+        on(rx, T0 + 3, 1, 0, 0, bytes(100, 2)); // the next message: its start (T0 + 2) is lost
+        on(rx, T0 + 4, 1, 0, E, bytes(100, 3));
+        rx.forwardTsn(T0 + 1, skip(0, 0), false, 0);
+        assertEquals(2, rx.pendingFragments(), "the next message's fragments stay");
+        on(rx, T0 + 2, 1, 0, B, bytes(100, 4));
+        List<ReceivedMessage> got = poll(rx);
+        assertEquals(1, got.size());
+        assertEquals(300, got.get(0).data().length);
+    }
+
+    @Test
     void anUnorderedMessageDoesNotNeedAnEntry() {
         DataReceiver rx = receiver(100_000, 0);
         on(rx, T0, 2, 0, B | U, bytes(50, 1));
