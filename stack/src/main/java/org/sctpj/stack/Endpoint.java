@@ -353,6 +353,36 @@ public final class Endpoint {
     }
 
     /**
+     * Sets the PR-SCTP policy of the association's messages sent without one of their own (RFC
+     * 7496 section 4.4, SCTP_DEFAULT_PRINFO; {@link PrPolicy#RELIABLE} to send reliably, the
+     * initial default). Takes effect for the next send.
+     */
+    public void setDefaultPrPolicy(AssociationId id, PrPolicy policy) {
+        assoc(id).setDefaultPrPolicy(java.util.Objects.requireNonNull(policy, "policy: use PrPolicy.RELIABLE"));
+    }
+
+    /**
+     * The association's abandoned messages per policy (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS),
+     * or empty when it is gone.
+     */
+    public Optional<PrStatus> prStatus(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(a.prStatus());
+    }
+
+    /**
+     * The abandoned messages of outbound stream {@code streamId} of the association (RFC 7496
+     * section 4.5, SCTP_PR_STREAM_STATUS), or empty when it is gone.
+     *
+     * @throws IllegalArgumentException for a stream id outside 0..65535
+     */
+    public Optional<PrStatus> prStatus(AssociationId id, int streamId) {
+        org.sctpj.stack.wire.Wire.checkU16("streamId", streamId);
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(a.prStatus(streamId));
+    }
+
+    /**
      * Switches the association's stream scheduler (RFC 8260 section 3; the socket option
      * SCTP_PLUGGABLE_SS of section 4.3.2): from the next chunk of new data on, the streams take
      * turns by {@code kind}. Every queued message stays queued, in its stream's order; a message

@@ -136,20 +136,65 @@ public sealed interface SctpEvent {
     record PeerAddressChange(AssociationId association, InetAddress address, PeerAddressState state)
             implements SctpEvent {}
 
+    /** Why a message was given back in a {@link SendFailed}. */
+    enum SendFailedReason {
+        /** The association ended (ABORT, peer unreachable, shutdown) before the peer acknowledged it. */
+        ASSOCIATION_ENDED,
+        /** Abandoned by {@link PrPolicy.Kind#TIME_TO_LIVE}: its lifetime expired (RFC 3758 section 4.1). */
+        LIFETIME_EXPIRED,
+        /** Abandoned by {@link PrPolicy.Kind#LIMITED_RETRANSMISSIONS} (RFC 7496 section 3.1). */
+        RETRANSMISSIONS_EXHAUSTED,
+        /** Abandoned by {@link PrPolicy.Kind#PRIORITY} to make room for a more important message (RFC 7496 section 3.2). */
+        LOWER_PRIORITY
+    }
+
     /**
-     * A message that will not be delivered, returned to the user (RFC 6458 section 6.1.11): the
-     * association ended before the peer acknowledged it.
+     * A message that will not be delivered, returned to the user (RFC 6458 section 6.1.11,
+     * SCTP_SEND_FAILED_EVENT): the association ended before the peer acknowledged it, or its
+     * partial reliability policy abandoned it ({@link PrPolicy}; RFC 3758 section 3.5 and RFC
+     * 7496). An abandoned message of which something was sent may still have been received in
+     * part (never delivered as a whole unless it was received whole before the sender gave up).
      *
      * @param association the association
      * @param streamId its stream
      * @param ppid its PPID
      * @param unordered whether it was unordered
      * @param data the message
-     * @param partiallySent true if some of it was sent (it may have been partly received)
+     * @param partiallySent true if some of it was put on the wire ({@code SCTP_DATA_SENT}); false if
+     *     none of it was ({@code SCTP_DATA_UNSENT})
+     * @param reason why it comes back
      */
     record SendFailed(
-            AssociationId association, int streamId, int ppid, boolean unordered, byte[] data, boolean partiallySent)
-            implements SctpEvent {}
+            AssociationId association,
+            int streamId,
+            int ppid,
+            boolean unordered,
+            byte[] data,
+            boolean partiallySent,
+            SendFailedReason reason)
+            implements SctpEvent {
+
+        /** Checks the reason is given. */
+        public SendFailed {
+            java.util.Objects.requireNonNull(reason, "reason");
+        }
+
+        /** A message the association's end took back ({@link SendFailedReason#ASSOCIATION_ENDED}). */
+        public SendFailed(
+                AssociationId association,
+                int streamId,
+                int ppid,
+                boolean unordered,
+                byte[] data,
+                boolean partiallySent) {
+            this(association, streamId, ppid, unordered, data, partiallySent, SendFailedReason.ASSOCIATION_ENDED);
+        }
+
+        /** Whether a PR-SCTP policy abandoned it (rather than the association ending). */
+        public boolean abandoned() {
+            return reason != SendFailedReason.ASSOCIATION_ENDED;
+        }
+    }
 
     /**
      * The peer reported an error in an ERROR chunk (RFC 6458 section 6.1.3).

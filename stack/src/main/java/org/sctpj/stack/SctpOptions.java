@@ -101,7 +101,8 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * @param extensions the protocol extensions we announce in INIT and INIT ACK (Supported Extensions,
  *     RFC 5061 section 4.2.7; for {@link Extension#PR_SCTP} also Forward-TSN-Supported, RFC 3758
  *     section 3.1); an association uses an extension only when the peer announced it too. By
- *     default {@link Extension#RECONFIG} (stream reconfiguration, RFC 6525, as usrsctp offers it)
+ *     default {@link Extension#PR_SCTP} (partial reliability) and {@link Extension#RECONFIG} (stream
+ *     reconfiguration, RFC 6525), as usrsctp offers them
  * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
  *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
  *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
@@ -240,7 +241,7 @@ public record SctpOptions(
             CongestionControllerFactory.RFC9260,
             false,
             2 << 20,
-            EnumSet.of(Extension.RECONFIG),
+            EnumSet.of(Extension.PR_SCTP, Extension.RECONFIG),
             OptionalLong.empty(),
             StreamSchedulerKind.ROUND_ROBIN,
             EnumSet.allOf(ReconfigRequestKind.class),

@@ -25,6 +25,8 @@ import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.PrPolicy;
+import org.sctpj.stack.PrStatus;
 import org.sctpj.stack.ReconfigRequestKind;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
@@ -276,6 +278,14 @@ public final class CallbackSocket implements AutoCloseable {
      * has advanced to its limit) or WOULD_BLOCK (the send buffer cannot take all of it now;
      * nothing was taken; retry from {@link Callbacks#onSendSpace}).
      *
+     * <p>With a partial reliability policy ({@link SendInfo#withPrPolicy}, or the association's
+     * default, {@link #setDefaultPrPolicy}) the message may instead be abandoned by it (a lifetime
+     * that ends, a retransmission limit, or a more important message that needs the room) and
+     * handed back by {@link Callbacks#onSendFailed} with its data, {@link
+     * SctpEvent.SendFailed#abandoned()} true. A message with the priority policy that does not
+     * fit is handed to the stack thread, which may make room for it by abandoning less important
+     * ones: off the stack thread this call then waits for the stack thread.
+     *
      * @param data the message, from position to limit (copied; the caller may reuse the buffer)
      * @throws IllegalArgumentException for an unknown association, a stream the peer did not
      *     grant, an empty message or one over {@link SctpOptions#maxMessageSize()}
@@ -304,6 +314,10 @@ public final class CallbackSocket implements AutoCloseable {
             return sendOnStack(a, info, data, len);
         }
         if (!reserve(a, len)) {
+            if (isPriority(info)) {
+                // Only the core knows what less important messages could give way (RFC 7496 3.2).
+                return call(() -> sendOnStack(a, info, data, len));
+            }
             return SendStatus.WOULD_BLOCK;
         }
         byte[] copy = new byte[len];
@@ -316,6 +330,10 @@ public final class CallbackSocket implements AutoCloseable {
             throw new IllegalStateException("the socket's stack thread is closed: " + e.getMessage(), e);
         }
         return SendStatus.ACCEPTED;
+    }
+
+    private static boolean isPriority(SendInfo info) {
+        return info.prPolicy().map(p -> p.kind() == PrPolicy.Kind.PRIORITY).orElse(false);
     }
 
     /** Takes {@code len} bytes from what send may take, if there are that many. */
@@ -341,6 +359,13 @@ public final class CallbackSocket implements AutoCloseable {
         if (!reserve(a, len)) {
             publish(a);
             if (!reserve(a, len)) {
+                if (isPriority(info) && a.available.get() == a.published) {
+                    // No room, and no other thread's message on its way to the core: the core may
+                    // make room by abandoning less important messages (RFC 7496 section 3.2).
+                    SendStatus s = ep.send(a.id, info, data, thread.now());
+                    publish(a);
+                    return s;
+                }
                 return SendStatus.WOULD_BLOCK;
             }
         }
@@ -742,6 +767,54 @@ public final class CallbackSocket implements AutoCloseable {
     /** True once {@link #close} was called. */
     public boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Sets the partial reliability policy of the association's messages sent without one of
+     * their own (RFC 7496 section 4.4, SCTP_DEFAULT_PRINFO); {@link PrPolicy#RELIABLE}, the
+     * initial default, to send reliably. From any thread; applies to the sends that reach the
+     * stack thread after it. The policies act only on associations that negotiated PR-SCTP (RFC
+     * 3758) for data already sent; see {@link PrPolicy}.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public void setDefaultPrPolicy(AssociationId association, PrPolicy policy) {
+        Objects.requireNonNull(policy, "policy: use PrPolicy.RELIABLE for reliable delivery");
+        known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().setDefaultPrPolicy(association, policy);
+            return null;
+        });
+    }
+
+    /**
+     * The association's abandoned messages per policy, unsent and sent (RFC 7496 section 4.5,
+     * SCTP_PR_ASSOC_STATUS). Waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public PrStatus prStatus(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint()
+                .prStatus(association)
+                .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
+    }
+
+    /**
+     * The abandoned messages of outbound stream {@code streamId} of the association (RFC 7496
+     * section 4.5, SCTP_PR_STREAM_STATUS). Waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association, or a stream id
+     *     outside 0..65535
+     */
+    public PrStatus prStatus(AssociationId association, int streamId) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint()
+                .prStatus(association, streamId)
+                .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
     }
 
     /**

@@ -117,10 +117,15 @@ public interface Callbacks {
     default void onShutdown(CallbackSocket socket, SctpEvent.ShutdownReceived event) {}
 
     /**
-     * A message accepted by {@link CallbackSocket#send} will not be delivered: the association
-     * ended before the peer acknowledged it, or it ended between an accepted send from another
-     * thread and the stack thread taking the message ({@code partiallySent} false then). The
-     * message's bytes are handed back.
+     * A message accepted by {@link CallbackSocket#send} will not be delivered (RFC 6458 section
+     * 6.1.11): the association ended before the peer acknowledged it, or it ended between an
+     * accepted send from another thread and the stack thread taking the message ({@code
+     * partiallySent} false then), or its partial reliability policy abandoned it ({@link
+     * SctpEvent.SendFailed#abandoned()}, the policy in {@link SctpEvent.SendFailed#reason()}; see
+     * {@link org.sctpj.stack.PrPolicy}). The message's bytes are handed back, with whether some of
+     * it was put on the wire ({@code partiallySent}: SCTP_DATA_SENT, else SCTP_DATA_UNSENT). Runs
+     * on the socket's stack thread, after the call (a send, a received SACK, a timer) in which the
+     * sender gave it up.
      */
     default void onSendFailed(CallbackSocket socket, SctpEvent.SendFailed failed) {}
 

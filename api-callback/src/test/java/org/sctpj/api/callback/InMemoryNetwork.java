@@ -28,6 +28,8 @@ final class InMemoryNetwork {
     private final Map<Key, Layer> bound = new ConcurrentHashMap<>();
     final AtomicLong delivered = new AtomicLong();
     final AtomicLong dropped = new AtomicLong();
+    /** While true every packet is lost (counted in {@link #dropped}): a path that went silent. */
+    volatile boolean blackhole;
 
     /** A layer receiving for SCTP port {@code port} on each of {@code addresses}. */
     Layer open(int port, List<InetAddress> addresses) throws BindException {
@@ -62,6 +64,10 @@ final class InMemoryNetwork {
                 throw new ClosedChannelException();
             }
             int p = sctp.position();
+            if (blackhole) {
+                dropped.incrementAndGet();
+                return;
+            }
             if (sctp.remaining() < 4) {
                 dropped.incrementAndGet(); // no destination port to route by
                 return;

@@ -22,6 +22,7 @@ import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.PrStatus;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -310,6 +311,13 @@ final class Core implements Callbacks {
     }
 
     /** A snapshot of the association from the core, or null once it is gone. */
+    /** The association's abandoned messages (RFC 7496 section 4.5), or null once it ended. */
+    PrStatus prStatus(AssocState a, int streamId) throws IOException {
+        return onStack(() -> socket.associations().contains(a.id)
+                ? (streamId < 0 ? socket.prStatus(a.id) : socket.prStatus(a.id, streamId))
+                : null);
+    }
+
     AssociationInfo info(AssocState a) throws IOException {
         return onStack(() -> socket.associations().contains(a.id) ? socket.info(a.id) : null);
     }
@@ -550,7 +558,8 @@ final class Core implements Callbacks {
                         a.primary,
                         ByteBuffer.wrap(f.data()).asReadOnlyBuffer(),
                         f.partiallySent() ? 1 : 0,
-                        f.streamId()));
+                        f.streamId(),
+                        f.abandoned()));
     }
 
     @Override

@@ -133,16 +133,25 @@ public final class MessageInfo {
         return this;
     }
 
-    /** The time to live in milliseconds; 0 (the only value sctpj sends) means reliable. */
+    /** The time to live in milliseconds; 0 means reliable (see {@link #timeToLive(long)}). */
     public long timeToLive() {
         return timeToLive;
     }
 
     /**
-     * Sets the time to live in milliseconds. sctpj has no partial reliability (PR-SCTP) yet: a send
-     * with a nonzero value is refused.
+     * Sets the time to live in milliseconds (RFC 6458 {@code sinfo_timetolive}, the "timed
+     * reliability" of PR-SCTP, RFC 3758 section 4.1): a message not delivered within that time
+     * after the send is abandoned and handed back as a {@link SendFailedNotification} with its
+     * data. Before any of it is sent it never goes on the wire; once sent, it is abandoned only on
+     * an association that negotiated PR-SCTP (both sides offer {@code Extension.PR_SCTP}),
+     * otherwise it stays reliable. 0 (the default) sends reliably.
+     *
+     * @throws IllegalArgumentException for a negative value or one above 2^32-1
      */
     public MessageInfo timeToLive(long millis) {
+        if (millis < 0 || millis > 0xffff_ffffL) {
+            throw new IllegalArgumentException("timeToLive is 0 (reliable) to 4294967295 milliseconds, was " + millis);
+        }
         this.timeToLive = millis;
         return this;
     }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.PrStatus;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.StreamSchedulerKind;
 
@@ -504,6 +505,27 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         ensureOpen();
         AssocState a = connected();
         return core.info(a);
+    }
+
+    /**
+     * The association's messages abandoned by their time to live, per policy, unsent and sent
+     * (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS; sctpj), or null once it ended.
+     */
+    public PrStatus prStatus() throws IOException {
+        ensureOpen();
+        return core.prStatus(connected(), -1);
+    }
+
+    /**
+     * The messages of outbound stream {@code streamNumber} abandoned (SCTP_PR_STREAM_STATUS;
+     * sctpj), or null once the association ended.
+     *
+     * @throws IllegalArgumentException for a stream number outside 0..65535
+     */
+    public PrStatus prStatus(int streamNumber) throws IOException {
+        ensureOpen();
+        org.sctpj.stack.wire.Wire.checkU16("streamNumber", streamNumber);
+        return core.prStatus(connected(), streamNumber);
     }
 
     /** The local UDP port of the encapsulation (0 before connect, or for another lower layer; sctpj). */

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.PrStatus;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.StreamSchedulerKind;
 
@@ -277,6 +278,15 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
     public AssociationInfo info(Association association) throws IOException {
         ensureOpen();
         return bound().info(mine(association));
+    }
+
+    /**
+     * The association's messages abandoned by their time to live, per policy, unsent and sent
+     * (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS; sctpj), or null once it ended.
+     */
+    public PrStatus prStatus(Association association) throws IOException {
+        ensureOpen();
+        return bound().prStatus(mine(association), -1);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.sctpj.api.socket;
 import java.io.IOException;
 import org.sctpj.api.socket.SctpStandardSocketOptions.DefaultSendInfo;
 import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.StreamSchedulerKind;
 
@@ -20,12 +21,11 @@ final class Sends {
             throw new UnsupportedOperationException(
                     "sctpj sends whole messages only (SCTP_EXPLICIT_COMPLETE unsupported): leave complete(true)");
         }
-        if (info.timeToLive() != 0) {
-            throw new UnsupportedOperationException(
-                    "timeToLive needs partial reliability (PR-SCTP), which sctpj does not have yet: leave it 0");
-        }
-        return new SendInfo(
+        SendInfo si = new SendInfo(
                 info.streamNumber(), info.payloadProtocolID(), info.isUnordered(), info.isSackImmediately());
+        // A time to live is the timed reliability of PR-SCTP (RFC 3758 section 4.1; RFC 6458's
+        // sinfo_timetolive with SCTP_PR_SCTP_TTL); 0 keeps the association's default (reliable).
+        return info.timeToLive() == 0 ? si : si.withPrPolicy(PrPolicy.timeToLive(info.timeToLive()));
     }
 
     /**

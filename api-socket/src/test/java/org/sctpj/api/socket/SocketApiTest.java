@@ -69,6 +69,17 @@ class SocketApiTest {
         return s;
     }
 
+    /** A server whose associations advertise {@code rcvbuf} and queue at most twice that. */
+    SctpServerChannel serverWithReceiveBuffer(int rcvbuf) throws IOException {
+        SctpServerChannel s = SctpServerChannel.open(serverP);
+        toClose.add(s);
+        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, rcvbuf);
+        s.setOption(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
+        s.bind(new InetSocketAddress(LO, 0));
+        return s;
+    }
+
     SctpChannel client(SctpServerChannel s) throws IOException {
         SctpChannel c = SctpChannel.open(clientP);
         toClose.add(c);
@@ -325,13 +336,8 @@ class SocketApiTest {
     @Test
     void aReaderThatDoesNotReadStopsTheSenderThroughTheWindowAndLosesNothing() throws Exception {
         int rcvbuf = 64 * 1024;
-        SctpServerChannel s = SctpServerChannel.open(serverP);
-        toClose.add(s);
-        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
-        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, rcvbuf);
-        // Far below what is sent: before flow control this limit aborted the association.
-        s.setOption(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
-        s.bind(new InetSocketAddress(LO, 0));
+        // A queue limit far below what is sent: before flow control this limit aborted the association.
+        SctpServerChannel s = serverWithReceiveBuffer(rcvbuf);
         SctpChannel c = client(s);
         c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 * 1024);
         c.connect(addr(s));
@@ -562,9 +568,66 @@ class SocketApiTest {
         assertTrue(c.getOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT) > 0);
         assertEquals(Set.of(Event.SHUTDOWN), c.getOption(SctpStandardSocketOptions.SCTP_EVENTS));
         assertNotNull(c.info());
-        assertThrows(
-                UnsupportedOperationException.class,
-                () -> c.send(bytes(1, 0), MessageInfo.createOutgoing(null, 0).timeToLive(5)));
+        assertThrows(IllegalArgumentException.class, () -> MessageInfo.createOutgoing(null, 0)
+                .timeToLive(-1));
+        assertThrows(IllegalArgumentException.class, () -> MessageInfo.createOutgoing(null, 0)
+                .timeToLive(1L << 32));
+    }
+
+    /**
+     * The time to live of {@link MessageInfo} (PR-SCTP's timed reliability, RFC 3758 section 4.1):
+     * a message that waits behind a closed window past its lifetime never goes on the wire and
+     * comes back as a {@link SendFailedNotification} with its data, unsent and abandoned; the
+     * messages around it, reliable, all arrive in order; the counters say one was abandoned.
+     */
+    @Test
+    void aMessagePastItsTimeToLiveComesBackAsSendFailedAndTheOthersArrive() throws Exception {
+        int rcvbuf = 16 * 1024;
+        SctpServerChannel s = serverWithReceiveBuffer(rcvbuf);
+        SctpChannel c = client(s);
+        c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 1 << 20);
+        c.connect(addr(s));
+        SctpChannel a = s.accept();
+        toClose.add(a);
+        int size = 2000;
+        // The receive window and the socket's receive queue take about 24 of them (3 x 16 KiB):
+        // the rest waits in the send buffer, the message with a lifetime behind them.
+        int sent = 40;
+        for (int i = 0; i < sent; i++) {
+            assertEquals(size, c.send(bytes(size, i), null));
+        }
+        ByteBuffer ttl = bytes(size, 99_999);
+        assertEquals(
+                size,
+                c.send(ttl.duplicate(), MessageInfo.createOutgoing(null, 0).timeToLive(10)));
+        assertEquals(size, c.send(bytes(size, sent), null));
+        Thread.sleep(100); // its lifetime runs out while it waits for the window
+        ByteBuffer dst = ByteBuffer.allocate(size);
+        for (int i = 0; i < sent; i++) {
+            dst.clear();
+            MessageInfo mi = a.receive(dst, null, null, Duration.ofSeconds(10));
+            assertNotNull(mi, "message " + i);
+            assertEquals(bytes(size, i), dst.flip(), "message " + i);
+        }
+        dst.clear();
+        assertNotNull(a.receive(dst, null, null, Duration.ofSeconds(10)));
+        assertEquals(bytes(size, sent), dst.flip(), "the one after the abandoned message comes next");
+        List<SendFailedNotification> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AbstractNotificationHandler<Void> h = new AbstractNotificationHandler<>() {
+            @Override
+            public HandlerResult handleNotification(SendFailedNotification n, Void attachment) {
+                failed.add(n);
+                return HandlerResult.RETURN;
+            }
+        };
+        c.receive(ByteBuffer.allocate(100), null, h, Duration.ofSeconds(5));
+        assertEquals(1, failed.size());
+        SendFailedNotification f = failed.get(0);
+        assertTrue(f.abandoned());
+        assertEquals(0, f.errorCode(), "never sent (SCTP_DATA_UNSENT)");
+        assertEquals(ttl, f.buffer());
+        assertEquals(1, c.prStatus().timeToLive().unsent());
+        assertEquals(1, c.prStatus(0).total().total());
     }
 
     /**

@@ -104,6 +104,9 @@ public final class ConformanceMonitor {
     static final int I_DATA = 64;
     static final int RECONFIG = 130;
     static final int FORWARD_TSN = 192;
+    /** The message key of a TSN a PR-SCTP sender assigned to an abandoned message's rest and never sent. */
+    static final long NEVER_SENT = -1L;
+
     static final int I_FORWARD_TSN = 194;
 
     private static final int MAX_GAPS = 256;
@@ -1027,7 +1030,7 @@ public final class ConformanceMonitor {
                 if (f.count == 0) {
                     f.base = f.highest + 1;
                 }
-                f.push(f.highest + 1, 0, 0, 0);
+                f.push(f.highest + 1, 0, 0, NEVER_SENT);
                 f.highest++;
             }
             if (phantoms > 0) {
@@ -1073,7 +1076,7 @@ public final class ConformanceMonitor {
             for (int t = f.base; f.count > 0 && serialLe(t, cum) && f.holds(t); t++) {
                 long key = f.keys[t - f.base];
                 boolean unordered = (key & (1L << 48)) != 0;
-                if ((unordered && type == FORWARD_TSN) || f.gapAcked(t)) {
+                if (key == NEVER_SENT || (unordered && type == FORWARD_TSN) || f.gapAcked(t)) {
                     continue;
                 }
                 int sid = (int) (key >>> 32) & 0xffff;
@@ -1244,6 +1247,20 @@ public final class ConformanceMonitor {
                 f.base = tsn;
                 f.count = 0;
                 f.ringBytes = 0;
+            }
+            int skipped = tsn - f.highest - 1;
+            if (f.any && (type == DATA || type == I_DATA) && skipped > 0 && skipped <= f.openMessages.size()) {
+                // The unsent rest of a message begun on the wire and abandoned took a TSN (RFC
+                // 3758 3.5 A3) that a FORWARD TSN will cover; new DATA may go before that FORWARD
+                // TSN when chunks before it are still outstanding (C2 stops there). As at a FORWARD
+                // TSN: one such TSN per message begun and not ended, assigned and never sent.
+                for (int k = 0; k < skipped; k++) {
+                    if (f.count == 0) {
+                        f.base = f.highest + 1;
+                    }
+                    f.push(f.highest + 1, 0, 0, NEVER_SENT);
+                    f.highest++;
+                }
             }
             if (tsn == f.highest + 1) {
                 if (!f.holds(tsn) && f.count > 0 && tsn != f.base + f.count) {

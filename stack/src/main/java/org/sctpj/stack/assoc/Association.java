@@ -11,6 +11,8 @@ import java.util.Set;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Extension;
 import org.sctpj.stack.IDataFragmentNumbering;
+import org.sctpj.stack.PrPolicy;
+import org.sctpj.stack.PrStatus;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
@@ -297,6 +299,29 @@ public final class Association {
     }
 
     /**
+     * Sets the PR-SCTP policy of messages sent without one (RFC 7496 section 4.4,
+     * SCTP_DEFAULT_PRINFO); {@link PrPolicy#RELIABLE} to send reliably.
+     */
+    public void setDefaultPrPolicy(PrPolicy policy) {
+        t.forwardTsn.setDefaultPolicy(policy);
+    }
+
+    /** The PR-SCTP policy of messages sent without one. */
+    public PrPolicy defaultPrPolicy() {
+        return t.forwardTsn.defaultPolicy();
+    }
+
+    /** Abandoned messages of the association (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS). */
+    public PrStatus prStatus() {
+        return t.forwardTsn.status();
+    }
+
+    /** Abandoned messages of outbound stream {@code streamId} (SCTP_PR_STREAM_STATUS). */
+    public PrStatus prStatus(int streamId) {
+        return t.forwardTsn.status(streamId);
+    }
+
+    /**
      * Switches the stream scheduler (RFC 8260 section 3; SCTP_PLUGGABLE_SS of section 4.3.2),
      * keeping every queued message; before establishment it is remembered for the data path.
      */
@@ -458,6 +483,20 @@ public final class Association {
                         closedDuring |= !onUnrecognized(pkt, i);
                     } else {
                         t.reconfig.onReConfig(pkt, i, now);
+                    }
+                }
+                case ChunkType.FORWARD_TSN -> {
+                    if (t.has(Extension.PR_SCTP)) {
+                        t.forwardTsn.onForwardTsn(pkt, i, now);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true; // not negotiated: an unrecognized chunk (RFC 3758 section 3.3.1)
+                    }
+                }
+                case ChunkType.I_FORWARD_TSN -> {
+                    if (t.has(Extension.PR_SCTP) && t.has(Extension.I_DATA)) {
+                        t.forwardTsn.onIForwardTsn(pkt, i, now);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true; // not negotiated: an unrecognized chunk (RFC 8260 section 2.3)
                     }
                 }
                 default -> {

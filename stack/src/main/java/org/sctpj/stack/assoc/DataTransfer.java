@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
@@ -87,6 +88,7 @@ public final class DataTransfer {
         t.outboundStreams = Math.min(t.localOutbound, peerMis);
         t.inboundStreams = Math.min(peerOs, t.localMaxInbound);
         t.tx = new DataSender(t.o, myInitialTsn, t.outboundStreams, Integer.toUnsignedLong(peerRwnd), t.cc);
+        t.forwardTsn.onDataPathStarted();
         if (t.streamScheduler != null) {
             t.tx.setStreamScheduler(t.streamScheduler);
         }
@@ -111,14 +113,33 @@ public final class DataTransfer {
     /** See {@link Association#send}. */
     SendStatus send(SendInfo info, ByteBuffer data, long now) {
         checkSendable(info);
-        return accepted(t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data));
+        PrPolicy pr = t.forwardTsn.policyFor(info);
+        if (pr.isReliable()) {
+            return accepted(t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data));
+        }
+        return afterPrSend(
+                t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data, pr, now), now);
     }
 
     /** See {@link Association#sendOwned}. */
     SendStatus sendOwned(SendInfo info, byte[] array, int length, long now) {
         checkSendable(info);
-        return accepted(
-                t.tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length));
+        PrPolicy pr = t.forwardTsn.policyFor(info);
+        if (pr.isReliable()) {
+            return accepted(
+                    t.tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length));
+        }
+        return afterPrSend(
+                t.tx.sendOwned(
+                        info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length, pr, now),
+                now);
+    }
+
+    /** A send with a PR-SCTP policy may have abandoned messages to make room: the peer hears of it. */
+    private SendStatus afterPrSend(DataSender.SendStatus s, long now) {
+        t.forwardTsn.afterAbandon(now);
+        t.forwardTsn.flushAbandoned(now);
+        return accepted(s);
     }
 
     private void checkSendable(SendInfo info) {
@@ -298,6 +319,12 @@ public final class DataTransfer {
      * a SHUTDOWN's Cumulative TSN Ack); then the shutdown may proceed.
      */
     public void afterAck(AckResult r, long freeBefore, long now) {
+        t.forwardTsn.afterAck(r, now);
+        if (r.cumAckAdvanced() && !r.anyNewlyAcked()) {
+            // Only abandoned chunks were acknowledged (after a FORWARD TSN, RFC 3758): the peer
+            // answered all the same (RFC 9260 section 8.1).
+            t.associationErrors = 0;
+        }
         if (r.anyNewlyAcked()) {
             t.associationErrors = 0;
             for (int k = 0; k < t.paths.size(); k++) {
@@ -333,6 +360,8 @@ public final class DataTransfer {
     void onT3(Path p, long now) {
         boolean answeredProbe = t.tx.answeredProbeTimesOut();
         t.tx.onT3Expired(p, t.paths, now);
+        t.forwardTsn.onT3(now);
+        t.forwardTsn.flushAbandoned(now); // messages past their policy were abandoned: their room is free
         if (answeredProbe) {
             return; // RFC 9260 6.1 A: the peer keeps answering, its window is just closed
         }
@@ -438,7 +467,7 @@ public final class DataTransfer {
 
     /** See {@link Association#pollTransmit(long)}. */
     Optional<Transmit> pollTransmit(long now) {
-        InetAddress dest = build(now);
+        InetAddress dest = buildAndForward(now);
         return dest == null ? Optional.empty() : Optional.of(new Transmit(pb.finish(), lastSource, dest));
     }
 
@@ -447,7 +476,7 @@ public final class DataTransfer {
         int start = out.position();
         pb.target(out);
         try {
-            InetAddress dest = build(now);
+            InetAddress dest = buildAndForward(now);
             if (dest == null) {
                 out.position(start);
                 return null;
@@ -459,6 +488,19 @@ public final class DataTransfer {
         } finally {
             pb.targetOwn();
         }
+    }
+
+    /**
+     * Builds the next packet; if filling it abandoned a message (a lifetime that ended before more
+     * of it was sent, RFC 3758 section 4.1), the FORWARD TSN it calls for is queued for the next
+     * packet, or for this one when nothing else was to go.
+     */
+    private InetAddress buildAndForward(long now) {
+        InetAddress dest = build(now);
+        if (t.forwardTsn.flushAbandoned(now) && dest == null) {
+            dest = build(now);
+        }
+        return dest;
     }
 
     /** The local address the last packet of {@link #pollTransmit} goes out from. */

@@ -17,6 +17,7 @@ import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.cc.CongestionController;
+import org.sctpj.stack.forwardtsn.ForwardTsn;
 import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
 import org.sctpj.stack.handshake.Negotiation;
@@ -179,6 +180,8 @@ public final class Tcb {
     public final DataTransfer data;
     /** Stream reconfiguration: SSN and SSN/TSN resets, added streams (RFC 6525). */
     public final StreamReset reconfig;
+    /** Partial reliability: FORWARD TSN sent and received, abandoned messages (RFC 3758, RFC 7496). */
+    public final ForwardTsn forwardTsn;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -196,6 +199,7 @@ public final class Tcb {
         this.heartbeats = new HeartbeatHandler(this);
         this.data = new DataTransfer(this);
         this.reconfig = new StreamReset(this);
+        this.forwardTsn = new ForwardTsn(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

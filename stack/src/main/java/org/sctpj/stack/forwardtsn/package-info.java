@@ -1,9 +1,10 @@
 /**
- * Future home of partial reliability: the FORWARD TSN of RFC 3758 and the I-FORWARD-TSN of RFC
- * 8260 section 2.3 (abandoning messages by lifetime or retransmission count, moving the peer's
- * cumulative TSN past them, and the receiver's side of it). It will act on {@link
- * org.sctpj.stack.wire.chunk.ForwardTsnChunk}, {@link org.sctpj.stack.wire.chunk.IForwardTsnChunk}
- * and the {@link org.sctpj.stack.wire.param.ForwardTsnSupportedParameter} of INIT and INIT ACK.
- * Empty for now.
+ * Partial reliability (PR-SCTP, RFC 3758, with the policies of RFC 7496): {@link
+ * org.sctpj.stack.forwardtsn.ForwardTsn}, the procedure that sends the FORWARD TSN (and, with
+ * I-DATA, the I-FORWARD-TSN of RFC 8260 section 2.3) when messages were abandoned, takes the
+ * peer's, and hands abandoned messages back to the user. The abandonment itself (which message,
+ * when, all its fragments together, the Advanced.Peer.Ack.Point) is done by the sender ({@code
+ * tx}), the receiver's skip by {@link org.sctpj.stack.rx.DataReceiver#forwardTsn}. Negotiated
+ * through {@link org.sctpj.stack.Extension#PR_SCTP}.
  */
 package org.sctpj.stack.forwardtsn;

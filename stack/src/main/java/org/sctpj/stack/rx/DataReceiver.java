@@ -164,6 +164,21 @@ public final class DataReceiver {
      */
     public record PartialDelivery(int streamId, int ssn, boolean unordered, long deliveredBytes) {}
 
+    /**
+     * One stream entry of a FORWARD TSN (RFC 3758 section 3.2) or I-FORWARD-TSN (RFC 8260 section
+     * 2.3.1): the messages of the stream up to {@code sequence} were abandoned by the sender.
+     *
+     * @param streamId the stream
+     * @param unordered the U bit of an I-FORWARD-TSN entry (the stream's unordered messages);
+     *     always false for FORWARD TSN, which lists ordered messages only
+     * @param sequence the highest skipped Stream Sequence Number (DATA, 16 bits) or Message
+     *     Identifier (I-DATA, 32 bits)
+     */
+    public record Skip(int streamId, boolean unordered, long sequence) {}
+
+    /** Bound on the work of one forward TSN's stream entries (delivering what they free aside). */
+    static final int FORWARD_TSN_WORK = 1 << 20;
+
     /** The largest part handed out at once. */
     static final int MAX_PART = 1 << 20;
 
@@ -240,6 +255,9 @@ public final class DataReceiver {
     private boolean inPacket;
     private boolean gapsAtPacketStart;
     private boolean eventInPacket;
+    /** A FORWARD TSN was taken in this packet: it counts as DATA for the SACK rules (RFC 3758 section 3.6). */
+    private boolean forwardInPacket;
+
     private boolean immediate;
     /** Where the delayed-SACK deadline lives: a slot of the association's timer table once bound. */
     private long[] sackSlots = {Long.MAX_VALUE};
@@ -645,6 +663,229 @@ public final class DataReceiver {
         releasePending(s);
     }
 
+    // ------------------------------------------------------------------ FORWARD TSN
+
+    /**
+     * Takes a FORWARD TSN (RFC 3758 section 3.6) or, with {@code iData}, an I-FORWARD-TSN (RFC
+     * 8260 section 2.3): the sender abandoned every TSN up to {@code newCumulativeTsn}.
+     *
+     * <ul>
+     *   <li>a New Cumulative TSN at or behind the cumulative TSN is out of date: nothing changes,
+     *       and a SACK is sent at once (the previous one may have been lost);
+     *   <li>otherwise the cumulative TSN moves there (and on over TSNs received after it), the
+     *       gaps below it are no longer reported, the fragments at or below it are dropped with
+     *       the fragments after it that continue their messages, a message being delivered in
+     *       parts whose next fragment was skipped ends (returned, for the partial delivery
+     *       aborted event, RFC 6458 section 6.1.7), and each listed stream's next expected SSN
+     *       moves past the listed one, delivering the complete messages it held up to it and what
+     *       follows in sequence;
+     *   <li>for the SACK, the chunk counts as DATA received (RFC 9260 section 6.2 rules): with a
+     *       gap closed by it, the SACK goes at once.
+     * </ul>
+     *
+     * <p>Hostile values cannot hurt: a New Cumulative TSN more than {@link #TSN_WINDOW} ahead moves
+     * the cumulative TSN by that window only (the sender repeats its FORWARD TSN after our SACK,
+     * so a real one still gets through, in steps), entries for streams that are not open are
+     * ignored, and the work of the entries is bounded (entries beyond {@link #FORWARD_TSN_WORK}
+     * steps are ignored, counted in {@link #protocolViolations()}). Nothing is allocated beyond
+     * the list returned.
+     *
+     * <p>With I-DATA ({@code iData}, an I-FORWARD-TSN) the stream entries name messages by MID,
+     * ordered and unordered alike, and the I-DATA reassembly drops them (see {@link #skipIData}).
+     *
+     * @param skips the chunk's stream entries
+     * @return the messages whose delivery in parts ended unfinished, usually none
+     */
+    public List<PartialDelivery> forwardTsn(int newCumulativeTsn, List<Skip> skips, boolean iData, long now) {
+        beginPacket();
+        forwardInPacket = true;
+        int cum = tracker.cumulativeTsn();
+        if (!Serial.gt(newCumulativeTsn, cum)) {
+            eventInPacket = true; // out of date: nothing changes, a SACK goes at once (RFC 3758 section 3.6)
+            return List.of();
+        }
+        int target = newCumulativeTsn;
+        if (newCumulativeTsn - cum > TSN_WINDOW) {
+            target = cum + TSN_WINDOW;
+            protocolViolations++;
+        }
+        tracker.forwardTo(target);
+        List<PartialDelivery> aborted = new ArrayList<>(0);
+        abortSkippedPartials(target, aborted);
+        int open = fragments.find(target);
+        long openMessage = open >= 0 && (fragments.flags(open) & DataChunk.FLAG_E) == 0 ? messageOf(open) : -1;
+        dropFragmentsThrough(target);
+        if (!iData) {
+            long work = 0;
+            for (int k = 0; k < skips.size() && work < FORWARD_TSN_WORK; k++) {
+                Skip e = skips.get(k);
+                work++;
+                if (!e.unordered() && e.streamId() >= 0 && e.streamId() < inboundStreams) {
+                    work += skipTo(e.streamId(), (int) e.sequence() & 0xffff, aborted);
+                }
+                if (work >= FORWARD_TSN_WORK && k + 1 < skips.size()) {
+                    protocolViolations++;
+                }
+            }
+        } else {
+            // I-FORWARD-TSN (RFC 8260 section 2.3.2): each entry names a stream, its ordered or
+            // unordered sequence and the last MID abandoned; the I-DATA reassembly drops those
+            // messages and moves the stream's expected MID on.
+            long work = 0;
+            for (int k = 0; k < skips.size() && work < FORWARD_TSN_WORK; k++) {
+                Skip e = skips.get(k);
+                work += 1 + skipIData(e.streamId(), e.unordered(), e.sequence());
+                if (work >= FORWARD_TSN_WORK && k + 1 < skips.size()) {
+                    protocolViolations++;
+                }
+            }
+            aborted.addAll(takeSkippedPartialDeliveries());
+        }
+        dropContinuations(target, openMessage);
+        return aborted;
+    }
+
+    /** The stream, U bit and SSN of the fragment in {@code slot}, as one number. */
+    private long messageOf(int slot) {
+        boolean u = (fragments.flags(slot) & DataChunk.FLAG_U) != 0;
+        return ((long) fragments.streamId(slot) << 17) | (u ? 1L << 16 : 0) | (u ? 0 : fragments.ssn(slot));
+    }
+
+    /**
+     * Drops the fragments right after {@code target} that can never complete: those continuing
+     * (no B bit) the message of the fragment that was held at {@code target} ({@code openMessage},
+     * -1 when none), and ordered ones of an SSN their stream has gone past (skipped). Any other
+     * fragment without B after {@code target} may continue a message whose first fragment is
+     * still to come (lost and being retransmitted): it is kept.
+     */
+    private void dropContinuations(int target, long openMessage) {
+        for (int t = target + 1; fragments.size() > 0; t++) {
+            int slot = fragments.find(t);
+            if (slot < 0 || (fragments.flags(slot) & DataChunk.FLAG_B) != 0) {
+                return;
+            }
+            long msg = messageOf(slot);
+            int sid = fragments.streamId(slot);
+            boolean ordered = (fragments.flags(slot) & DataChunk.FLAG_U) == 0;
+            InboundStream st = sid < streams.length ? streams[sid] : null;
+            boolean stale = ordered
+                    && st != null
+                    && Serial.lt16(fragments.ssn(slot), st.nextSsn)
+                    && (st.partial == null || st.partial.unordered || st.partial.ssn != fragments.ssn(slot));
+            if (msg != openMessage && !stale) {
+                return;
+            }
+            dropFragment(slot);
+        }
+    }
+
+    /** Ends the deliveries in parts whose next fragment is at or below {@code target}. */
+    private void abortSkippedPartials(int target, List<PartialDelivery> aborted) {
+        if (partialCount == 0) {
+            return;
+        }
+        for (InboundStream s : streams) {
+            if (s != null && s.partial != null && Serial.le(s.partial.nextTsn, target)) {
+                abortPartial(s, aborted);
+            }
+        }
+    }
+
+    private void abortPartial(InboundStream s, List<PartialDelivery> aborted) {
+        Partial p = s.partial;
+        aborted.add(new PartialDelivery(p.streamId, p.ssn, p.unordered, p.delivered));
+        s.partial = null;
+        partialCount--;
+        if (!p.unordered && p.ssn == s.nextSsn) {
+            s.nextSsn = (s.nextSsn + 1) & 0xffff;
+        }
+        if (p.waiting != null) {
+            for (ReceivedMessage m : p.waiting) {
+                readyAdd(m);
+            }
+        }
+        releasePending(s);
+    }
+
+    /**
+     * Drops the fragments at or below {@code target}: none of them can complete a message now
+     * (RFC 3758 section 3.6, "remove any partially reassembled message").
+     */
+    private void dropFragmentsThrough(int target) {
+        if (fragments.size() == 0) {
+            return;
+        }
+        int[] drop = new int[fragments.size()];
+        int n = 0;
+        for (int slot = 0; slot < fragments.capacity(); slot++) {
+            if (fragments.occupied(slot) && Serial.le(fragments.tsn(slot), target)) {
+                drop[n++] = fragments.tsn(slot);
+            }
+        }
+        for (int k = 0; k < n; k++) {
+            dropFragment(fragments.find(drop[k]));
+        }
+    }
+
+    private void dropFragment(int slot) {
+        byte[] d = fragments.data(slot);
+        buffered -= fragments.length(slot);
+        fragments.remove(slot);
+        pool.give(d);
+    }
+
+    /**
+     * The stream's ordered messages up to {@code ssn} were abandoned: delivers the complete ones
+     * it holds up to there, in order, and expects {@code ssn + 1} next (RFC 3758 section 3.6).
+     * Returns the work done.
+     */
+    private int skipTo(int streamId, int ssn, List<PartialDelivery> aborted) {
+        InboundStream s = stream(streamId);
+        if (s.partial != null && !s.partial.unordered && Serial.le16(s.partial.ssn, ssn)) {
+            abortPartial(s, aborted); // its message was skipped, though its TSN was not
+        }
+        if (Serial.lt16(ssn, s.nextSsn)) {
+            return 1; // already past it
+        }
+        if (s.partial != null) {
+            return 1; // an unordered message is being delivered in parts: the stream waits for it
+        }
+        int work = 1;
+        PendingMessages p = s.pending;
+        if (p != null && !p.isEmpty()) {
+            int range = ((ssn - s.nextSsn) & 0xffff) + 1;
+            if (range <= 2 * p.capacity()) {
+                for (int k = 0; k < range; k++) {
+                    ReceivedMessage m = p.remove((s.nextSsn + k) & 0xffff);
+                    if (m != null) {
+                        readyAdd(m);
+                    }
+                }
+                work += range;
+            } else {
+                int[] keys = new int[p.size()];
+                int n = p.keys(keys);
+                int base = s.nextSsn;
+                int[] offsets = new int[n];
+                int m = 0;
+                for (int k = 0; k < n; k++) {
+                    int off = (keys[k] - base) & 0xffff;
+                    if (off < range) {
+                        offsets[m++] = off;
+                    }
+                }
+                Arrays.sort(offsets, 0, m);
+                for (int k = 0; k < m; k++) {
+                    readyAdd(p.remove((base + offsets[k]) & 0xffff));
+                }
+                work += p.capacity() + m;
+            }
+        }
+        s.nextSsn = (ssn + 1) & 0xffff;
+        releasePending(s);
+        return work;
+    }
+
     /**
      * The messages being delivered in parts, whose last part has not been queued: after the
      * association ended or restarted, each gets a partial delivery aborted indication (RFC 6458
@@ -951,7 +1192,8 @@ public final class DataReceiver {
      * delayed-ack timer starts if it is not running.
      */
     public void onPacketProcessed(boolean packetHadData, boolean immediateRequested, long now) {
-        if (packetHadData) {
+        if (packetHadData || forwardInPacket) {
+            forwardInPacket = false;
             packetsSinceSack++;
             boolean gaps = options.cmtDelayedAck()
                     // CMT's delayed ack: reordering across paths is normal, so only the closing

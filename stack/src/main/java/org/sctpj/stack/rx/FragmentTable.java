@@ -163,8 +163,14 @@ final class FragmentTable {
         }
     }
 
+    /** The TSN in {@code slot}, which {@link #occupied} says holds a fragment. */
     int tsn(int slot) {
         return tsn[slot];
+    }
+
+    /** Whether {@code slot} (0 .. {@link #capacity()} - 1) holds a fragment. */
+    boolean occupied(int slot) {
+        return data != null && data[slot] != null;
     }
 
     int streamId(int slot) {

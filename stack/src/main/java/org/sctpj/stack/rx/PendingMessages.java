@@ -98,6 +98,17 @@ final class PendingMessages {
         return out;
     }
 
+    /** Writes the keys held into {@code out} (at least {@link #size()} long); returns how many. */
+    int keys(int[] out) {
+        int n = 0;
+        for (int i = 0; i < messages.length; i++) {
+            if (messages[i] != null) {
+                out[n++] = ssn[i];
+            }
+        }
+        return n;
+    }
+
     /** Removes and returns the message at {@code key}, or null. */
     ReceivedMessage remove(int key) {
         if (count == 0) {

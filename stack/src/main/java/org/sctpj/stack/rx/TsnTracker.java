@@ -69,15 +69,7 @@ final class TsnTracker {
             if (Serial.gt(cum, highest)) {
                 highest = cum;
             }
-            while (highest != cum) {
-                int i = (cum + 1) & MASK;
-                long bit = 1L << i;
-                if ((bits[i >>> 6] & bit) == 0) {
-                    break;
-                }
-                bits[i >>> 6] &= ~bit;
-                cum++;
-            }
+            advanceOverReceived();
             return;
         }
         if (bits == null) {
@@ -87,6 +79,43 @@ final class TsnTracker {
         bits[i >>> 6] |= 1L << i;
         if (Serial.gt(tsn, highest)) {
             highest = tsn;
+        }
+    }
+
+    /**
+     * Moves the cumulative TSN up to {@code target} (a FORWARD TSN, RFC 3758 section 3.6): every
+     * TSN up to it counts as received, those received above it no longer count as gaps below
+     * it, and the cumulative TSN then goes on over the TSNs received after it. The caller has
+     * checked that {@code target} lies in cum + 1 .. cum + {@link #WINDOW}.
+     */
+    void forwardTo(int target) {
+        if (bits != null && highest != cum) {
+            if (Serial.ge(target, highest)) {
+                java.util.Arrays.fill(bits, 0L);
+            } else {
+                for (int t = cum + 1; t != target + 1; t++) {
+                    int i = t & MASK;
+                    bits[i >>> 6] &= ~(1L << i);
+                }
+            }
+        }
+        cum = target;
+        if (Serial.gt(cum, highest)) {
+            highest = cum;
+        }
+        advanceOverReceived();
+    }
+
+    /** Moves the cumulative TSN on over the TSNs received right after it. */
+    private void advanceOverReceived() {
+        while (highest != cum) {
+            int i = (cum + 1) & MASK;
+            long bit = 1L << i;
+            if ((bits[i >>> 6] & bit) == 0) {
+                break;
+            }
+            bits[i >>> 6] &= ~bit;
+            cum++;
         }
     }
 

@@ -72,7 +72,7 @@ final class CmtLossDetector implements LossDetector {
         long fastPaths = 0;
         for (int i = 0; i < q.size(); i++) {
             SentChunk c = q.get(i);
-            if (c.acked || c.marked) {
+            if (c.acked || c.marked || c.abandoned) {
                 continue;
             }
             int pi = c.path.index();
@@ -93,6 +93,9 @@ final class CmtLossDetector implements LossDetector {
         long stillRecovering = 0;
         for (int i = 0; i < q.size() && recoveryMask != 0; i++) {
             SentChunk c = q.get(i);
+            if (c.abandoned) {
+                continue; // no longer outstanding (an abandoned end has no path)
+            }
             int pi = c.path.index();
             long bit = 1L << pi;
             if (!c.acked && (recoveryMask & bit) != 0 && Serial.le(c.tsn, recoveryPoints[pi])) {

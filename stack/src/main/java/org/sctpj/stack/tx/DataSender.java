@@ -5,10 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.sctpj.stack.IDataFragmentNumbering;
+import org.sctpj.stack.PrPolicy;
+import org.sctpj.stack.PrStatus;
+import org.sctpj.stack.SctpEvent.SendFailedReason;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.path.Path;
+import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.wire.Serial;
 
 /**
@@ -71,10 +75,37 @@ public final class DataSender {
     private final LossDetector loss;
     private final T3Rtx t3;
     private final PacketFiller filler;
+    private final Abandonment abandonment;
     private final AckResult result = new AckResult();
     private boolean iData;
     private IDataFragmentNumbering numbering = IDataFragmentNumbering.RFC8260;
     private boolean autoSwitched;
+
+    /**
+     * Hears of each message a PR-SCTP policy abandoned (RFC 3758 section 3.5, RFC 7496), on the
+     * association's thread, while the sender works (a send, a SACK, a timeout, a packet fill).
+     */
+    @FunctionalInterface
+    public interface AbandonListener {
+        /**
+         * One abandoned message.
+         *
+         * @param data the whole message, which the listener may keep
+         * @param sent whether some of it was put on the wire
+         * @param reason the policy that gave it up
+         */
+        void abandoned(int streamId, int ppid, boolean unordered, byte[] data, boolean sent, SendFailedReason reason);
+    }
+
+    /**
+     * What a FORWARD TSN (RFC 3758 section 3.2) or I-FORWARD-TSN (RFC 8260 section 2.3.1) carries
+     * now, see {@link #forwardTsnPlan}.
+     *
+     * @param newCumulativeTsn the New Cumulative TSN
+     * @param skips per stream (and, with I-DATA, per ordered or unordered sequence) the highest
+     *     skipped sequence number
+     */
+    public record ForwardTsnPlan(int newCumulativeTsn, List<DataReceiver.Skip> skips) {}
 
     /**
      * A sender whose first DATA chunk will carry {@code initialTsn}.
@@ -100,6 +131,57 @@ public final class DataSender {
         }
         this.t3 = new T3Rtx(outstanding, loss, cc);
         this.filler = new PacketFiller(o, queue, outstanding, scheduling, t3, pool);
+        this.abandonment = new Abandonment(queue, outstanding, pool);
+        filler.abandonment(abandonment);
+    }
+
+    // ------------------------------------------------------------------ partial reliability
+
+    /**
+     * Whether messages of which something was sent may be abandoned: PR-SCTP was negotiated (RFC
+     * 3758 section 3.3). Off (the default), only unsent messages are abandoned by their policy.
+     */
+    public void setPartialReliability(boolean on) {
+        abandonment.enabled = on;
+    }
+
+    /** Whether PR-SCTP is on (see {@link #setPartialReliability}). */
+    public boolean partialReliability() {
+        return abandonment.enabled;
+    }
+
+    /** Sets who hears of abandoned messages (the association, to return them to the user). */
+    public void setAbandonListener(AbandonListener l) {
+        abandonment.listener = Objects.requireNonNull(l, "listener");
+    }
+
+    /**
+     * The Advanced.Peer.Ack.Point (RFC 3758 section 3.5 A1, C1, C2): the Cumulative TSN Ack Point
+     * moved locally over the abandoned chunks after it. Above {@link #cumulativeAckTsn()} when the
+     * peer must be sent a FORWARD TSN (C3).
+     */
+    public int advancedPeerAckPoint() {
+        return abandonment.advancedPeerAckPoint();
+    }
+
+    /**
+     * The FORWARD TSN to send now (RFC 3758 section 3.5 C4): the Advanced.Peer.Ack.Point, lowered
+     * so that at most {@code maxEntries} streams are listed (so that the chunk fits one packet),
+     * and the highest abandoned SSN of each stream with an abandoned ordered message up to it;
+     * with {@code iData}, the I-FORWARD-TSN's list (unordered messages included).
+     */
+    public ForwardTsnPlan forwardTsnPlan(int maxEntries, boolean iData) {
+        return abandonment.plan(maxEntries, iData);
+    }
+
+    /** Abandoned messages of the association so far (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS). */
+    public PrStatus prStatus() {
+        return abandonment.status();
+    }
+
+    /** Abandoned messages of outbound stream {@code streamId} so far (SCTP_PR_STREAM_STATUS). */
+    public PrStatus prStatus(int streamId) {
+        return abandonment.status(streamId);
     }
 
     /**
@@ -231,6 +313,39 @@ public final class DataSender {
      */
     public SendStatus send(int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data) {
         return queue.send(streamId, ppid, unordered, immediate, data);
+    }
+
+    /**
+     * As {@link #send(int, int, boolean, boolean, ByteBuffer)}, for a message with the PR-SCTP
+     * policy {@code policy} (its lifetime starts at {@code now}). When it does not fit, messages
+     * whose lifetime expired are abandoned, and with the priority policy less important messages
+     * too (RFC 7496 section 3.2, see {@link PrPolicy}), before it gives up with {@link
+     * SendStatus#WOULD_BLOCK}.
+     */
+    public SendStatus send(
+            int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data, PrPolicy policy, long now) {
+        SendStatus s = queue.send(streamId, ppid, unordered, immediate, data, policy, now);
+        if (s == SendStatus.WOULD_BLOCK && abandonment.makeRoom(data.remaining(), policy, now)) {
+            s = queue.send(streamId, ppid, unordered, immediate, data, policy, now);
+        }
+        return s;
+    }
+
+    /** As {@link #sendOwned(int, int, boolean, boolean, byte[], int)} with a PR-SCTP policy (see {@link #send}). */
+    public SendStatus sendOwned(
+            int streamId,
+            int ppid,
+            boolean unordered,
+            boolean immediate,
+            byte[] array,
+            int length,
+            PrPolicy policy,
+            long now) {
+        SendStatus s = queue.sendOwned(streamId, ppid, unordered, immediate, array, length, policy, now);
+        if (s == SendStatus.WOULD_BLOCK && abandonment.makeRoom(length, policy, now)) {
+            s = queue.sendOwned(streamId, ppid, unordered, immediate, array, length, policy, now);
+        }
+        return s;
     }
 
     /**
@@ -412,6 +527,9 @@ public final class DataSender {
         } else {
             loss.detect(paths, r, cumAdvanced);
         }
+        // RFC 3758 F5 and RFC 7496: after the marking (and its congestion reaction), before any
+        // retransmission, the policies give up what they must.
+        abandonment.afterMarking(now);
         q.updatePeerRwnd(aRwnd);
         t3.afterSack(paths, now);
         filler.beginBursts(paths);
@@ -444,6 +562,7 @@ public final class DataSender {
      */
     public void onT3Expired(Path p, List<Path> paths, long now) {
         t3.onExpired(p, now);
+        abandonment.afterMarking(now);
         filler.beginBursts(paths);
     }
 

@@ -27,6 +27,18 @@ final class OutboundMessage {
     int nextFsn;
     /** With I-DATA, its fragments after the first are numbered from 0 (Linux 6.1) instead of 1. */
     boolean linuxFsn;
+    /** The TSN of its first fragment, valid once {@link #sentOffset} is above 0. */
+    int firstTsn;
+
+    // Partial reliability (RFC 3758, RFC 7496), see Abandonment.
+    /** {@link Abandonment#NONE}, {@link Abandonment#TTL}, {@link Abandonment#RTX} or {@link Abandonment#PRIO}. */
+    byte prKind;
+    /** The policy's value: retransmissions (RTX) or priority (PRIO). */
+    long prValue;
+    /** When the lifetime ends (TTL): it is expired once the time is past this. */
+    long expiresAt;
+    /** Abandoned: never sent again, its data handed back to the user. */
+    boolean abandoned;
     /** Its place in the order the user queued messages, across streams (set by the {@link SendQueue}). */
     long seq;
 
@@ -42,6 +54,11 @@ final class OutboundMessage {
         this.mid = 0;
         this.nextFsn = 0;
         this.linuxFsn = false;
+        this.firstTsn = 0;
+        this.prKind = Abandonment.NONE;
+        this.prValue = 0;
+        this.expiresAt = Long.MAX_VALUE;
+        this.abandoned = false;
         return this;
     }
 

@@ -30,6 +30,9 @@ final class PacketFiller {
     private final PathScheduling scheduling;
     private final T3Rtx t3;
     private final SendPool pool;
+    /** Partial reliability: a message past its lifetime gets no (further) TSN. */
+    private Abandonment abandonment;
+
     private final int[] burst = new int[RetransmissionQueue.MAX_PATHS];
     /** I-DATA instead of DATA (RFC 8260). */
     private boolean iData;
@@ -63,6 +66,11 @@ final class PacketFiller {
      */
     void linuxFragmentNumbering(boolean on) {
         linuxFsn = on;
+    }
+
+    /** Sets the partial reliability checks made before a TSN is given (RFC 3758 section 4.1 TR3, TR4). */
+    void abandonment(Abandonment a) {
+        abandonment = a;
     }
 
     /** Starts a new burst on {@code p}: up to Max.Burst packets may be filled. */
@@ -159,6 +167,9 @@ final class PacketFiller {
         while (queue.queuedMessages() > 0) {
             OutboundStream s = queue.next();
             OutboundMessage m = s.queue.peekFirst();
+            if (m.prKind == Abandonment.TTL && abandonment.expiredAtHead(m, now)) {
+                continue; // its lifetime is over: it leaves the queue without a TSN (more of it)
+            }
             int rest = m.unsentBytes();
             int room = iData ? pb.maxIDataPayload() : pb.maxDataPayload();
             if (room < 1) {

@@ -39,6 +39,11 @@ final class RetransmissionQueue {
     private long rttProbeMask;
     /** Chunks in the window acknowledged by a gap block but not yet by the cumulative TSN. */
     private int gapAckedCount;
+    /**
+     * Outstanding chunks, not abandoned, of messages with a lifetime or a retransmission limit
+     * (PR-SCTP): while 0, the {@link Abandonment} checks after a SACK or a T3-rtx expiry are skipped.
+     */
+    private int prChunks;
 
     // Facts of the SACK being processed, per path index and overall.
     private final AckResult result;
@@ -148,6 +153,12 @@ final class RetransmissionQueue {
      */
     void sentNew(SentChunk c, Path p, long now, boolean probe) {
         int len = c.length;
+        if (c.offset == 0) {
+            c.msg.firstTsn = c.tsn;
+        }
+        if (c.msg.prKind == Abandonment.TTL || c.msg.prKind == Abandonment.RTX) {
+            prChunks++;
+        }
         nextTsn++;
         outstandingBytes += len;
         unackedBytes += len;
@@ -226,6 +237,103 @@ final class RetransmissionQueue {
         }
     }
 
+    // ------------------------------------------------------------------ abandonment
+
+    /**
+     * Abandons an outstanding chunk (PR-SCTP, RFC 3758 section 3.5 A2): it is treated as finally
+     * acknowledged and no longer outstanding, so it leaves the flight size, the retransmission
+     * marks, the unacknowledged bytes (without crediting the congestion window) and the send
+     * buffer; it stays in the queue until the peer's cumulative ack passes it.
+     */
+    void abandon(SentChunk c) {
+        if (c.abandoned) {
+            return;
+        }
+        c.abandoned = true;
+        if (c.acked) {
+            c.acked = false;
+            gapAckedCount--;
+        } else {
+            unackedBytes -= c.length;
+        }
+        leaveFlightAndMarks(c);
+        clearProbe(c);
+        outstandingBytes -= c.length;
+        countPrGone(c);
+    }
+
+    /**
+     * Takes the TSN {@link #nextTsn()} for the end of a partly sent message being abandoned: a
+     * chunk that is abandoned from the start and never sent (no path, no bytes), so that the
+     * Advanced.Peer.Ack.Point, and the FORWARD TSN, go past the whole message.
+     */
+    void addAbandonedEnd(SentChunk c) {
+        c.abandoned = true;
+        nextTsn++;
+        ring.addLast(c);
+    }
+
+    /** A chunk acknowledged or abandoned is neither in flight nor marked for retransmission any more. */
+    private void leaveFlightAndMarks(SentChunk c) {
+        if (c.inFlight) {
+            c.inFlight = false;
+            c.path.addFlight(-c.length);
+        }
+        if (c.marked) {
+            c.marked = false;
+            markedCount--;
+            if (c.fast) {
+                c.fast = false;
+                fastPending--;
+            }
+        }
+    }
+
+    /** Outstanding chunks of messages with a lifetime or a retransmission limit, not abandoned. */
+    int prChunks() {
+        return prChunks;
+    }
+
+    private void countPrGone(SentChunk c) {
+        if (c.msg.prKind == Abandonment.TTL || c.msg.prKind == Abandonment.RTX) {
+            prChunks--;
+        }
+    }
+
+    /**
+     * The index of the first outstanding chunk of {@code m}, or -1 when none is outstanding. A
+     * DATA message's fragments have consecutive TSNs, so its first outstanding one is at its first
+     * TSN or at the queue's head; with {@code interleaved} (I-DATA, RFC 8260 section 2.1) other
+     * messages' chunks may lie between, and the queue is searched from there.
+     */
+    int indexOf(OutboundMessage m, boolean interleaved) {
+        if (ring.size() == 0 || m.sentOffset == 0) {
+            return -1;
+        }
+        int i = Math.max(0, m.firstTsn - ring.first().tsn);
+        if (!interleaved) {
+            return i < ring.size() && ring.get(i).msg == m ? i : -1;
+        }
+        for (; i < ring.size(); i++) {
+            if (ring.get(i).msg == m) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A chunk leaves the queue: if it is the last one of its message that will ever be (the end
+     * fragment, or the last fragment sent of an abandoned message), the message goes back to the
+     * pool.
+     */
+    private void releaseIfLast(SentChunk c) {
+        OutboundMessage m = c.msg;
+        if ((c.flags & DataChunk.FLAG_E) != 0 || (m.abandoned && c.offset + c.length == m.sentOffset)) {
+            pool.release(m); // every fragment is acknowledged, or abandoned, now
+        }
+    }
+
     // ------------------------------------------------------------------ a SACK
 
     /**
@@ -277,6 +385,12 @@ final class RetransmissionQueue {
         anyHtna = false;
         while (ring.size() > 0 && Serial.le(ring.first().tsn, cumTsnAck)) {
             SentChunk c = ring.removeFirst();
+            if (c.abandoned) {
+                // A2 of RFC 3758 section 3.5: taken out of every count when it was abandoned.
+                releaseIfLast(c);
+                pool.release(c);
+                continue;
+            }
             if (!c.acked) {
                 newlyAcked(c, now);
                 htna = c.tsn;
@@ -286,9 +400,8 @@ final class RetransmissionQueue {
             }
             clearProbe(c);
             outstandingBytes -= c.length;
-            if ((c.flags & DataChunk.FLAG_E) != 0) {
-                pool.release(c.msg); // its last fragment: every fragment is acknowledged now
-            }
+            countPrGone(c);
+            releaseIfLast(c);
             pool.release(c); // read no more this SACK except for acked and path (earliestBefore)
         }
         cumAck = cumTsnAck;
@@ -307,6 +420,9 @@ final class RetransmissionQueue {
         int k = 0;
         for (int i = 0; i < ring.size(); i++) {
             SentChunk c = ring.get(i);
+            if (c.abandoned) {
+                continue; // whatever the peer says of it, it is not sent again
+            }
             int off = c.tsn - cumAck;
             while (k < gapCount && gapEnds[k] < off) {
                 k++;
@@ -347,18 +463,7 @@ final class RetransmissionQueue {
         result.bytesNewlyAcked += c.length;
         result.newlyAckedPathMask |= 1L << i;
         unackedBytes -= c.length;
-        if (c.inFlight) {
-            c.inFlight = false;
-            c.path.addFlight(-c.length);
-        }
-        if (c.marked) {
-            c.marked = false;
-            markedCount--;
-            if (c.fast) {
-                c.fast = false;
-                fastPending--;
-            }
-        }
+        leaveFlightAndMarks(c);
         if (c.rttProbe) {
             if (c.sendCount == 1) {
                 c.path.rto().sample(now - c.sentNanos);
@@ -468,7 +573,7 @@ final class RetransmissionQueue {
                 c.path.addFlight(-c.length);
             }
             OutboundMessage m = c.msg;
-            if (added.add(m)) {
+            if (!m.abandoned && added.add(m)) { // an abandoned one was handed back already
                 out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), true));
             }
         }
@@ -478,6 +583,8 @@ final class RetransmissionQueue {
         markedCount = 0;
         fastPending = 0;
         rttProbeMask = 0;
+        gapAckedCount = 0;
+        prChunks = 0;
         return added;
     }
 }

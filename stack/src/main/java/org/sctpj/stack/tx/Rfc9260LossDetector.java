@@ -71,7 +71,7 @@ final class Rfc9260LossDetector implements LossDetector {
         long fastPaths = 0;
         for (int i = 0; i < q.size(); i++) {
             SentChunk c = q.get(i);
-            if (c.acked || c.marked) {
+            if (c.acked || c.marked || c.abandoned) {
                 continue;
             }
             if (countMisses && Serial.lt(c.tsn, missLimit)) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
+import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.tx.DataSender.SendStatus;
@@ -212,6 +213,12 @@ final class SendQueue {
 
     /** See {@link DataSender#send}. */
     SendStatus send(int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data) {
+        return send(streamId, ppid, unordered, immediate, data, PrPolicy.RELIABLE, 0);
+    }
+
+    /** See {@link DataSender#send(int, int, boolean, boolean, ByteBuffer, PrPolicy, long)}. */
+    SendStatus send(
+            int streamId, int ppid, boolean unordered, boolean immediate, ByteBuffer data, PrPolicy policy, long now) {
         int len = data.remaining();
         check(streamId, len);
         if (len > freeBytes()) {
@@ -219,12 +226,25 @@ final class SendQueue {
         }
         byte[] copy = pool.array(len);
         data.get(copy, 0, len);
-        enqueue(streamId, ppid, unordered, immediate, copy, len);
+        enqueue(streamId, ppid, unordered, immediate, copy, len, policy, now);
         return SendStatus.ACCEPTED;
     }
 
     /** See {@link DataSender#sendOwned}. */
     SendStatus sendOwned(int streamId, int ppid, boolean unordered, boolean immediate, byte[] array, int length) {
+        return sendOwned(streamId, ppid, unordered, immediate, array, length, PrPolicy.RELIABLE, 0);
+    }
+
+    /** See {@link DataSender#sendOwned(int, int, boolean, boolean, byte[], int, PrPolicy, long)}. */
+    SendStatus sendOwned(
+            int streamId,
+            int ppid,
+            boolean unordered,
+            boolean immediate,
+            byte[] array,
+            int length,
+            PrPolicy policy,
+            long now) {
         if (length > array.length) {
             throw new IllegalArgumentException("length " + length + " exceeds the array's " + array.length + " bytes");
         }
@@ -232,7 +252,7 @@ final class SendQueue {
         if (length > freeBytes()) {
             return SendStatus.WOULD_BLOCK;
         }
-        enqueue(streamId, ppid, unordered, immediate, array, length);
+        enqueue(streamId, ppid, unordered, immediate, array, length, policy, now);
         return SendStatus.ACCEPTED;
     }
 
@@ -254,9 +274,20 @@ final class SendQueue {
         }
     }
 
-    private void enqueue(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int len) {
+    private void enqueue(
+            int streamId,
+            int ppid,
+            boolean unordered,
+            boolean immediate,
+            byte[] data,
+            int len,
+            PrPolicy policy,
+            long now) {
         OutboundStream s = stream(streamId);
         OutboundMessage m = pool.message().init(streamId, ppid, unordered, immediate, data, len);
+        if (!policy.isReliable()) {
+            Abandonment.apply(m, policy, now); // a lifetime runs from the send call, held or not
+        }
         if (s.held == null && holdAll) {
             s.held = new ArrayDeque<>();
         }
@@ -462,6 +493,41 @@ final class SendQueue {
         }
         all.sort(Comparator.comparingLong(m -> m.seq));
         return all;
+    }
+
+    /**
+     * Takes an abandoned message out of the queue (PR-SCTP, {@link Abandonment}): its unsent bytes
+     * leave the buffer; if it was its stream's head, the stream scheduler hears that the message
+     * left (no bytes sent) and a turn locked on it ends, as when a message is sent. A message
+     * behind the head leaves without the scheduler hearing of it: the schedulers order streams by
+     * their head message and by bytes sent, never by bytes queued behind the head.
+     */
+    void remove(OutboundMessage m) {
+        OutboundStream s = m.streamId < streams.length ? streams[m.streamId] : null;
+        if (s == null) {
+            return;
+        }
+        boolean head = s.queue.peekFirst() == m;
+        if (!(head ? s.queue.pollFirst() != null : s.queue.removeFirstOccurrence(m))) {
+            return;
+        }
+        queuedBytes -= m.unsentBytes();
+        queuedMessages--;
+        if (m.immediate) {
+            immediateQueued--;
+        }
+        if (head) {
+            if (locked == s) {
+                locked = null;
+            }
+            OutboundMessage h = s.queue.peekFirst();
+            scheduler.sent(s.id, 0, true, h == null ? 0 : h.unsentBytes());
+        }
+    }
+
+    /** The queued messages in the order the user queued them (a copy: the caller may {@link #remove}). */
+    List<OutboundMessage> messages() {
+        return queuedInSendOrder();
     }
 
     /**

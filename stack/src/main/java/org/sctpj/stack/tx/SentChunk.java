@@ -29,6 +29,12 @@ final class SentChunk {
     boolean fastDone;
     /** Used for an RTT measurement (sent once, the path's probe). */
     boolean rttProbe;
+    /**
+     * Abandoned (PR-SCTP, RFC 3758 section 3.5 A2): finally acknowledged as far as sending is
+     * concerned, neither in flight, nor marked, nor counted in the buffer; it stays in the queue
+     * only until the peer's cumulative ack passes it (after a FORWARD TSN).
+     */
+    boolean abandoned;
 
     int missCount;
     int sendCount;
@@ -47,6 +53,7 @@ final class SentChunk {
         fast = false;
         fastDone = false;
         rttProbe = false;
+        abandoned = false;
         missCount = 0;
         sendCount = 0;
         sentNanos = 0;

@@ -64,7 +64,7 @@ final class T3Rtx {
         loss.onT3Expired();
         for (int i = 0; i < queue.size(); i++) {
             SentChunk c = queue.get(i);
-            if (c.path == p && !c.acked && !c.marked) {
+            if (c.path == p && !c.acked && !c.marked && !c.abandoned) {
                 queue.mark(c);
             }
         }

@@ -6,6 +6,7 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.ReconfigRequestKind;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
@@ -64,11 +65,12 @@ final class ExtensionCalls {
 
     /** {@code base} sent with PR-SCTP policy {@code p} and value {@code value} (RFC 7496). */
     static SendInfo withPolicy(SendInfo base, Policy p, long value) {
-        // wired: return base.withPrPolicy(switch (p) {
-        //     case TTL -> PrPolicy.timeToLive(value);
-        //     case RTX -> PrPolicy.maxRetransmissions(value);
-        //     case PRIO -> PrPolicy.priority(value); });
-        throw new NotWired("prsctp", "SendInfo.withPrPolicy(PrPolicy.timeToLive/maxRetransmissions/priority)");
+        return base.withPrPolicy(
+                switch (p) {
+                    case TTL -> PrPolicy.timeToLive(value);
+                    case RTX -> PrPolicy.maxRetransmissions(value);
+                    case PRIO -> PrPolicy.priority(value);
+                });
     }
 
     /**

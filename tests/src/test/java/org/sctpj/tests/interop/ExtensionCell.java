@@ -16,10 +16,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpEvent.AssociationChange;
 import org.sctpj.stack.SctpEvent.AssociationChangeType;
 import org.sctpj.stack.SctpEvent.MessageReceived;
-import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 
