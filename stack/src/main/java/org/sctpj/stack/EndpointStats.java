@@ -16,6 +16,13 @@ package org.sctpj.stack;
  *     a cookie is good only from the addresses the peer claimed
  * @param outputDropped endpoint replies dropped because too many were pending
  * @param sent packets handed out by {@link Endpoint#pollTransmit}
+ * @param icmpReceived ICMP reports handed to {@link Endpoint#handleIcmp}
+ * @param icmpNotVerified ICMP reports that matched no association, or whose quoted Verification
+ *     Tag (or INIT's Initiate Tag) was not the association's (RFC 9260 appendix C, ICMP5 and
+ *     ICMP6): ignored, as a blind or stale ICMP must be
+ * @param icmpActedOn verified ICMP reports that ended a setup or an association, counted a path
+ *     error or recorded an MTU (the rest were verified but of a kind or state that is ignored, or
+ *     ICMP handling was off)
  */
 public record EndpointStats(
         long received,
@@ -27,4 +34,7 @@ public record EndpointStats(
         long badCookies,
         long cookiesFromUnlistedAddress,
         long outputDropped,
-        long sent) {}
+        long sent,
+        long icmpReceived,
+        long icmpNotVerified,
+        long icmpActedOn) {}

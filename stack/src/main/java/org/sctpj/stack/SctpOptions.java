@@ -103,6 +103,10 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
  *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
  *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
+ * @param icmpHandling act on ICMP errors the lower layer reports ({@link Endpoint#handleIcmp}) as
+ *     RFC 9260 appendix C and RFC 6951 section 5.5 say (on by default): a verified Port
+ *     Unreachable over UDP or Protocol Unreachable ends the setup or the association, a host or
+ *     network unreachable counts against its path; off, every ICMP report is ignored
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -138,7 +142,8 @@ public record SctpOptions(
         boolean deferredReceiveRelease,
         int partialDeliveryPoint,
         Set<Extension> extensions,
-        OptionalLong adaptationIndication) {
+        OptionalLong adaptationIndication,
+        boolean icmpHandling) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -225,7 +230,8 @@ public record SctpOptions(
             false,
             2 << 20,
             Set.of(),
-            OptionalLong.empty());
+            OptionalLong.empty(),
+            true);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -414,6 +420,7 @@ public record SctpOptions(
         private int partialDeliveryPoint;
         private Set<Extension> extensions;
         private OptionalLong adaptationIndication;
+        private boolean icmpHandling;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -453,6 +460,7 @@ public record SctpOptions(
             partialDeliveryPoint = o.partialDeliveryPoint;
             extensions = o.extensions;
             adaptationIndication = o.adaptationIndication;
+            icmpHandling = o.icmpHandling;
         }
 
         /** Sets {@link SctpOptions#rtoInitial()}. */
@@ -703,6 +711,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#icmpHandling()}: whether ICMP errors the lower layer reports are
+         * acted on (RFC 9260 appendix C; true by default) or ignored.
+         */
+        public Builder icmpHandling(boolean on) {
+            icmpHandling = on;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -764,7 +781,8 @@ public record SctpOptions(
                     deferredReceiveRelease,
                     partialDeliveryPoint,
                     extensions,
-                    adaptationIndication);
+                    adaptationIndication,
+                    icmpHandling);
         }
     }
 }

@@ -16,6 +16,8 @@ import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.Transmit;
 import org.sctpj.stack.addr.AddressPolicy;
 import org.sctpj.stack.handshake.StateCookie;
+import org.sctpj.stack.icmp.IcmpHandling;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.tx.DataSender;
@@ -279,6 +281,14 @@ public final class Association {
                     "send threshold must be 0.." + t.o.sendBufferBytes() + " (the send buffer size), was " + bytes);
         }
         t.sendThreshold = bytes;
+    }
+
+    /**
+     * An ICMP error about one of our packets, whose quoted peer address and port are this
+     * association's (RFC 9260 appendix C; the rules are {@link IcmpHandling}'s).
+     */
+    public IcmpHandling.Outcome handleIcmp(IcmpReport report, long now) {
+        return t.icmp.onIcmp(report, now);
     }
 
     /** Makes {@code address} the primary path (RFC 9260 section 10.1 SET PRIMARY). */

@@ -20,6 +20,7 @@ import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
 import org.sctpj.stack.handshake.Negotiation;
 import org.sctpj.stack.handshake.StateCookie;
+import org.sctpj.stack.icmp.IcmpHandling;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.pathmgmt.Failover;
 import org.sctpj.stack.pathmgmt.HeartbeatHandler;
@@ -170,6 +171,8 @@ public final class Tcb {
     public final HeartbeatHandler heartbeats;
     /** DATA and SACK, packet assembly (RFC 9260 section 6). */
     public final DataTransfer data;
+    /** ICMP errors about our packets (RFC 9260 appendix C, RFC 6951 section 5.5). */
+    public final IcmpHandling icmp;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -186,6 +189,7 @@ public final class Tcb {
         this.failover = new Failover(this);
         this.heartbeats = new HeartbeatHandler(this);
         this.data = new DataTransfer(this);
+        this.icmp = new IcmpHandling(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */
