@@ -31,6 +31,20 @@ public final class Linux {
 
     public static final int SO_SNDBUF = 7;
     public static final int SO_RCVBUF = 8;
+    /** SO_RCVBUF beyond net.core.rmem_max (needs CAP_NET_ADMIN). */
+    public static final int SO_RCVBUFFORCE = 33;
+    /** Ask for the count of packets the socket dropped (a control message with each datagram). */
+    public static final int SO_RXQ_OVFL = 40;
+    /** Queue ICMP errors about our packets on the socket's error queue (level IPPROTO_IP). */
+    public static final int IP_RECVERR = 11;
+    /** Queue ICMPv6 (and, on a dual-stack socket, ICMP) errors on the error queue (level IPPROTO_IPV6). */
+    public static final int IPV6_RECVERR = 25;
+    /** recvmsg flag: read the socket's error queue. */
+    public static final int MSG_ERRQUEUE = 0x2000;
+    /** sock_extended_err.ee_origin of an ICMP error. */
+    public static final int SO_EE_ORIGIN_ICMP = 2;
+    /** sock_extended_err.ee_origin of an ICMPv6 error. */
+    public static final int SO_EE_ORIGIN_ICMP6 = 3;
     /** IPv4 destination address and interface of a received packet; source of a sent one. */
     public static final int IP_PKTINFO = 8;
 
@@ -55,6 +69,9 @@ public final class Linux {
     public static final int O_CLOEXEC = 0x80000;
     public static final int CLONE_NEWNET = 0x40000000;
     public static final short POLLIN = 1;
+    /** poll revents: an error is pending (for a socket, sk_err or its error queue). */
+    public static final short POLLERR = 8;
+
     public static final int MSG_CTRUNC = 0x8;
     public static final int MSG_TRUNC = 0x20;
     public static final int MSG_DONTWAIT = 0x40;
