@@ -54,10 +54,11 @@ class IcmpOverUdpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"127.0.0.1", "::1"})
+    @ValueSource(strings = {"127.0.0.1", "::1", "wildcard socket, 127.0.0.1", "wildcard socket, ::1"})
     void theNativePathReportsAPortUnreachableWithTheQuotedInit(String host) throws Exception {
-        InetAddress lo = InetAddress.getByName(host);
-        try (UdpEncapsulation u = UdpEncapsulationTest.open(lo, UdpEncapsulationTest.Io.NATIVE)) {
+        boolean wildcard = host.startsWith("wildcard");
+        InetAddress lo = InetAddress.getByName(host.substring(host.lastIndexOf(' ') + 1));
+        try (UdpEncapsulation u = UdpEncapsulationTest.open(wildcard ? null : lo, UdpEncapsulationTest.Io.NATIVE)) {
             u.setRemotePort(lo, closedPort(lo));
             UdpEncapsulationTest.send(u, init(0xcafebabe), lo, lo);
             List<IcmpReport> reports = new ArrayList<>();
