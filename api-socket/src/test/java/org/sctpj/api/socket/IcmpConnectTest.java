@@ -39,17 +39,21 @@ class IcmpConnectTest {
         try (DatagramSocket d = new DatagramSocket(new InetSocketAddress(LO, 0))) {
             closed = d.getLocalPort();
         }
-        try (SctpChannel c = SctpChannel.open(provider)) {
-            c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, closed);
-            c.bind(new InetSocketAddress(LO, 0)); // the sockets open (and libc binds) before the clock starts
-            long t0 = System.nanoTime();
-            // 20 s: without ICMP the WAN profile would still be retransmitting its INIT then
-            ConnectException e = assertThrows(
-                    ConnectException.class, () -> c.connect(new InetSocketAddress(LO, 7301), Duration.ofSeconds(20)));
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            System.out.println("socket API: connect to a closed UDP port (WAN profile) refused after " + ms
-                    + " ms (wall clock): " + e.getMessage());
-            assertTrue(ms < 20_000);
+        for (String round : new String[] {"cold", "warm"}) {
+            try (SctpChannel c = SctpChannel.open(provider)) {
+                c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, closed);
+                c.bind(new InetSocketAddress(LO, 0)); // the sockets open before the clock starts
+                long t0 = System.nanoTime();
+                // 20 s: without ICMP the WAN profile would still be retransmitting its INIT then
+                ConnectException e = assertThrows(
+                        ConnectException.class,
+                        () -> c.connect(new InetSocketAddress(LO, 7301), Duration.ofSeconds(20)));
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                System.out.println(
+                        "socket API (" + round + "): connect to a closed UDP port (WAN profile) refused after " + ms
+                                + " ms (wall clock): " + e.getMessage());
+                assertTrue(e.getMessage().contains("ICMP Port Unreachable"), e.getMessage());
+            }
         }
     }
 }
