@@ -81,6 +81,7 @@ public final class Linux {
     public static final int EPERM = 1;
     public static final int EINTR = 4;
     public static final int EIO = 5;
+    public static final int EPROTO = 71;
     public static final int EAGAIN = 11;
     public static final int EACCES = 13;
     public static final int EINVAL = 22;
@@ -91,4 +92,28 @@ public final class Linux {
     public static final int EADDRNOTAVAIL = 99;
     public static final int ENOBUFS = 105;
     public static final int ECONNREFUSED = 111;
+    public static final int ENONET = 64;
+    public static final int ENOPROTOOPT = 92;
+    public static final int EOPNOTSUPP = 95;
+    public static final int ENETUNREACH = 101;
+    public static final int EHOSTDOWN = 112;
+    public static final int EHOSTUNREACH = 113;
+
+    /**
+     * Whether a socket call's {@code errno} is one the kernel maps an ICMP error to (the pending
+     * socket error of ip(7) / ipv6(7)): the packet that caused it was sent earlier; the call itself
+     * did not fail for its own reasons. With IP_RECVERR the details wait on the error queue.
+     */
+    public static boolean isIcmpErrno(int errno) {
+        return errno == ECONNREFUSED
+                || errno == EHOSTUNREACH
+                || errno == ENETUNREACH
+                || errno == ENOPROTOOPT
+                || errno == EMSGSIZE
+                || errno == EHOSTDOWN
+                || errno == ENONET
+                || errno == EOPNOTSUPP
+                || errno == EACCES
+                || errno == EPROTO;
+    }
 }
