@@ -355,6 +355,57 @@ public final class Endpoint {
         assoc(id).setSendThreshold(bytes);
     }
 
+    /**
+     * Switches the association's stream scheduler (RFC 8260 section 3; the socket option
+     * SCTP_PLUGGABLE_SS of section 4.3.2): from the next chunk of new data on, the streams take
+     * turns by {@code kind}. Every queued message stays queued, in its stream's order; a message
+     * partly sent as DATA is finished first. The per-stream values go back to their defaults
+     * ({@link StreamSchedulerKind#defaultStreamValue()}). Before establishment the choice is kept
+     * for when the association is up. The initial scheduler is {@link
+     * SctpOptions#streamScheduler()}.
+     *
+     * @throws IllegalArgumentException for an unknown association
+     * @throws NullPointerException for a null kind
+     */
+    public void setStreamScheduler(AssociationId id, StreamSchedulerKind kind) {
+        assoc(id).setStreamScheduler(kind);
+    }
+
+    /**
+     * The association's stream scheduler.
+     *
+     * @throws IllegalArgumentException for an unknown association
+     */
+    public StreamSchedulerKind streamScheduler(AssociationId id) {
+        return assoc(id).streamScheduler();
+    }
+
+    /**
+     * Sets the stream scheduler's value of one outbound stream (RFC 8260 section 4.3.3, the socket
+     * option SCTP_SS_VALUE): the priority under {@link StreamSchedulerKind#PRIORITY} (0, the
+     * default, is served first; 0..65535), the weight under {@link
+     * StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING} (1, the default, to 65535). Takes effect at the
+     * stream's next turn; lasts until the scheduler is switched.
+     *
+     * @throws IllegalArgumentException for an unknown association, a stream that is not open, or a
+     *     value out of the scheduler's range (the message gives the range)
+     * @throws IllegalStateException before the association is established, or if its scheduler has
+     *     no per-stream value (switch to one that has first)
+     */
+    public void setStreamValue(AssociationId id, int streamId, int value) {
+        assoc(id).setStreamValue(streamId, value);
+    }
+
+    /**
+     * The stream scheduler's value of one outbound stream (its default if never set).
+     *
+     * @throws IllegalArgumentException for an unknown association or a stream that is not open
+     * @throws IllegalStateException before the association is established
+     */
+    public int streamValue(AssociationId id, int streamId) {
+        return assoc(id).streamValue(streamId);
+    }
+
     /** Makes {@code address} the association's primary path. */
     public void setPrimary(AssociationId id, InetAddress address) {
         Association a = assoc(id);

@@ -103,6 +103,9 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * @param adaptationIndication the Adaptation Code Point we send in the Adaptation Layer Indication
  *     parameter (RFC 5061 section 4.2.6; RFC 6458 section 8.1.10 SCTP_ADAPTATION_LAYER), or empty to
  *     send none; the peer's arrives as {@link SctpEvent.AdaptationIndication}
+ * @param streamScheduler which stream scheduler of RFC 8260 section 3 orders the outgoing streams
+ *     of each association ({@link StreamSchedulerKind#ROUND_ROBIN}); it can be changed per
+ *     association at run time with {@link Endpoint#setStreamScheduler}
  * @param icmpHandling act on ICMP errors the lower layer reports ({@link Endpoint#handleIcmp}) as
  *     RFC 9260 appendix C and RFC 6951 section 5.5 say (on by default): a verified Port
  *     Unreachable over UDP or Protocol Unreachable ends the setup or the association, a host or
@@ -143,6 +146,7 @@ public record SctpOptions(
         int partialDeliveryPoint,
         Set<Extension> extensions,
         OptionalLong adaptationIndication,
+        StreamSchedulerKind streamScheduler,
         boolean icmpHandling) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
@@ -231,6 +235,7 @@ public record SctpOptions(
             2 << 20,
             Set.of(),
             OptionalLong.empty(),
+            StreamSchedulerKind.ROUND_ROBIN,
             true);
 
     /** The defaults: the same as {@link #WAN}. */
@@ -338,6 +343,9 @@ public record SctpOptions(
                     + receiveBufferBytes + ", was " + partialDeliveryPoint
                     + ": a message must start to be handed over before it fills the receive buffer");
         }
+        if (streamScheduler == null) {
+            throw new IllegalArgumentException("streamScheduler must be set (e.g. ROUND_ROBIN, the default)");
+        }
         if (extensions == null) {
             throw new IllegalArgumentException("extensions must be a set (empty to offer none)");
         }
@@ -420,6 +428,7 @@ public record SctpOptions(
         private int partialDeliveryPoint;
         private Set<Extension> extensions;
         private OptionalLong adaptationIndication;
+        private StreamSchedulerKind streamScheduler;
         private boolean icmpHandling;
 
         private boolean maxMessageSizeSet;
@@ -460,6 +469,7 @@ public record SctpOptions(
             partialDeliveryPoint = o.partialDeliveryPoint;
             extensions = o.extensions;
             adaptationIndication = o.adaptationIndication;
+            streamScheduler = o.streamScheduler;
             icmpHandling = o.icmpHandling;
         }
 
@@ -642,6 +652,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#streamScheduler()}: the stream scheduler (RFC 8260 section 3)
+         * each association starts with.
+         */
+        public Builder streamScheduler(StreamSchedulerKind v) {
+            streamScheduler = v;
+            return this;
+        }
+
         /** Sets {@link SctpOptions#bufferSplitting()}. */
         public Builder bufferSplitting(boolean v) {
             bufferSplitting = v;
@@ -782,6 +801,7 @@ public record SctpOptions(
                     partialDeliveryPoint,
                     extensions,
                     adaptationIndication,
+                    streamScheduler,
                     icmpHandling);
         }
     }

@@ -306,4 +306,35 @@ class CallbackSocketTest extends SocketFixture {
                 IllegalStateException.class, () -> client.send(id, SendInfo.DEFAULT, ByteBuffer.allocate(1)));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
+
+    /**
+     * RFC 5061 section 4.2.6 / RFC 6458 section 6.1.6: the server's Adaptation Layer Indication
+     * reaches the client's callback after the association is up; the client sent none, so the
+     * server's callback never fires.
+     */
+    @Test
+    void thePeersAdaptationIndicationReachesItsCallbackAfterCommunicationUp() throws Exception {
+        List<Object> serverSaw = new CopyOnWriteArrayList<>();
+        server(OPTS.toBuilder().adaptationIndication(0xCAFEF00DL).build(), new Recorder() {
+            @Override
+            public void onAdaptationIndication(CallbackSocket s, SctpEvent.AdaptationIndication a) {
+                serverSaw.add(a);
+            }
+        });
+        Recorder rec = new Recorder() {
+            @Override
+            public void onAdaptationIndication(CallbackSocket s, SctpEvent.AdaptationIndication a) {
+                events.add(a);
+            }
+        };
+        CallbackSocket client = socket(OPTS, rec, CLIENT_PORT);
+        AssociationId id = client.connect(List.of(LOCAL), SERVER_PORT);
+        assertEquals(id, rec.awaitUp());
+        SctpEvent.AdaptationIndication a =
+                (SctpEvent.AdaptationIndication) rec.await(e -> e instanceof SctpEvent.AdaptationIndication);
+        assertEquals(id, a.association());
+        assertEquals(0xCAFEF00DL, a.indication());
+        Thread.sleep(100);
+        assertEquals(List.of(), serverSaw);
+    }
 }

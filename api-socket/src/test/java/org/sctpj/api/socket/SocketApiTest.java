@@ -616,4 +616,42 @@ class SocketApiTest {
         assertTrue(parts > 1, "came in parts: " + parts);
         org.junit.jupiter.api.Assertions.assertArrayEquals(m, got.toByteArray());
     }
+
+    /**
+     * RFC 6458 section 6.1.6: once subscribed, the peer's Adaptation Layer Indication comes as a
+     * notification after COMM_UP; without the subscription it does not come at all.
+     */
+    @Test
+    void anAdaptationIndicationComesOnlyWhenSubscribed() throws Exception {
+        SctpServerChannel s = SctpServerChannel.open(SctpProvider.of(
+                CallbackRuntime.of(serverRt),
+                OPTS.toBuilder().adaptationIndication(42).build()));
+        toClose.add(s);
+        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.bind(new InetSocketAddress(LO, 0));
+        for (boolean subscribed : new boolean[] {true, false}) {
+            SctpChannel c = client(s);
+            if (subscribed) {
+                c.setOption(
+                        SctpStandardSocketOptions.SCTP_EVENTS,
+                        EnumSet.of(Event.ASSOCIATION_CHANGE, Event.ADAPTATION_INDICATION));
+            }
+            c.connect(addr(s));
+            SctpChannel a = s.accept();
+            toClose.add(a);
+            a.send(bytes(5, 1), MessageInfo.createOutgoing(null, 0));
+            List<Notification> seen = new ArrayList<>();
+            NotificationHandler<List<Notification>> h = (n, l) -> {
+                l.add(n);
+                return HandlerResult.CONTINUE;
+            };
+            MessageInfo mi = c.receive(ByteBuffer.allocate(100), seen, h, Duration.ofSeconds(5));
+            assertEquals(5, mi.bytes());
+            List<Long> codes = seen.stream()
+                    .filter(n -> n instanceof AdaptationIndicationNotification)
+                    .map(n -> ((AdaptationIndicationNotification) n).indication())
+                    .toList();
+            assertEquals(subscribed ? List.of(42L) : List.of(), codes, seen.toString());
+        }
+    }
 }

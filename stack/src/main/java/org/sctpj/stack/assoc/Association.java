@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.sctpj.stack.AssociationId;
@@ -13,6 +14,7 @@ import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
+import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.Transmit;
 import org.sctpj.stack.addr.AddressPolicy;
 import org.sctpj.stack.handshake.StateCookie;
@@ -289,6 +291,51 @@ public final class Association {
      */
     public IcmpHandling.Outcome handleIcmp(IcmpReport report, long now) {
         return t.icmp.onIcmp(report, now);
+    }
+
+    /**
+     * Switches the stream scheduler (RFC 8260 section 3; SCTP_PLUGGABLE_SS of section 4.3.2),
+     * keeping every queued message; before establishment it is remembered for the data path.
+     */
+    public void setStreamScheduler(StreamSchedulerKind kind) {
+        Objects.requireNonNull(kind, "stream scheduler kind: one of StreamSchedulerKind");
+        t.streamScheduler = kind;
+        if (t.tx != null) {
+            t.tx.setStreamScheduler(kind);
+        }
+    }
+
+    /** The stream scheduler in use (or to be used once established). */
+    public StreamSchedulerKind streamScheduler() {
+        if (t.tx != null) {
+            return t.tx.streamScheduler();
+        }
+        return t.streamScheduler != null ? t.streamScheduler : t.o.streamScheduler();
+    }
+
+    /**
+     * Sets the scheduler's value of an outbound stream (RFC 8260 section 4.3.3 SCTP_SS_VALUE): the
+     * priority of {@link StreamSchedulerKind#PRIORITY}, the weight of {@link
+     * StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING}.
+     *
+     * @throws IllegalStateException before establishment, or if the scheduler has no value
+     * @throws IllegalArgumentException for a stream that is not open or a value out of range
+     */
+    public void setStreamValue(int streamId, int value) {
+        requireDataPath().setStreamValue(streamId, value);
+    }
+
+    /** The scheduler's value of an outbound stream. */
+    public int streamValue(int streamId) {
+        return requireDataPath().streamValue(streamId);
+    }
+
+    private DataSender requireDataPath() {
+        if (t.tx == null) {
+            throw new IllegalStateException(t.id + " is not established yet: its outbound streams are known once"
+                    + " COMMUNICATION_UP arrives; set stream values after it");
+        }
+        return t.tx;
     }
 
     /** Makes {@code address} the primary path (RFC 9260 section 10.1 SET PRIMARY). */

@@ -81,6 +81,9 @@ public final class DataTransfer {
         t.outboundStreams = Math.min(t.localOutbound, peerMis);
         t.inboundStreams = Math.min(peerOs, t.localMaxInbound);
         t.tx = new DataSender(t.o, myInitialTsn, t.outboundStreams, Integer.toUnsignedLong(peerRwnd), t.cc);
+        if (t.streamScheduler != null) {
+            t.tx.setStreamScheduler(t.streamScheduler);
+        }
         t.rx = new DataReceiver(t.o, peerInitialTsn, t.inboundStreams);
         t.rx.bindSackTimer(t.timers.slots(), TimerTable.slot(TimerKind.DELAYED_SACK, 0));
         // Messages are taken (deliverMessages) before each packet's processing returns and handed

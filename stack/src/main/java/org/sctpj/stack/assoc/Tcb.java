@@ -15,6 +15,7 @@ import java.util.Set;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
@@ -152,6 +153,11 @@ public final class Tcb {
 
     /** The send callback's free-space threshold (see {@link Association#setSendThreshold}). */
     public long sendThreshold;
+    /**
+     * The stream scheduler the user chose at run time (RFC 8260 section 4.3.2), given to each new
+     * {@link #tx}; null: {@link SctpOptions#streamScheduler()}.
+     */
+    public StreamSchedulerKind streamScheduler;
     /** Whether the sender-dry event was given since the last message was accepted. */
     public boolean wasDry = true;
 

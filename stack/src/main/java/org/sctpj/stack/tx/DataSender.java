@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.wire.Serial;
@@ -35,8 +36,8 @@ import org.sctpj.stack.wire.Serial;
  * <p>The facade over the procedures, each in its own class:
  *
  * <ul>
- *   <li>{@link SendQueue}: messages not yet sent, per stream, in round robin; send-buffer
- *       accounting;
+ *   <li>{@link SendQueue}: messages not yet sent, per stream, in the turn order of a stream
+ *       scheduler of RFC 8260 section 3 ({@code tx.sched}); send-buffer accounting;
  *   <li>{@link PacketFiller}: filling a packet with DATA within MTU, cwnd, the peer's rwnd,
  *       Max.Burst and Nagle;
  *   <li>{@link RetransmissionQueue}: outstanding chunks, the acknowledgement passes of a SACK,
@@ -119,6 +120,48 @@ public final class DataSender {
     /** The number of usable outbound streams. */
     public int outboundStreams() {
         return queue.outboundStreams();
+    }
+
+    /**
+     * Switches the stream scheduler (RFC 8260 section 3, set at run time as SCTP_PLUGGABLE_SS of
+     * section 4.3.2), keeping every queued message in its stream's order; the per-stream values go
+     * back to their defaults. Nothing happens if {@code kind} is the scheduler in use.
+     */
+    public void setStreamScheduler(StreamSchedulerKind kind) {
+        queue.setScheduler(Objects.requireNonNull(kind, "stream scheduler kind"));
+    }
+
+    /** The stream scheduler in use. */
+    public StreamSchedulerKind streamScheduler() {
+        return queue.schedulerKind();
+    }
+
+    /**
+     * Sets the scheduler's value of a stream (RFC 8260 section 4.3.3 SCTP_SS_VALUE): the priority
+     * of {@link StreamSchedulerKind#PRIORITY}, the weight of {@link
+     * StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING}.
+     *
+     * @throws IllegalArgumentException for a stream at or above {@link #outboundStreams()} or a
+     *     value outside the scheduler's range
+     * @throws IllegalStateException if the scheduler in use has no per-stream value
+     */
+    public void setStreamValue(int streamId, int value) {
+        queue.setStreamValue(streamId, value);
+    }
+
+    /** The scheduler's value of a stream (its default if never set). */
+    public int streamValue(int streamId) {
+        return queue.streamValue(streamId);
+    }
+
+    /**
+     * Whether messages of different streams may interleave (I-DATA, RFC 8260 section 2, once
+     * negotiated): the stream scheduler may then switch streams between two chunks of one message.
+     * Off (the default, DATA), a stream keeps its turn until its head message is fully sent (RFC
+     * 9260 section 6.9). Set it before data is sent.
+     */
+    public void setInterleaving(boolean on) {
+        queue.setInterleaving(on);
     }
 
     /**

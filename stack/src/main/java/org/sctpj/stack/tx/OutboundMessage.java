@@ -18,6 +18,8 @@ final class OutboundMessage {
     int sentOffset;
     /** The SSN, assigned when the first fragment is sent (0 for unordered messages). */
     int ssn;
+    /** Its place in the order the user queued messages, across streams (set by the {@link SendQueue}). */
+    long seq;
 
     OutboundMessage init(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int length) {
         this.streamId = streamId;

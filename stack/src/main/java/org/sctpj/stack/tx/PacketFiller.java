@@ -131,6 +131,7 @@ final class PacketFiller {
     private void fillNew(PacketBuilder pb, Path p, int before, long now) {
         RetransmissionQueue q = outstanding;
         int emptyRoom = pb.maxDataPayloadEmpty();
+        queue.packetStarted();
         while (queue.queuedMessages() > 0) {
             OutboundStream s = queue.next();
             OutboundMessage m = s.queue.peekFirst();

@@ -4,8 +4,9 @@
  * calls:
  *
  * <ul>
- *   <li>{@code SendQueue}: messages accepted and not yet sent, per stream, streams in round robin;
- *       the send-buffer accounting (6.1);
+ *   <li>{@code SendQueue}: messages accepted and not yet sent, per stream, streams in the turn
+ *       order of a stream scheduler of RFC 8260 section 3 (package {@code tx.sched}; round robin by
+ *       default); the send-buffer accounting (6.1);
  *   <li>{@code PacketFiller}: filling a packet with DATA within the path MTU, cwnd, the peer's
  *       rwnd and zero window probe, Max.Burst and Nagle (6.1), fragmentation and TSN/SSN
  *       assignment (6.5, 6.9);
