@@ -1026,6 +1026,15 @@ public final class Endpoint {
         }
     }
 
+    /**
+     * The owner reports the lower layer's count of packets its socket dropped unread ({@link
+     * org.sctpj.stack.llp.LowerLayer#receiveDropped()}), for {@link
+     * EndpointStats#lowerLayerDropped()}: the core cannot see those drops itself.
+     */
+    public void noteLowerLayerDropped(long total) {
+        stats.lowerLayerDropped = total;
+    }
+
     /** Counters of what the endpoint received, dropped and sent. */
     public EndpointStats stats() {
         return stats.snapshot();
@@ -1046,6 +1055,7 @@ public final class Endpoint {
         long icmpReceived;
         long icmpNotVerified;
         long icmpActedOn;
+        long lowerLayerDropped;
 
         EndpointStats snapshot() {
             return new EndpointStats(
@@ -1061,7 +1071,8 @@ public final class Endpoint {
                     sent,
                     icmpReceived,
                     icmpNotVerified,
-                    icmpActedOn);
+                    icmpActedOn,
+                    lowerLayerDropped);
         }
     }
 

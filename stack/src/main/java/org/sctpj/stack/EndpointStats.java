@@ -23,6 +23,9 @@ package org.sctpj.stack;
  * @param icmpActedOn verified ICMP reports that ended a setup or an association, counted a path
  *     error or recorded an MTU (the rest were verified but of a kind or state that is ignored, or
  *     ICMP handling was off)
+ * @param lowerLayerDropped packets the lower layer's socket dropped before they could be read (a
+ *     full receive buffer: on the raw IP layer the kernel's SO_RXQ_OVFL count), as its owner last
+ *     reported it ({@link Endpoint#noteLowerLayerDropped}; 0 when the layer cannot know)
  */
 public record EndpointStats(
         long received,
@@ -37,4 +40,5 @@ public record EndpointStats(
         long sent,
         long icmpReceived,
         long icmpNotVerified,
-        long icmpActedOn) {}
+        long icmpActedOn,
+        long lowerLayerDropped) {}

@@ -448,6 +448,7 @@ public final class StackThread implements AutoCloseable {
                 if (k > 0) {
                     h.dirty = true;
                     n += k;
+                    h.endpoint.noteLowerLayerDropped(h.layer.receiveDropped());
                 }
             } catch (ClosedChannelException e) {
                 report("lower layer receive (closed: aborting the endpoint)", e);

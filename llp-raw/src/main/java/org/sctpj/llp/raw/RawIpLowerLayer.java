@@ -263,7 +263,7 @@ public final class RawIpLowerLayer implements LowerLayer {
                 stats.sendDropped,
                 stats.tooBig,
                 stats.filtered,
-                (v4 == null ? 0 : v4.kernelDropped()) + (v6 == null ? 0 : v6.kernelDropped()),
+                receiveDropped(),
                 stats.icmpErrors,
                 stats.icmpReported);
     }
@@ -351,6 +351,12 @@ public final class RawIpLowerLayer implements LowerLayer {
     @Override
     public void wakeup() {
         poller.wakeup();
+    }
+
+    /** The kernel's count of packets it dropped on a full receive buffer (SO_RXQ_OVFL), both sockets. */
+    @Override
+    public long receiveDropped() {
+        return (v4 == null ? 0 : v4.kernelDropped()) + (v6 == null ? 0 : v6.kernelDropped());
     }
 
     /** 0: the kernel puts SCTP right after the IP header. */

@@ -79,6 +79,15 @@ public interface LowerLayer extends AutoCloseable {
      */
     int encapsulationOverhead();
 
+    /**
+     * Packets the kernel dropped before this layer could read them (a full socket receive buffer),
+     * since the layer opened, as far as the layer can know (0 when it cannot). The stack thread
+     * copies it into {@link org.sctpj.stack.EndpointStats#lowerLayerDropped()} after each receive.
+     */
+    default long receiveDropped() {
+        return 0;
+    }
+
     /** Closes the sockets; further calls fail. */
     @Override
     void close() throws IOException;
