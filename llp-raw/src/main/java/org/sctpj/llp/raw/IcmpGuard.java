@@ -15,9 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a peer takes those as an ABORT (RFC 9260 appendix C, ICMP8), which ends an association this
  * stack, reading the same packets through its raw socket, is serving. Installed by {@link
  * RawIpLowerLayer.Builder#suppressProtocolUnreachable} and deleted when the layer closes; its
- * rules are {@link #script}, which the README also gives for installing by hand.
+ * rules are {@link #script}, which the README also gives for installing by hand (and test beds
+ * install in the namespaces that stand for hosts without kernel SCTP).
  */
-final class IcmpGuard {
+public final class IcmpGuard {
 
     private static final AtomicInteger NEXT = new AtomicInteger();
 
@@ -35,7 +36,7 @@ final class IcmpGuard {
      * bits 136 to 143 of the transport header) is 132, and an ICMPv6 Parameter Problem code 1 whose
      * quoted IPv6 header's Next Header (byte 6 after the ICMPv6 header: bits 112 to 119) is 132.
      */
-    static String script(String table) {
+    public static String script(String table) {
         return "table inet " + table + " {\n"
                 + "  chain output {\n"
                 + "    type filter hook output priority 0; policy accept;\n"
