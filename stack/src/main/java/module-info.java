@@ -9,6 +9,7 @@ module org.sctpj.stack {
     exports org.sctpj.stack.wire.param;
     exports org.sctpj.stack.wire.cause;
     exports org.sctpj.stack.llp;
+    exports org.sctpj.stack.icmp;
     exports org.sctpj.stack.addr;
     exports org.sctpj.stack.cc;
 }

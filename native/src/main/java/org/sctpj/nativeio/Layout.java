@@ -94,6 +94,19 @@ public final class Layout {
     public static final int TV_SEC = 0;
     public static final int TV_NSEC = 8;
 
+    /** sizeof(struct sock_extended_err): the data of an IP_RECVERR / IPV6_RECVERR control message. */
+    public static final int EXTENDED_ERR_SIZE = 16;
+    /** Offset of ee_errno (u32) in sock_extended_err. */
+    public static final int EE_ERRNO = 0;
+    /** Offset of ee_origin (u8): where the error came from (SO_EE_ORIGIN_*). */
+    public static final int EE_ORIGIN = 4;
+    /** Offset of ee_type (u8): the ICMP type. */
+    public static final int EE_TYPE = 5;
+    /** Offset of ee_code (u8): the ICMP code. */
+    public static final int EE_CODE = 6;
+    /** Offset of ee_info (u32): the MTU of a Packet Too Big / Fragmentation Needed. */
+    public static final int EE_INFO = 8;
+
     // ---------------------------------------------------------------- control messages
 
     /** CMSG_ALIGN: {@code n} rounded up to the 8-byte alignment of control messages. */

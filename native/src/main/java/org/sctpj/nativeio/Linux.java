@@ -31,6 +31,20 @@ public final class Linux {
 
     public static final int SO_SNDBUF = 7;
     public static final int SO_RCVBUF = 8;
+    /** SO_RCVBUF beyond net.core.rmem_max (needs CAP_NET_ADMIN). */
+    public static final int SO_RCVBUFFORCE = 33;
+    /** Ask for the count of packets the socket dropped (a control message with each datagram). */
+    public static final int SO_RXQ_OVFL = 40;
+    /** Queue ICMP errors about our packets on the socket's error queue (level IPPROTO_IP). */
+    public static final int IP_RECVERR = 11;
+    /** Queue ICMPv6 (and, on a dual-stack socket, ICMP) errors on the error queue (level IPPROTO_IPV6). */
+    public static final int IPV6_RECVERR = 25;
+    /** recvmsg flag: read the socket's error queue. */
+    public static final int MSG_ERRQUEUE = 0x2000;
+    /** sock_extended_err.ee_origin of an ICMP error. */
+    public static final int SO_EE_ORIGIN_ICMP = 2;
+    /** sock_extended_err.ee_origin of an ICMPv6 error. */
+    public static final int SO_EE_ORIGIN_ICMP6 = 3;
     /** IPv4 destination address and interface of a received packet; source of a sent one. */
     public static final int IP_PKTINFO = 8;
 
@@ -55,6 +69,9 @@ public final class Linux {
     public static final int O_CLOEXEC = 0x80000;
     public static final int CLONE_NEWNET = 0x40000000;
     public static final short POLLIN = 1;
+    /** poll revents: an error is pending (for a socket, sk_err or its error queue). */
+    public static final short POLLERR = 8;
+
     public static final int MSG_CTRUNC = 0x8;
     public static final int MSG_TRUNC = 0x20;
     public static final int MSG_DONTWAIT = 0x40;
@@ -64,6 +81,7 @@ public final class Linux {
     public static final int EPERM = 1;
     public static final int EINTR = 4;
     public static final int EIO = 5;
+    public static final int EPROTO = 71;
     public static final int EAGAIN = 11;
     public static final int EACCES = 13;
     public static final int EINVAL = 22;
@@ -74,4 +92,28 @@ public final class Linux {
     public static final int EADDRNOTAVAIL = 99;
     public static final int ENOBUFS = 105;
     public static final int ECONNREFUSED = 111;
+    public static final int ENONET = 64;
+    public static final int ENOPROTOOPT = 92;
+    public static final int EOPNOTSUPP = 95;
+    public static final int ENETUNREACH = 101;
+    public static final int EHOSTDOWN = 112;
+    public static final int EHOSTUNREACH = 113;
+
+    /**
+     * Whether a socket call's {@code errno} is one the kernel maps an ICMP error to (the pending
+     * socket error of ip(7) / ipv6(7)): the packet that caused it was sent earlier; the call itself
+     * did not fail for its own reasons. With IP_RECVERR the details wait on the error queue.
+     */
+    public static boolean isIcmpErrno(int errno) {
+        return errno == ECONNREFUSED
+                || errno == EHOSTUNREACH
+                || errno == ENETUNREACH
+                || errno == ENOPROTOOPT
+                || errno == EMSGSIZE
+                || errno == EHOSTDOWN
+                || errno == ENONET
+                || errno == EOPNOTSUPP
+                || errno == EACCES
+                || errno == EPROTO;
+    }
 }

@@ -129,6 +129,15 @@ public final class Native {
         }
     }
 
+    /** getsockopt of an int option: its value, or -1 when the kernel refuses it. */
+    public static int getIntOption(int fd, int level, int option) throws IOException {
+        ByteBuffer v = allocate(8);
+        v.putInt(4, 4); // socklen_t after the value
+        int r = libc().getsockopt(fd, level, option, pointer(v), pointer(address(v) + 4));
+        Reference.reachabilityFence(v);
+        return r == 0 ? v.getInt(0) : -1;
+    }
+
     /** Whether getsockopt of an int option succeeds: the kernel knows the option on this socket. */
     public static boolean hasIntOption(int fd, int level, int option) throws IOException {
         ByteBuffer v = allocate(8);

@@ -90,6 +90,24 @@ public final class Poller {
         }
     }
 
+    /**
+     * Whether the last {@link #await} found an error pending on the {@code i}-th file descriptor
+     * (POLLERR: for a socket with IP_RECVERR, an entry on its error queue); the flag is cleared, so
+     * that the caller reads the queue once per wait.
+     */
+    public boolean takeError(int i) {
+        if (i < 0 || i >= pollCount - 1) {
+            return false;
+        }
+        int at = i * POLLFD_SIZE + POLL_REVENTS;
+        short revents = pollFds.getShort(at);
+        if ((revents & Linux.POLLERR) == 0) {
+            return false;
+        }
+        pollFds.putShort(at, (short) (revents & ~Linux.POLLERR));
+        return true;
+    }
+
     /** Makes a concurrent or the next {@link #await} return. Any thread; nothing after {@link #close}. */
     public void wakeup() {
         if (!closed) {

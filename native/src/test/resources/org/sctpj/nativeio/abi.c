@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/errqueue.h>
 #include <linux/udp.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -22,11 +23,14 @@ int main(void) {
     /* Linux */
     C(AF_INET); C(AF_INET6); C(SOCK_DGRAM); C(SOCK_RAW); C(SOCK_NONBLOCK); C(SOCK_CLOEXEC);
     C(IPPROTO_IP); C(IPPROTO_IPV6); C(IPPROTO_SCTP); C(SOL_SOCKET); V("SOL_UDP", IPPROTO_UDP);
-    C(SO_SNDBUF); C(SO_RCVBUF); C(IP_PKTINFO); C(IPV6_V6ONLY); C(IPV6_RECVPKTINFO); C(IPV6_PKTINFO);
+    C(SO_SNDBUF); C(SO_RCVBUF); C(SO_RCVBUFFORCE); C(SO_RXQ_OVFL); C(IP_RECVERR); C(IPV6_RECVERR);
+    C(MSG_ERRQUEUE); C(SO_EE_ORIGIN_ICMP); C(SO_EE_ORIGIN_ICMP6); C(POLLERR);
+    C(IP_PKTINFO); C(IPV6_V6ONLY); C(IPV6_RECVPKTINFO); C(IPV6_PKTINFO);
     C(UDP_SEGMENT); C(UDP_GRO); C(EFD_NONBLOCK); C(EFD_CLOEXEC); C(O_RDONLY); C(O_CLOEXEC);
     C(CLONE_NEWNET); C(POLLIN); C(MSG_CTRUNC); C(MSG_TRUNC); C(MSG_DONTWAIT);
     C(EPERM); C(EINTR); C(EIO); C(EAGAIN); C(EACCES); C(EINVAL); C(EMSGSIZE); C(EPROTONOSUPPORT);
     C(EAFNOSUPPORT); C(EADDRINUSE); C(EADDRNOTAVAIL); C(ENOBUFS); C(ECONNREFUSED);
+    C(ENONET); C(ENOPROTOOPT); C(EOPNOTSUPP); C(ENETUNREACH); C(EHOSTDOWN); C(EHOSTUNREACH); C(EPROTO);
     /* Layout */
     V("MSGHDR_SIZE", sizeof(struct msghdr));
     V("MSG_NAME", offsetof(struct msghdr, msg_name));
@@ -67,6 +71,12 @@ int main(void) {
     V("POLL_EVENTS", offsetof(struct pollfd, events));
     V("POLL_REVENTS", offsetof(struct pollfd, revents));
     V("TIMESPEC_SIZE", sizeof(struct timespec));
+    V("EXTENDED_ERR_SIZE", sizeof(struct sock_extended_err));
+    V("EE_ERRNO", offsetof(struct sock_extended_err, ee_errno));
+    V("EE_ORIGIN", offsetof(struct sock_extended_err, ee_origin));
+    V("EE_TYPE", offsetof(struct sock_extended_err, ee_type));
+    V("EE_CODE", offsetof(struct sock_extended_err, ee_code));
+    V("EE_INFO", offsetof(struct sock_extended_err, ee_info));
     V("TV_SEC", offsetof(struct timespec, tv_sec));
     V("TV_NSEC", offsetof(struct timespec, tv_nsec));
     /* the macros, at the data lengths the lower layers use */

@@ -22,6 +22,8 @@ import org.sctpj.stack.handshake.CookieSecrets;
 import org.sctpj.stack.handshake.Handshake;
 import org.sctpj.stack.handshake.InitHandling;
 import org.sctpj.stack.handshake.StateCookie;
+import org.sctpj.stack.icmp.IcmpHandling;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.Crc32c;
 import org.sctpj.stack.wire.Parsed;
@@ -50,7 +52,8 @@ import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
  * <ol>
  *   <li>Create: {@code new Endpoint(port, localAddresses, options, random, now)}; {@link #listen}
  *       to accept associations; {@link #connect} to start one.
- *   <li>Whenever a packet arrives: {@link #handleInput}.
+ *   <li>Whenever a packet arrives: {@link #handleInput}; whenever the lower layer reports an
+ *       ICMP error about a packet we sent: {@link #handleIcmp}.
  *   <li>Whenever {@code now >= }{@link #nextTimeout()}: {@link #handleTimeout}.
  *   <li>After any of the calls above and after every user command ({@link #send}, {@link
  *       #shutdown}, {@link #abort}, ...): drain {@link #pollTransmit} (send each packet through
@@ -588,6 +591,42 @@ public final class Endpoint {
         outOfTheBlue(pkt, now);
     }
 
+    /**
+     * An ICMP or ICMPv6 error about a packet we sent, as the lower layer reports it (RFC 9260
+     * appendix C; RFC 6951 section 5.5 over UDP encapsulation). The association is found by the
+     * quoted peer address and port (ICMP5: none, and the report is ignored); it then acts only if
+     * the quoted Verification Tag is its peer's, or for a quoted INIT, if the Initiate Tag is its
+     * own (ICMP6), so a blind ICMP cannot end an association. What it does then is {@link
+     * org.sctpj.stack.icmp.IcmpHandling}'s: a Port Unreachable over UDP or a Protocol Unreachable
+     * ends the setup in COOKIE-WAIT (CANT_START) or the association (COMMUNICATION_LOST); a host or
+     * network unreachable counts as an error of its path; a Packet Too Big is recorded. Ignored
+     * when the association's {@link SctpOptions#icmpHandling()} is off. Counted in {@link
+     * #stats()}. Never throws for any report.
+     */
+    public void handleIcmp(IcmpReport report, long now) {
+        enter();
+        try {
+            icmp(report, now);
+        } catch (RuntimeException | Error e) {
+            exit(false, e);
+            throw e;
+        }
+        exit(false, null);
+    }
+
+    private void icmp(IcmpReport report, long now) {
+        stats.icmpReceived++;
+        Association a = report.sourcePort() == localPort
+                ? byPeer.get(new PeerKey(report.destination(), report.destinationPort()))
+                : null;
+        IcmpHandling.Outcome o = a == null ? IcmpHandling.Outcome.NOT_VERIFIED : a.handleIcmp(report, now);
+        switch (o) {
+            case NOT_VERIFIED -> stats.icmpNotVerified++;
+            case ACTED, RECORDED -> stats.icmpActedOn++;
+            default -> {}
+        }
+    }
+
     /** RFC 9260 section 8.4, and section 5.1 for INIT and COOKIE ECHO without an association. */
     private void outOfTheBlue(InboundPacket pkt, long now) {
         int first = pkt.type(0);
@@ -1076,6 +1115,15 @@ public final class Endpoint {
         }
     }
 
+    /**
+     * The owner reports the lower layer's count of packets its socket dropped unread ({@link
+     * org.sctpj.stack.llp.LowerLayer#receiveDropped()}), for {@link
+     * EndpointStats#lowerLayerDropped()}: the core cannot see those drops itself.
+     */
+    public void noteLowerLayerDropped(long total) {
+        stats.lowerLayerDropped = total;
+    }
+
     /** Counters of what the endpoint received, dropped and sent. */
     public EndpointStats stats() {
         return stats.snapshot();
@@ -1093,6 +1141,10 @@ public final class Endpoint {
         long cookiesFromUnlistedAddress;
         long outputDropped;
         long sent;
+        long icmpReceived;
+        long icmpNotVerified;
+        long icmpActedOn;
+        long lowerLayerDropped;
 
         EndpointStats snapshot() {
             return new EndpointStats(
@@ -1105,7 +1157,11 @@ public final class Endpoint {
                     badCookies,
                     cookiesFromUnlistedAddress,
                     outputDropped,
-                    sent);
+                    sent,
+                    icmpReceived,
+                    icmpNotVerified,
+                    icmpActedOn,
+                    lowerLayerDropped);
         }
     }
 

@@ -117,6 +117,10 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * @param iDataFragmentNumbering how an association using I-DATA numbers the fragments after a
  *     message's first one ({@link IDataFragmentNumbering#AUTO}: as RFC 8260 says until the peer
  *     shows the Linux 6.1 numbering)
+ * @param icmpHandling act on ICMP errors the lower layer reports ({@link Endpoint#handleIcmp}) as
+ *     RFC 9260 appendix C and RFC 6951 section 5.5 say (on by default): a verified Port
+ *     Unreachable over UDP or Protocol Unreachable ends the setup or the association, a host or
+ *     network unreachable counts against its path; off, every ICMP report is ignored
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -155,7 +159,8 @@ public record SctpOptions(
         OptionalLong adaptationIndication,
         StreamSchedulerKind streamScheduler,
         Set<ReconfigRequestKind> acceptedReconfigRequests,
-        IDataFragmentNumbering iDataFragmentNumbering) {
+        IDataFragmentNumbering iDataFragmentNumbering,
+        boolean icmpHandling) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -245,7 +250,8 @@ public record SctpOptions(
             OptionalLong.empty(),
             StreamSchedulerKind.ROUND_ROBIN,
             EnumSet.allOf(ReconfigRequestKind.class),
-            IDataFragmentNumbering.AUTO);
+            IDataFragmentNumbering.AUTO,
+            true);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -451,6 +457,7 @@ public record SctpOptions(
         private StreamSchedulerKind streamScheduler;
         private Set<ReconfigRequestKind> acceptedReconfigRequests;
         private IDataFragmentNumbering iDataFragmentNumbering;
+        private boolean icmpHandling;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -493,6 +500,7 @@ public record SctpOptions(
             streamScheduler = o.streamScheduler;
             acceptedReconfigRequests = o.acceptedReconfigRequests;
             iDataFragmentNumbering = o.iDataFragmentNumbering;
+            icmpHandling = o.icmpHandling;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -767,6 +775,15 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#icmpHandling()}: whether ICMP errors the lower layer reports are
+         * acted on (RFC 9260 appendix C; true by default) or ignored.
+         */
+        public Builder icmpHandling(boolean on) {
+            icmpHandling = on;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -831,7 +848,8 @@ public record SctpOptions(
                     adaptationIndication,
                     streamScheduler,
                     acceptedReconfigRequests,
-                    iDataFragmentNumbering);
+                    iDataFragmentNumbering,
+                    icmpHandling);
         }
     }
 }

@@ -15,6 +15,7 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.EventHandler;
 import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -28,7 +29,8 @@ import org.sctpj.stack.llp.LowerLayer;
  *   <li>Run the commands other threads handed over ({@link #execute}, at most {@link
  *       StackConfig#commandBatch()}), in the order they were given.
  *   <li>For each endpoint, take at most {@link StackConfig#receiveBatch()} packets from its lower
- *       layer ({@link LowerLayer#receive}) into {@link Endpoint#handleInput}.
+ *       layer ({@link LowerLayer#receive}) into {@link Endpoint#handleInput}, and the ICMP errors
+ *       it read on the way ({@link LowerLayer.PacketSink#icmp}) into {@link Endpoint#handleIcmp}.
  *   <li>Expire due timers through the {@link TimerWheel} (one timer per endpoint, at its {@link
  *       Endpoint#nextTimeout()}): {@link Endpoint#handleTimeout}.
  *   <li>For each endpoint touched above: send every {@link Endpoint#pollTransmit} packet through
@@ -94,7 +96,17 @@ public final class StackThread implements AutoCloseable {
     private final List<EndpointHandle> handles = new ArrayList<>();
     private EndpointHandle[] slots = new EndpointHandle[4];
     private final TimerWheel.ExpiryHandler onTimer = this::onTimer;
-    private final LowerLayer.PacketSink sink = this::onPacket;
+    private final LowerLayer.PacketSink sink = new LowerLayer.PacketSink() {
+        @Override
+        public void packet(ByteBuffer packet, InetAddress from, InetAddress to) {
+            onPacket(packet, from, to);
+        }
+
+        @Override
+        public void icmp(IcmpReport report) {
+            onIcmp(report);
+        }
+    };
     private final IdleStrategy.Waiter waiter = this::await;
     private final Object lifecycle = new Object();
     /** Where every outgoing packet is built, then sent from (direct: no copy into the socket). */
@@ -436,6 +448,7 @@ public final class StackThread implements AutoCloseable {
                 if (k > 0) {
                     h.dirty = true;
                     n += k;
+                    h.endpoint.noteLowerLayerDropped(h.layer.receiveDropped());
                 }
             } catch (ClosedChannelException e) {
                 report("lower layer receive (closed: aborting the endpoint)", e);
@@ -469,6 +482,18 @@ public final class StackThread implements AutoCloseable {
             transmitAll(h, pollNow);
         } catch (RuntimeException e) {
             report("endpoint input (a core bug: input must never throw)", e);
+        }
+    }
+
+    /** An ICMP error the layer read (RFC 9260 appendix C): into the endpoint, as packets are. */
+    private void onIcmp(IcmpReport report) {
+        EndpointHandle h = receiving;
+        try {
+            h.endpoint.handleIcmp(report, pollNow);
+            h.dirty = true;
+            transmitAll(h, pollNow);
+        } catch (RuntimeException e) {
+            report("endpoint ICMP input (a core bug: input must never throw)", e);
         }
     }
 

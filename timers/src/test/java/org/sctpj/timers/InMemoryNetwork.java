@@ -62,6 +62,11 @@ final class InMemoryNetwork {
         final int port;
         final List<InetAddress> addresses;
         private final ConcurrentLinkedQueue<Packet> inbox = new ConcurrentLinkedQueue<>();
+        /** ICMP reports to hand to the sink on the next receive, as a layer with IP_RECVERR would. */
+        final ConcurrentLinkedQueue<org.sctpj.stack.icmp.IcmpReport> icmp = new ConcurrentLinkedQueue<>();
+        /** What {@link #receiveDropped()} reports. */
+        volatile long kernelDropped;
+
         private final Semaphore signal = new Semaphore(0);
         private final java.util.ArrayList<Packet> held = new java.util.ArrayList<>();
         private volatile boolean closed;
@@ -118,6 +123,10 @@ final class InMemoryNetwork {
             if (closed) {
                 throw new ClosedChannelException();
             }
+            org.sctpj.stack.icmp.IcmpReport r;
+            while ((r = icmp.poll()) != null) {
+                sink.icmp(r);
+            }
             int n = 0;
             Packet pk;
             while (n < max && (pk = inbox.poll()) != null) {
@@ -125,6 +134,17 @@ final class InMemoryNetwork {
                 n++;
             }
             return n;
+        }
+
+        @Override
+        public long receiveDropped() {
+            return kernelDropped;
+        }
+
+        /** Queues an ICMP report for the next receive and wakes the waiting thread. */
+        void injectIcmp(org.sctpj.stack.icmp.IcmpReport r) {
+            icmp.add(r);
+            signal.release();
         }
 
         @Override

@@ -356,6 +356,55 @@ class StackThreadTest {
     }
 
     @Test
+    void icmpReportsReachTheEndpointAndTheLayersDropCountItsStats() throws Exception {
+        StackThread t = thread(IdleStrategy.park());
+        InMemoryNetwork net = new InMemoryNetwork();
+        Events ea = new Events();
+        Endpoint a = endpoint(5001, 1);
+        InMemoryNetwork.Layer la = net.open(5001, List.of(LOCAL));
+        InMemoryNetwork.Layer peer = net.open(6000, List.of(LOCAL)); // silent: it only collects
+        la.kernelDropped = 5;
+        EndpointHandle h = t.register(a, la, ea);
+        h.execute(() -> a.connect(List.of(LOCAL), 6000, t.now()));
+        CompletableFuture<byte[]> init = new CompletableFuture<>(); // the INIT, as the peer got it
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!init.isDone() && System.nanoTime() < giveUp) {
+            peer.await(TimeUnit.MILLISECONDS.toNanos(50));
+            peer.receive((buf, from, to) -> init.complete(toArray(buf)), 1);
+        }
+        assertTrue(init.isDone(), "no INIT within 10 s; reported: " + reported);
+        // The Port Unreachable a UDP layer would read for that INIT (RFC 6951 section 5.5)
+        la.injectIcmp(org.sctpj.stack.icmp.IcmpReport.fromQuoted(
+                        false, 3, 3, 0, true, LOCAL, LOCAL, ByteBuffer.wrap(init.getNow(new byte[0])))
+                .orElseThrow());
+        SctpEvent.AssociationChange c =
+                (SctpEvent.AssociationChange) ea.await(change(AssociationChangeType.CANT_START));
+        assertTrue(c.reason().contains("in answer to our INIT"), c.reason());
+        byte[] any = new byte[12]; // any packet to port 5001: a receive that returns packets
+        any[2] = (byte) (5001 >> 8);
+        any[3] = (byte) 5001;
+        peer.send(ByteBuffer.wrap(any), LOCAL, LOCAL);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long dropped = 0;
+        while (dropped != 5 && System.nanoTime() < end) {
+            CompletableFuture<Long> d = new CompletableFuture<>();
+            t.execute(() -> d.complete(a.stats().lowerLayerDropped()));
+            dropped = d.get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(5, dropped);
+        CompletableFuture<Long> acted = new CompletableFuture<>();
+        t.execute(() -> acted.complete(a.stats().icmpActedOn()));
+        assertEquals(1, acted.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of(), reported);
+    }
+
+    private static byte[] toArray(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
+
+    @Test
     void garbageFromThePeerNeverStopsTheThread() throws Exception {
         StackThread t = thread(IdleStrategy.park());
         InMemoryNetwork net = new InMemoryNetwork();

@@ -8,6 +8,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.function.LongSupplier;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -135,6 +136,12 @@ public final class PcapLowerLayer implements LowerLayer {
         inner.flush();
     }
 
+    /** The inner layer's count. */
+    @Override
+    public long receiveDropped() {
+        return inner.receiveDropped();
+    }
+
     @Override
     public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
         InetAddress src = source == null || source.isAnyLocalAddress() ? wildcardLike(destination) : source;
@@ -210,6 +217,12 @@ public final class PcapLowerLayer implements LowerLayer {
         public void packet(ByteBuffer sctp, InetAddress from, InetAddress to) {
             write(sctp, from, to == null ? wildcardLike(from) : to, false);
             target.packet(sctp, from, to);
+        }
+
+        /** ICMP reports pass through untraced (the capture holds SCTP packets only). */
+        @Override
+        public void icmp(IcmpReport report) {
+            target.icmp(report);
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.SctpPacket;
@@ -38,6 +39,8 @@ class PcapLowerLayerTest {
 
         final List<Sent> sent = new ArrayList<>();
         final ArrayDeque<Queued> inbound = new ArrayDeque<>();
+        final ArrayDeque<IcmpReport> icmp = new ArrayDeque<>();
+        long dropped;
         final List<Long> awaited = new ArrayList<>();
         int wakeups;
         int flushes;
@@ -53,6 +56,9 @@ class PcapLowerLayerTest {
 
         @Override
         public int receive(PacketSink sink, int max) {
+            while (!icmp.isEmpty()) {
+                sink.icmp(icmp.poll());
+            }
             int n = 0;
             while (n < max && !inbound.isEmpty()) {
                 Queued q = inbound.poll();
@@ -70,6 +76,11 @@ class PcapLowerLayerTest {
         @Override
         public void await(long timeoutNanos) {
             awaited.add(timeoutNanos);
+        }
+
+        @Override
+        public long receiveDropped() {
+            return dropped;
         }
 
         @Override
@@ -224,6 +235,36 @@ class PcapLowerLayerTest {
         assertEquals(b, frames.get(2).src());
         assertEquals(a, frames.get(2).dst());
         assertArrayEquals(sctp(3), frames.get(2).sctp());
+    }
+
+    @Test
+    void icmpReportsAndTheDropCountPassThroughUntraced() throws Exception {
+        Path file = dir.resolve("icmp.pcap");
+        FakeLayer inner = new FakeLayer();
+        InetAddress a = addr("192.0.2.1");
+        InetAddress b = addr("192.0.2.2");
+        IcmpReport r = IcmpReport.fromQuoted(false, 3, 2, 0, false, a, b, ByteBuffer.wrap(sctp(1)))
+                .orElseThrow();
+        inner.icmp.add(r);
+        inner.dropped = 42;
+        List<IcmpReport> seen = new ArrayList<>();
+        try (PcapLowerLayer llp =
+                new PcapLowerLayer(inner, PcapWriter.open(file), PcapLowerLayer.Framing.raw(), () -> 7L, true)) {
+            llp.receive(
+                    new LowerLayer.PacketSink() {
+                        @Override
+                        public void packet(ByteBuffer sctp, InetAddress from, InetAddress to) {}
+
+                        @Override
+                        public void icmp(IcmpReport report) {
+                            seen.add(report);
+                        }
+                    },
+                    1);
+            assertEquals(42, llp.receiveDropped());
+        }
+        assertEquals(List.of(r), seen);
+        assertEquals(List.of(), read(file), "no frame for an ICMP report");
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.sctpj.nativeio.Poller;
+import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -26,6 +27,12 @@ import org.sctpj.stack.llp.LowerLayer;
  *       The local address each packet was sent to is recovered from IP_PKTINFO /
  *       IPV6_RECVPKTINFO, so that multihoming knows which of our addresses it came in on.
  *   <li>{@link #await}: ppoll(2) on the sockets and an eventfd(2) that {@link #wakeup} writes to.
+ *   <li>ICMP: IP_RECVERR / IPV6_RECVERR queue the ICMP errors about our packets (Protocol
+ *       Unreachable, host unreachable, Packet Too Big...); {@link #receive} reads them and hands
+ *       them to the sink as {@link org.sctpj.stack.icmp.IcmpReport}s (RFC 9260 appendix C).
+ *   <li>Receive buffer: sized to the associations' windows (4 MiB by default, {@link
+ *       Builder#receiveBufferBytes}); what the kernel still drops is counted ({@link
+ *       RawIpStats#kernelDropped()}, SO_RXQ_OVFL).
  * </ul>
  *
  * <p>Every raw socket for protocol 132 in a network namespace receives every SCTP packet that
@@ -48,6 +55,7 @@ public final class RawIpLowerLayer implements LowerLayer {
     private final Poller poller;
     private volatile boolean closed;
     private boolean v6First;
+    private IcmpGuard guard;
 
     private RawIpLowerLayer(RawSocket v4, RawSocket v6, RawSocket.Stats stats, Set<InetAddress> local, Poller poller) {
         this.v4 = v4;
@@ -74,7 +82,8 @@ public final class RawIpLowerLayer implements LowerLayer {
         private boolean ipv6Required;
         private List<InetAddress> localAddresses = List.of();
         private int receiveBatch = 16;
-        private int receiveBufferBytes;
+        private int receiveBufferBytes = SctpOptions.DEFAULTS.receiveBufferBytes();
+        private boolean suppressProtocolUnreachable;
         private Path namespace;
 
         private Builder() {}
@@ -122,14 +131,41 @@ public final class RawIpLowerLayer implements LowerLayer {
         }
 
         /**
-         * SO_RCVBUF to ask for, in bytes; 0 (the default) keeps the kernel's default. The kernel
-         * caps it at {@code net.core.rmem_max}.
+         * The socket receive buffer to ask for, in bytes (default {@link SctpOptions#DEFAULTS}'
+         * receive window, 4 MiB); 0 keeps the kernel's default (about 208 KiB). A buffer smaller
+         * than the windows the associations advertise overflows when a peer sends a window's worth
+         * at once: the kernel drops what does not fit ({@link RawIpStats#kernelDropped()}) and the
+         * peer must retransmit it. Set with SO_RCVBUFFORCE when the process may (CAP_NET_ADMIN, as
+         * root), else SO_RCVBUF, which the kernel caps at {@code net.core.rmem_max}; {@link
+         * RawIpLowerLayer#receiveBufferBytes()} says what the kernel granted.
          */
         public Builder receiveBufferBytes(int bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("receiveBufferBytes must be >= 0, was " + bytes);
             }
             this.receiveBufferBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sizes the receive buffer to the receive window of associations made with {@code o}
+         * ({@link SctpOptions#receiveBufferBytes()}); see {@link #receiveBufferBytes(int)}.
+         */
+        public Builder receiveBufferFor(SctpOptions o) {
+            return receiveBufferBytes(o.receiveBufferBytes());
+        }
+
+        /**
+         * While the layer is open, keep this host (or the network namespace the layer opens in)
+         * from answering inbound SCTP with ICMP Protocol Unreachable or ICMPv6 Unrecognized Next
+         * Header, as a kernel without SCTP does, which a peer takes as an ABORT (RFC 9260 appendix
+         * C, ICMP8): installs an nftables table that drops those ICMP messages on output when
+         * they quote an SCTP packet, and deletes it on {@link RawIpLowerLayer#close()} (default
+         * false). Needs the {@code nft} program and CAP_NET_ADMIN; {@link #open()} fails with an
+         * {@link IOException} saying so otherwise. The rule is {@link IcmpGuard#script}.
+         */
+        public Builder suppressProtocolUnreachable(boolean on) {
+            this.suppressProtocolUnreachable = on;
             return this;
         }
 
@@ -154,10 +190,16 @@ public final class RawIpLowerLayer implements LowerLayer {
             if (!ipv4 && !ipv6) {
                 throw new IllegalStateException("enable IPv4, IPv6 or both");
             }
-            if (namespace != null) {
-                return NetworkNamespace.call(namespace, this::openHere);
+            RawIpLowerLayer l = namespace != null ? NetworkNamespace.call(namespace, this::openHere) : openHere();
+            if (suppressProtocolUnreachable) {
+                try {
+                    l.guard = IcmpGuard.install(namespace);
+                } catch (IOException | RuntimeException e) {
+                    l.close();
+                    throw e;
+                }
             }
-            return openHere();
+            return l;
         }
 
         private RawIpLowerLayer openHere() throws IOException {
@@ -220,7 +262,29 @@ public final class RawIpLowerLayer implements LowerLayer {
                 stats.sent,
                 stats.sendDropped,
                 stats.tooBig,
-                stats.filtered);
+                stats.filtered,
+                receiveDropped(),
+                stats.icmpErrors,
+                stats.icmpReported);
+    }
+
+    /**
+     * The receive buffer the kernel granted each socket (SO_RCVBUF read back: twice the bytes
+     * asked for, as the kernel counts its bookkeeping too), the smaller of the two sockets'.
+     */
+    public int receiveBufferBytes() {
+        int b = Integer.MAX_VALUE;
+        for (RawSocket s : new RawSocket[] {v4, v6}) {
+            if (s != null) {
+                b = Math.min(b, s.receiveBuffer());
+            }
+        }
+        return b;
+    }
+
+    /** The nftables table keeping Protocol Unreachable in, while open; empty without the option. */
+    public java.util.Optional<String> icmpGuardTable() {
+        return guard == null ? java.util.Optional.empty() : java.util.Optional.of(guard.table());
     }
 
     /**
@@ -249,6 +313,13 @@ public final class RawIpLowerLayer implements LowerLayer {
     @Override
     public int receive(PacketSink sink, int max) throws IOException {
         checkOpen();
+        // ICMP errors about our packets (RFC 9260 appendix C), when ppoll saw them queued
+        if (v4 != null && poller.takeError(0)) {
+            v4.readErrors(sink);
+        }
+        if (v6 != null && poller.takeError(v4 != null ? 1 : 0)) {
+            v6.readErrors(sink);
+        }
         int total = 0;
         RawSocket first = v6First ? v6 : v4;
         RawSocket second = v6First ? v4 : v6;
@@ -282,6 +353,12 @@ public final class RawIpLowerLayer implements LowerLayer {
         poller.wakeup();
     }
 
+    /** The kernel's count of packets it dropped on a full receive buffer (SO_RXQ_OVFL), both sockets. */
+    @Override
+    public long receiveDropped() {
+        return (v4 == null ? 0 : v4.kernelDropped()) + (v6 == null ? 0 : v6.kernelDropped());
+    }
+
     /** 0: the kernel puts SCTP right after the IP header. */
     @Override
     public int encapsulationOverhead() {
@@ -295,6 +372,10 @@ public final class RawIpLowerLayer implements LowerLayer {
             return;
         }
         closed = true;
+        if (guard != null) {
+            guard.remove();
+            guard = null;
+        }
         if (v4 != null) {
             v4.close();
         }

@@ -15,6 +15,14 @@ package org.sctpj.llp.raw;
  * @param tooBig packets dropped as larger than the path or interface allows (EMSGSIZE)
  * @param filtered packets a local firewall rule dropped on output (EPERM from sendmsg): dropped as
  *     the network would, SCTP retransmits or fails over
+ * @param kernelDropped packets the kernel dropped before we read them because a socket's receive
+ *     buffer was full (SO_RXQ_OVFL, both sockets; the count the kernel reports with the next packet
+ *     read, so it may lag): the peer retransmits them. Size the buffer with {@link
+ *     RawIpLowerLayer.Builder#receiveBufferBytes} to the associations' receive windows
+ * @param icmpErrors entries read from the sockets' error queues (IP_RECVERR, IPV6_RECVERR): ICMP
+ *     errors about packets we sent
+ * @param icmpReported of those, the ones handed to the core as an ICMP report (RFC 9260 appendix
+ *     C); the rest quoted fewer than 8 bytes of the SCTP packet or were local errors
  */
 public record RawIpStats(
         long received,
@@ -24,4 +32,7 @@ public record RawIpStats(
         long sent,
         long sendDropped,
         long tooBig,
-        long filtered) {}
+        long filtered,
+        long kernelDropped,
+        long icmpErrors,
+        long icmpReported) {}

@@ -7,12 +7,15 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.Set;
 import jnr.ffi.Pointer;
+import org.sctpj.nativeio.ErrorQueue;
 import org.sctpj.nativeio.LibC;
 import org.sctpj.nativeio.MmsgArray;
 import org.sctpj.nativeio.Native;
 import org.sctpj.nativeio.SockAddr;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer.PacketSink;
 
 /**
@@ -24,7 +27,10 @@ final class RawSocket {
     /** Largest IPv4 packet, header included; also above any IPv6 payload without jumbograms. */
     static final int SLOT_SIZE = 65_536;
 
-    private static final int CONTROL_SPACE = 64;
+    /** Per slot: the pktinfo control message and the SO_RXQ_OVFL drop count. */
+    private static final int CONTROL_SPACE = 96;
+    /** Error queue entries read per call at most (a flood waits its turn). */
+    private static final int MAX_ERRORS_PER_CALL = 16;
 
     private final LibC libc;
     private final boolean ipv6;
@@ -64,7 +70,17 @@ final class RawSocket {
         long sendDropped;
         long filtered;
         long tooBig;
+        long icmpErrors;
+        long icmpReported;
     }
+
+    /** The kernel's count of packets it dropped for this socket (SO_RXQ_OVFL), last seen. */
+    private long kernelDropped;
+    /** SO_RCVBUF as the kernel set it (it doubles the request for its bookkeeping). */
+    private int receiveBuffer;
+
+    private final ErrorQueue errors;
+    private boolean recverr;
 
     private RawSocket(boolean ipv6, int fd, int batch, Stats stats) throws IOException {
         this.libc = Native.libc();
@@ -73,6 +89,7 @@ final class RawSocket {
         this.batch = batch;
         this.stats = stats;
         this.wildcard = InetAddress.getByAddress(new byte[ipv6 ? 16 : 4]);
+        this.errors = new ErrorQueue(64);
 
         recv = new MmsgArray(batch, CONTROL_SPACE, SLOT_SIZE);
         headers = recv.headers;
@@ -117,10 +134,20 @@ final class RawSocket {
             } else {
                 Native.setIntOption(fd, IPPROTO_IP, IP_PKTINFO, 1, "IP_PKTINFO", what);
             }
-            if (receiveBufferBytes > 0) {
+            if (receiveBufferBytes > 0 && !Native.trySetIntOption(fd, SOL_SOCKET, SO_RCVBUFFORCE, receiveBufferBytes)) {
+                // without CAP_NET_ADMIN: SO_RCVBUF, which the kernel caps at net.core.rmem_max
                 Native.setIntOption(fd, SOL_SOCKET, SO_RCVBUF, receiveBufferBytes, "SO_RCVBUF", what);
             }
-            return new RawSocket(ipv6, fd, batch, stats);
+            // The kernel's drop count with each packet once it is not 0; ICMP errors about our
+            // packets on the error queue (RFC 9260 appendix C).
+            Native.trySetIntOption(fd, SOL_SOCKET, SO_RXQ_OVFL, 1);
+            boolean recverr = ipv6
+                    ? Native.trySetIntOption(fd, IPPROTO_IPV6, IPV6_RECVERR, 1)
+                    : Native.trySetIntOption(fd, IPPROTO_IP, IP_RECVERR, 1);
+            RawSocket s = new RawSocket(ipv6, fd, batch, stats);
+            s.recverr = recverr;
+            s.receiveBuffer = Native.getIntOption(fd, SOL_SOCKET, SO_RCVBUF);
+            return s;
         } catch (IOException | RuntimeException e) {
             c.close(fd);
             throw e;
@@ -214,6 +241,10 @@ final class RawSocket {
             if (errno == EAGAIN || errno == EINTR) {
                 return 0;
             }
+            // The pending error of an ICMP about a packet we sent: its details on the error queue.
+            if (readErrors(sink) > 0 || isIcmpErrno(errno)) {
+                return 0;
+            }
             throw new IOException(
                     "receiving on the raw " + (ipv6 ? "IPv6" : "IPv4") + " socket failed: " + Native.describe(errno));
         }
@@ -235,7 +266,12 @@ final class RawSocket {
         int start = i * SLOT_SIZE;
         int end = start + length;
         InetAddress from = source(i);
-        InetAddress to = destination(i, (int) Math.min(headers.getLong(h + MSG_CONTROLLEN), CONTROL_SPACE));
+        int controlLength = (int) Math.min(headers.getLong(h + MSG_CONTROLLEN), CONTROL_SPACE);
+        InetAddress to = destination(i, controlLength);
+        int drops = findControl(controls, i * CONTROL_SPACE, controlLength, SOL_SOCKET, SO_RXQ_OVFL, 4);
+        if (drops >= 0) {
+            kernelDropped = Math.max(kernelDropped, controls.getInt(drops) & 0xffff_ffffL);
+        }
         if (!ipv6) {
             int ihl = Ipv4Header.headerLength(data, start, length);
             if (ihl < 0) {
@@ -265,6 +301,52 @@ final class RawSocket {
         ByteBuffer view = views[i];
         view.limit(end).position(start);
         sink.packet(view, from, to);
+    }
+
+    /**
+     * Reads the error queue (IP_RECVERR / IPV6_RECVERR, at most {@value #MAX_ERRORS_PER_CALL}
+     * entries) and hands each ICMP error that quoted at least our SCTP common header to the sink
+     * as an {@link IcmpReport} (RFC 9260 appendix C). The stack thread calls it when ppoll reports
+     * an error on the socket, and {@link #receive} when the pending error surfaces.
+     *
+     * @return the entries read
+     */
+    int readErrors(PacketSink sink) {
+        if (!recverr) {
+            return 0;
+        }
+        int n = 0;
+        while (n < MAX_ERRORS_PER_CALL && errors.read(fd)) {
+            n++;
+            stats.icmpErrors++;
+            if (!errors.isIcmp() || errors.target == null) {
+                continue;
+            }
+            Optional<IcmpReport> r = IcmpReport.fromQuoted(
+                    errors.origin == SO_EE_ORIGIN_ICMP6,
+                    errors.type,
+                    errors.code,
+                    errors.info,
+                    false,
+                    null,
+                    errors.target.getAddress(),
+                    errors.quoted());
+            if (r.isPresent()) {
+                stats.icmpReported++;
+                sink.icmp(r.get());
+            }
+        }
+        return n;
+    }
+
+    /** The kernel's count of packets dropped on this socket (a full receive buffer), last seen. */
+    long kernelDropped() {
+        return kernelDropped;
+    }
+
+    /** SO_RCVBUF as the kernel set it (twice the bytes asked for, within its limits). */
+    int receiveBuffer() {
+        return receiveBuffer;
     }
 
     /** The sender's address from msg_name, or null if the kernel gave none of our family. */

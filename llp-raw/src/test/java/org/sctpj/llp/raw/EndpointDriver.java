@@ -64,8 +64,17 @@ final class EndpointDriver implements AutoCloseable {
     }
 
     private void run() {
-        LowerLayer.PacketSink sink =
-                (ByteBuffer b, InetAddress from, InetAddress to) -> endpoint.handleInput(b, from, to, now);
+        LowerLayer.PacketSink sink = new LowerLayer.PacketSink() {
+            @Override
+            public void packet(ByteBuffer b, InetAddress from, InetAddress to) {
+                endpoint.handleInput(b, from, to, now);
+            }
+
+            @Override
+            public void icmp(org.sctpj.stack.icmp.IcmpReport report) {
+                endpoint.handleIcmp(report, now);
+            }
+        };
         try {
             while (!stop) {
                 now = System.nanoTime() - origin;

@@ -63,10 +63,41 @@ final class VethPair implements AutoCloseable {
             p.in(p.nsB, "ip", "-6", "addr", "add", B6 + "/64", "dev", "vb", "nodad");
             p.in(p.nsA, "ip", "link", "set", "va", "up");
             p.in(p.nsB, "ip", "link", "set", "vb", "up");
+            p.awaitReady(p.nsA, "va");
+            p.awaitReady(p.nsB, "vb");
             return p;
         } catch (IOException | RuntimeException e) {
             p.close();
             throw e;
+        }
+    }
+
+    /**
+     * Waits until {@code dev} in {@code ns} has its carrier (state UP) and IPv6 has configured it
+     * (the {@code ff00::/8} multicast route in table local). Setting the second end of a veth pair
+     * up does not make it ready at once: the kernel applies the carrier change later (we saw up to
+     * 0.7 s), and until then IPv6 has no multicast route on the device, so it drops the Neighbor
+     * Solicitations sent to it. A peer's first packet then waits for the solicitation's
+     * retransmission, 1 s later, which is longer than a test's INIT retransmissions last.
+     */
+    void awaitReady(String ns, String dev) throws IOException {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            String link = in(ns, "ip", "-o", "link", "show", "dev", dev);
+            String routes = in(ns, "ip", "-6", "route", "show", "table", "local", "dev", dev);
+            if (link.contains("state UP") && routes.contains("ff00::/8")) {
+                return;
+            }
+            if (System.nanoTime() > giveUp) {
+                throw new IOException(
+                        dev + " in " + ns + " not ready after 10 s: " + link.strip() + " / " + routes.strip());
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for " + dev + " in " + ns, e);
+            }
         }
     }
 

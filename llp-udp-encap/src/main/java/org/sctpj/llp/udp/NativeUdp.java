@@ -13,11 +13,13 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import jnr.ffi.Pointer;
+import org.sctpj.nativeio.ErrorQueue;
 import org.sctpj.nativeio.LibC;
 import org.sctpj.nativeio.MmsgArray;
 import org.sctpj.nativeio.Native;
 import org.sctpj.nativeio.Poller;
 import org.sctpj.nativeio.SockAddr;
+import org.sctpj.stack.icmp.IcmpReport;
 
 /**
  * The native Linux path of {@link UdpEncapsulation}: non-blocking UDP sockets of its own, reached
@@ -60,6 +62,11 @@ final class NativeUdp {
     static final int MAX_RECEIVE_SLOTS = 64;
 
     private static final int RECEIVE_CONTROL_SPACE = 64;
+    /** Bytes of a quoted SCTP packet kept from an ICMP error: the common header, an INIT's tag. */
+    private static final int QUOTED_BYTES = 64;
+    /** Error queue entries read per socket and receive call at most (a flood waits its turn). */
+    private static final int MAX_ERRORS_PER_CALL = 16;
+
     private static final int SEND_CONTROL_SPACE = cmsgSpace(2);
     private static final int CACHE = 8;
 
@@ -68,6 +75,7 @@ final class NativeUdp {
     private final LibC libc;
     private final UdpEncapsulation.Sock[] socks;
     private final Poller poller;
+    private final ErrorQueue errors;
     private volatile boolean closed;
 
     // ------------------------------------------------------------ send side
@@ -137,6 +145,8 @@ final class NativeUdp {
     long gsoSends;
     long gsoFallbacks;
     long groDatagrams;
+    long icmpErrors;
+    long icmpReported;
 
     NativeUdp(UdpConfig config, UdpEncapsulation.Sock[] socks) throws IOException {
         this.libc = Native.libc();
@@ -146,6 +156,7 @@ final class NativeUdp {
             fds[i] = socks[i].fd;
         }
         this.poller = new Poller(fds, "the UDP sockets");
+        this.errors = new ErrorQueue(QUOTED_BYTES);
 
         sendData = ByteBuffer.allocateDirect(SEND_REGION_BYTES);
         sendDataAddress = Native.address(sendData);
@@ -281,6 +292,12 @@ final class NativeUdp {
             s.family6 = six;
             s.gso = Native.hasIntOption(fd, SOL_UDP, UDP_SEGMENT);
             s.gro = Native.trySetIntOption(fd, SOL_UDP, UDP_GRO, 1);
+            // ICMP errors about our datagrams onto the error queue (RFC 9260 appendix C, RFC 6951
+            // section 5.5); an IPv6 socket takes both, for the IPv4 peers of a dual-stack socket.
+            s.recverr = Native.trySetIntOption(fd, IPPROTO_IP, IP_RECVERR, 1);
+            if (six) {
+                s.recverr |= Native.trySetIntOption(fd, IPPROTO_IPV6, IPV6_RECVERR, 1);
+            }
             Reference.reachabilityFence(sa);
             Reference.reachabilityFence(len);
             return s;
@@ -511,7 +528,12 @@ final class NativeUdp {
         }
         int count = socks.length;
         for (int k = 0; k < count && n < max && pendingCount == 0; k++) {
-            UdpEncapsulation.Sock s = socks[(cursor + k) % count];
+            int index = (cursor + k) % count;
+            UdpEncapsulation.Sock s = socks[index];
+            if (poller.takeError(index)) {
+                readErrors(s, delivery);
+            }
+            int errorRounds = 0;
             while (n < max && pendingCount == 0) {
                 int want = Math.min(slots, max - n);
                 recv.prepareReceive(want);
@@ -522,8 +544,10 @@ final class NativeUdp {
                     if (errno == EAGAIN || errno == EINTR) {
                         break;
                     }
-                    if (errno == ECONNREFUSED) {
-                        continue; // an ICMP error queued on the socket: not about reading
+                    // An ICMP error about a datagram we sent (ECONNREFUSED, EHOSTUNREACH, EMSGSIZE...):
+                    // with IP_RECVERR its details wait on the error queue.
+                    if ((readErrors(s, delivery) > 0 || errno == ECONNREFUSED) && errorRounds++ < 4) {
+                        continue; // not about reading
                     }
                     throw new IOException(
                             "receiving on the UDP socket bound to " + s.local + " failed: " + Native.describe(errno));
@@ -542,6 +566,43 @@ final class NativeUdp {
             }
         }
         cursor = count == 1 ? 0 : (cursor + 1) % count;
+        return n;
+    }
+
+    /**
+     * Reads the socket's error queue (at most {@value #MAX_ERRORS_PER_CALL} entries) and hands
+     * each ICMP error that quoted enough of our SCTP packet to the core as an {@link IcmpReport}
+     * (RFC 9260 appendix C; over UDP a Port Unreachable means no SCTP endpoint, RFC 6951 section
+     * 5.5). The MTU is passed on for a Packet Too Big.
+     *
+     * @return the entries read
+     */
+    private int readErrors(UdpEncapsulation.Sock s, UdpEncapsulation.Delivery delivery) {
+        if (!s.recverr) {
+            return 0;
+        }
+        int n = 0;
+        while (n < MAX_ERRORS_PER_CALL && errors.read(s.fd)) {
+            n++;
+            icmpErrors++;
+            if (!errors.isIcmp() || errors.target == null) {
+                continue;
+            }
+            InetAddress local = s.local.getAddress();
+            IcmpReport.fromQuoted(
+                            errors.origin == SO_EE_ORIGIN_ICMP6,
+                            errors.type,
+                            errors.code,
+                            errors.info,
+                            true,
+                            local.isAnyLocalAddress() ? null : local,
+                            errors.target.getAddress(),
+                            errors.quoted())
+                    .ifPresent(r -> {
+                        icmpReported++;
+                        delivery.icmp(r);
+                    });
+        }
         return n;
     }
 

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.sctpj.nativeio.Native;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -88,6 +89,8 @@ public final class UdpEncapsulation implements LowerLayer {
         boolean family6;
         boolean gso;
         boolean gro;
+        /** Native path: whether IP_RECVERR / IPV6_RECVERR is on (ICMP errors are read). */
+        boolean recverr;
 
         Sock(DatagramChannel channel, InetSocketAddress local, boolean ipv4, boolean ipv6) {
             this.channel = channel;
@@ -100,6 +103,9 @@ public final class UdpEncapsulation implements LowerLayer {
     /** Hands one received datagram to the current sink; used by the receive threads' queues. */
     interface Delivery {
         void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to);
+
+        /** Hands an ICMP error the native path read to the current sink (RFC 9260 appendix C). */
+        default void icmp(IcmpReport report) {}
     }
 
     private final UdpConfig config;
@@ -109,7 +115,17 @@ public final class UdpEncapsulation implements LowerLayer {
     private final ByteBuffer sendBuffer;
     private final NativeUdp nat;
     private final RemotePorts ports;
-    private final Delivery delivery = this::deliver;
+    private final Delivery delivery = new Delivery() {
+        @Override
+        public void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to) {
+            UdpEncapsulation.this.deliver(datagram, from, to);
+        }
+
+        @Override
+        public void icmp(IcmpReport report) {
+            sink.icmp(report);
+        }
+    };
     private PacketSink sink;
     private int cursor;
     private boolean closed;
@@ -602,7 +618,9 @@ public final class UdpEncapsulation implements LowerLayer {
                     nat.gsoSends,
                     nat.groDatagrams,
                     nat.gsoFallbacks,
-                    nat.truncated);
+                    nat.truncated,
+                    nat.icmpErrors,
+                    nat.icmpReported);
         }
         return new UdpStats(
                 received,
@@ -613,6 +631,8 @@ public final class UdpEncapsulation implements LowerLayer {
                 ports.learnedCount(),
                 sent + sendDropped,
                 receiveCalls,
+                0,
+                0,
                 0,
                 0,
                 0,

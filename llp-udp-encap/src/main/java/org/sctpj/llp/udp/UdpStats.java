@@ -21,6 +21,10 @@ package org.sctpj.llp.udp;
  *     that were split back into packets
  * @param gsoFallbacks native path: sockets that stopped using GSO after a GSO send failed
  * @param truncated native path: datagrams dropped because they did not fit the receive slot
+ * @param icmpErrors native path: entries read from the sockets' error queues (IP_RECVERR,
+ *     IPV6_RECVERR): ICMP and ICMPv6 errors about datagrams we sent
+ * @param icmpReported native path: of those, the ones handed to the core as an ICMP report (RFC
+ *     9260 appendix C); the rest quoted fewer than 8 bytes of the SCTP packet or were local errors
  */
 public record UdpStats(
         long received,
@@ -34,4 +38,6 @@ public record UdpStats(
         long gsoSends,
         long groDatagrams,
         long gsoFallbacks,
-        long truncated) {}
+        long truncated,
+        long icmpErrors,
+        long icmpReported) {}

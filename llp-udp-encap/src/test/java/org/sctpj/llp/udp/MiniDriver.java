@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.Transmit;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -72,7 +73,17 @@ final class MiniDriver implements AutoCloseable {
     }
 
     private void loop() {
-        LowerLayer.PacketSink sink = (buf, from, to) -> endpoint.handleInput(buf, from, to, now);
+        LowerLayer.PacketSink sink = new LowerLayer.PacketSink() {
+            @Override
+            public void packet(ByteBuffer buf, java.net.InetAddress from, java.net.InetAddress to) {
+                endpoint.handleInput(buf, from, to, now);
+            }
+
+            @Override
+            public void icmp(IcmpReport report) {
+                endpoint.handleIcmp(report, now);
+            }
+        };
         try {
             while (running) {
                 now = System.nanoTime();

@@ -21,6 +21,8 @@ import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.Transmit;
 import org.sctpj.stack.addr.AddressPolicy;
 import org.sctpj.stack.handshake.StateCookie;
+import org.sctpj.stack.icmp.IcmpHandling;
+import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.tx.DataSender;
@@ -319,6 +321,14 @@ public final class Association {
     /** Abandoned messages of outbound stream {@code streamId} (SCTP_PR_STREAM_STATUS). */
     public PrStatus prStatus(int streamId) {
         return t.forwardTsn.status(streamId);
+    }
+
+    /**
+     * An ICMP error about one of our packets, whose quoted peer address and port are this
+     * association's (RFC 9260 appendix C; the rules are {@link IcmpHandling}'s).
+     */
+    public IcmpHandling.Outcome handleIcmp(IcmpReport report, long now) {
+        return t.icmp.onIcmp(report, now);
     }
 
     /**

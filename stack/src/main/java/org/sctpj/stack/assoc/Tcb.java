@@ -22,6 +22,7 @@ import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
 import org.sctpj.stack.handshake.Negotiation;
 import org.sctpj.stack.handshake.StateCookie;
+import org.sctpj.stack.icmp.IcmpHandling;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.pathmgmt.Failover;
 import org.sctpj.stack.pathmgmt.HeartbeatHandler;
@@ -182,6 +183,8 @@ public final class Tcb {
     public final StreamReset reconfig;
     /** Partial reliability: FORWARD TSN sent and received, abandoned messages (RFC 3758, RFC 7496). */
     public final ForwardTsn forwardTsn;
+    /** ICMP errors about our packets (RFC 9260 appendix C, RFC 6951 section 5.5). */
+    public final IcmpHandling icmp;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -200,6 +203,7 @@ public final class Tcb {
         this.data = new DataTransfer(this);
         this.reconfig = new StreamReset(this);
         this.forwardTsn = new ForwardTsn(this);
+        this.icmp = new IcmpHandling(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

@@ -3,6 +3,7 @@ package org.sctpj.stack.llp;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import org.sctpj.stack.icmp.IcmpReport;
 
 /**
  * The lower layer (LLP) that carries SCTP packets: raw IP (protocol 132) or UDP encapsulation
@@ -10,11 +11,13 @@ import java.nio.ByteBuffer;
  * llp-*} modules, and decorators (pcap writer, fault injector) wrap any of them.
  *
  * <p>All methods but {@link #wakeup()} are called by one thread, the stack thread that owns the
- * endpoint. Packets are SCTP packets: common header and chunks, without IP or UDP headers.
+ * endpoint. Packets are SCTP packets: common header and chunks, without IP or UDP headers. A layer
+ * that can read ICMP errors about the packets it sent hands them, during {@link #receive}, to the
+ * same sink ({@link PacketSink#icmp}).
  */
 public interface LowerLayer extends AutoCloseable {
 
-    /** Receives packets handed over by {@link #receive}. */
+    /** Receives packets, and ICMP errors about packets we sent, handed over by {@link #receive}. */
     @FunctionalInterface
     interface PacketSink {
         /**
@@ -24,6 +27,14 @@ public interface LowerLayer extends AutoCloseable {
          * @param to our address the packet arrived on (the wildcard address when unknown)
          */
         void packet(ByteBuffer sctp, InetAddress from, InetAddress to);
+
+        /**
+         * An ICMP or ICMPv6 error about a packet we sent (RFC 9260 appendix C; RFC 6951 section
+         * 5.5), for layers that can read them (on Linux, {@code IP_RECVERR}): the driver hands it
+         * to {@link org.sctpj.stack.Endpoint#handleIcmp}. Called from {@link #receive}, on the
+         * stack thread. The default ignores it.
+         */
+        default void icmp(IcmpReport report) {}
     }
 
     /**
@@ -67,6 +78,15 @@ public interface LowerLayer extends AutoCloseable {
      * UDP encapsulation (for {@link org.sctpj.stack.SctpOptions#encapsulationOverhead()}).
      */
     int encapsulationOverhead();
+
+    /**
+     * Packets the kernel dropped before this layer could read them (a full socket receive buffer),
+     * since the layer opened, as far as the layer can know (0 when it cannot). The stack thread
+     * copies it into {@link org.sctpj.stack.EndpointStats#lowerLayerDropped()} after each receive.
+     */
+    default long receiveDropped() {
+        return 0;
+    }
 
     /** Closes the sockets; further calls fail. */
     @Override

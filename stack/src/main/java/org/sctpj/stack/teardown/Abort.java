@@ -51,7 +51,15 @@ public final class Abort {
     public void onAbort(InboundPacket pkt, int i, long now) {
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
         List<ErrorCause> causes = p.isOk() && p.value() instanceof AbortChunk a ? a.causes() : List.of();
-        if (t.state == State.SHUTDOWN_ACK_SENT && (pkt.flags(i) & 1) != 0) {
+        aborted((pkt.flags(i) & 1) != 0, causes, "ABORT", now);
+    }
+
+    /**
+     * An ABORT ({@code what}), or what RFC 9260 appendix C handles as one (an ICMP Protocol
+     * Unreachable, an ABORT with the T bit), ends the association, its {@code causes} reported.
+     */
+    public void aborted(boolean tBit, List<ErrorCause> causes, String what, long now) {
+        if (t.state == State.SHUTDOWN_ACK_SENT && tBit) {
             // RFC 9260 section 9.2: in SHUTDOWN-ACK-SENT every DATA chunk has been acknowledged both
             // ways (the peer sent SHUTDOWN with nothing outstanding; we sent SHUTDOWN ACK with
             // nothing outstanding). An ABORT with the T bit says the peer has no association left
@@ -61,14 +69,14 @@ public final class Abort {
             close(
                     AssociationChangeType.SHUTDOWN_COMPLETE,
                     causes,
-                    "shutdown complete (the peer had closed: ABORT with the T bit in SHUTDOWN-ACK-SENT)",
+                    "shutdown complete (the peer had closed: " + what + " with the T bit in SHUTDOWN-ACK-SENT)",
                     now);
             return;
         }
         close(
                 t.settingUp() ? AssociationChangeType.CANT_START : AssociationChangeType.COMMUNICATION_LOST,
                 causes,
-                "ABORT received",
+                what + " received",
                 now);
     }
 

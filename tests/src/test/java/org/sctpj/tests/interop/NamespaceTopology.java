@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.sctpj.llp.raw.IcmpGuard;
 import org.sctpj.llp.raw.NetworkNamespace;
 
 /**
@@ -69,6 +70,13 @@ final class NamespaceTopology implements Topology {
             }
             Shell.run(List.of("ip", "-n", t.ours, "-batch", "-"), o.toString());
             Shell.run(List.of("ip", "-n", t.peers, "-batch", "-"), p.toString());
+            // Both namespaces stand for hosts without kernel SCTP, whose raw SCTP sockets (ours,
+            // usrsctp's) may overflow: keep their kernels from answering the dropped packets with
+            // Protocol Unreachable, which the other side must take as an ABORT (RFC 9260 appendix
+            // C, ICMP8), as llp-raw's README tells operators to.
+            for (String ns : List.of(t.ours, t.peers)) {
+                Shell.inNamespace(ns, List.of("nft", "-f", "-"), IcmpGuard.script("sctpj_icmp"));
+            }
             return t;
         } catch (IOException | RuntimeException e) {
             t.close();

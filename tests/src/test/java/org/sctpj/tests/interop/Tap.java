@@ -102,13 +102,28 @@ final class Tap implements LowerLayer {
     @Override
     public int receive(PacketSink sink, int max) throws IOException {
         return inner.receive(
-                (sctp, from, to) -> {
-                    if (!mute) {
-                        traffic.count(sctp, false, to);
-                        sink.packet(sctp, from, to);
+                new PacketSink() {
+                    @Override
+                    public void packet(ByteBuffer sctp, InetAddress from, InetAddress to) {
+                        if (!mute) {
+                            traffic.count(sctp, false, to);
+                            sink.packet(sctp, from, to);
+                        }
+                    }
+
+                    @Override
+                    public void icmp(org.sctpj.stack.icmp.IcmpReport report) {
+                        if (!mute) {
+                            sink.icmp(report); // RFC 9260 appendix C: the core checks it
+                        }
                     }
                 },
                 max);
+    }
+
+    @Override
+    public long receiveDropped() {
+        return inner.receiveDropped();
     }
 
     @Override
