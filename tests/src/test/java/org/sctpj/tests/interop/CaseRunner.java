@@ -68,6 +68,10 @@ public final class CaseRunner {
             if (na.isPresent()) {
                 return new Outcome(Outcome.Status.NOT_APPLICABLE, na.get(), 0);
             }
+            Optional<String> defect = KnownDefects.of(new InteropMatrix.Cell(peer, llp, dir, c).name());
+            if (defect.isPresent()) {
+                return new Outcome(Outcome.Status.KNOWN_DEFECT, defect.get(), 0);
+            }
             Optional<String> missing = missing(llp, c);
             if (missing.isPresent()) {
                 String m = missing.get();

@@ -54,8 +54,11 @@ public final class InteropTable {
                     detail));
         }
         sb.append(String.format(
-                "%d n/a, %d skipped, %.1f s in cases%n",
-                count(Outcome.Status.NOT_APPLICABLE), count(Outcome.Status.SKIPPED), totalMillis / 1000.0));
+                "%d n/a, %d skipped, %d known defects (not run), %.1f s in cases%n",
+                count(Outcome.Status.NOT_APPLICABLE),
+                count(Outcome.Status.SKIPPED),
+                count(Outcome.Status.KNOWN_DEFECT),
+                totalMillis / 1000.0));
         sb.append(count(Outcome.Status.PASS))
                 .append(" passed, ")
                 .append(count(Outcome.Status.FAIL))

@@ -3,7 +3,8 @@ package org.sctpj.tests.interop;
 /**
  * The result of one cell of the matrix.
  *
- * @param status pass, fail, n/a (the peer cannot do it) or skipped (this machine cannot run it)
+ * @param status pass, fail, n/a (the peer cannot do it), skipped (this machine cannot run it) or
+ *     known defect (not run: see {@link KnownDefects})
  * @param detail why (empty for a pass)
  * @param millis how long the case took
  */
@@ -18,7 +19,9 @@ public record Outcome(Status status, String detail, long millis) {
         /** The peer cannot do this case (detail says why); never counted as a pass. */
         NOT_APPLICABLE("n/a"),
         /** This machine cannot run it (e.g. no CAP_NET_RAW for raw IP); detail says what is missing. */
-        SKIPPED("skipped");
+        SKIPPED("skipped"),
+        /** A defect of ours known to fail this cell and not fixed yet ({@link KnownDefects}); not run. */
+        KNOWN_DEFECT("known defect");
 
         private final String label;
 
