@@ -200,6 +200,12 @@ public final class ConformanceMonitor {
         final Map<Integer, Integer> lastUnorderedMid = new HashMap<>();
         /** I-DATA messages begun and not ended: (U, stream, MID) -> the last FSN sent (0 for the B fragment). */
         final Map<Long, Integer> openMessages = new HashMap<>();
+        /**
+         * I-DATA messages begun, not ended, and named by an I-FORWARD-TSN whose New Cumulative TSN
+         * did not reach past the highest TSN sent: the TSN taken for their unsent end (A3) is still
+         * to come, in a later I-FORWARD-TSN or skipped by new I-DATA. Their MIDs are free again.
+         */
+        final Set<Long> abandonedOpen = new HashSet<>();
         /** Open I-DATA messages whose second fragment had FSN 0 (Linux 6.1 numbering, where allowed). */
         final Set<Long> linuxNumbered = new HashSet<>();
         /** The peer's last Cumulative TSN Ack that reached the sender (SACK or SHUTDOWN). */
@@ -260,6 +266,12 @@ public final class ConformanceMonitor {
             lastSsn.clear();
             lastUnorderedMid.clear();
             openMessages.clear();
+            abandonedOpen.clear();
+        }
+
+        /** Messages begun whose unsent end may still take a TSN: open, or abandoned while open. */
+        int unfinished() {
+            return openMessages.size() + abandonedOpen.size();
         }
 
         int slot(int tsn) {
@@ -976,6 +988,7 @@ public final class ConformanceMonitor {
                         unfinished.add(key);
                     }
                 }
+                unfinished.addAll(f.abandonedOpen);
                 phantoms = f.any ? cum - f.highest : Integer.MAX_VALUE;
                 if (phantoms < 0 || phantoms > unfinished.size()) {
                     fail(name + " " + cumText + " beyond the highest TSN sent"
@@ -1016,10 +1029,20 @@ public final class ConformanceMonitor {
                             + " message (RFC 3758 3.5 C4, RFC 8260 2.3.1)");
                 }
                 if (type == I_FORWARD_TSN) {
+                    // The named messages are over (their MIDs may come again after a stream reset);
+                    // the end TSN of one begun and not ended may still be beyond this New
+                    // Cumulative TSN, to be covered by a later one (RFC 3758 3.5 A3, C2).
                     long prefix = (unordered ? 1L << 48 : 0) | ((long) sid << 32);
-                    f.openMessages
-                            .keySet()
-                            .removeIf(k -> (k & ~0xffffffffL) == prefix && serialLe((int) (long) k, seq));
+                    boolean beyond = !f.any || serialLt(f.highest, cum);
+                    for (java.util.Iterator<Long> it = f.openMessages.keySet().iterator(); it.hasNext(); ) {
+                        long k = it.next();
+                        if ((k & ~0xffffffffL) == prefix && serialLe((int) k, seq)) {
+                            it.remove();
+                            if (!beyond) {
+                                f.abandonedOpen.add(k);
+                            }
+                        }
+                    }
                 }
             }
             if (!streamResetSeen) {
@@ -1035,6 +1058,7 @@ public final class ConformanceMonitor {
             }
             if (phantoms > 0) {
                 unfinished.forEach(f.openMessages::remove);
+                f.abandonedOpen.clear(); // their end TSNs were assigned before this chunk: all covered now
             }
             f.forwardSent = true;
             f.forwardCum = cum;
@@ -1249,7 +1273,7 @@ public final class ConformanceMonitor {
                 f.ringBytes = 0;
             }
             int skipped = tsn - f.highest - 1;
-            if (f.any && (type == DATA || type == I_DATA) && skipped > 0 && skipped <= f.openMessages.size()) {
+            if (f.any && (type == DATA || type == I_DATA) && skipped > 0 && skipped <= f.unfinished()) {
                 // The unsent rest of a message begun on the wire and abandoned took a TSN (RFC
                 // 3758 3.5 A3) that a FORWARD TSN will cover; new DATA may go before that FORWARD
                 // TSN when chunks before it are still outstanding (C2 stops there). As at a FORWARD
@@ -1263,6 +1287,9 @@ public final class ConformanceMonitor {
                 }
             }
             if (tsn == f.highest + 1) {
+                // The ends of messages abandoned while open took their TSNs before this new one:
+                // skipped just now, or before.
+                f.abandonedOpen.clear();
                 if (!f.holds(tsn) && f.count > 0 && tsn != f.base + f.count) {
                     fail("internal: TSN ring out of step");
                 }

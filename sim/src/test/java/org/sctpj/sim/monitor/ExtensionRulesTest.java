@@ -272,6 +272,32 @@ class ExtensionRulesTest {
     }
 
     @Test
+    void anIDataMessageNamedBeforeItsUnsentEndIsCoveredStillGetsThatEnd() {
+        // Stream 0 MID 0 sent as B and middle fragment (100, 102), interleaved with stream 1's
+        // 101, then abandoned: its unsent end takes TSN 103 (A3). The first I-FORWARD-TSN names it
+        // but stops at 100 (101 is outstanding, C2); once 101 is acknowledged a second one covers
+        // the end, 103 (replay SIZES_UP_TO_RECEIVE_BUFFER:2930241:0.15:extensions).
+        handshake(PR | ID);
+        a(
+                "ESTABLISHED",
+                idata(idata(idata(fromA(TAG_Z), 100, 0, 0, 2, 7, 10), 101, 1, 0, 3, 7, 10), 102, 0, 0, 0, 1, 10));
+        a("ESTABLISHED", ifwd(fromA(TAG_Z), 100, 0, 0, 0));
+        z("ESTABLISHED", fromZ(TAG_A).sack(102, 100_000));
+        aFails("ESTABLISHED", ifwd(fromA(TAG_Z), 104, 0, 0, 0), "by more than the 1 message(s)");
+        assertDoesNotThrow(() -> a("ESTABLISHED", ifwd(fromA(TAG_Z), 103, 0, 0, 0)));
+        assertDoesNotThrow(() -> a("ESTABLISHED", idata(fromA(TAG_Z), 104, 1, 1, 3, 7, 10)));
+        // New I-DATA may also skip that end before the I-FORWARD-TSN covering it goes.
+        fresh();
+        handshake(PR | ID);
+        a(
+                "ESTABLISHED",
+                idata(idata(idata(fromA(TAG_Z), 100, 0, 0, 2, 7, 10), 101, 1, 0, 3, 7, 10), 102, 0, 0, 0, 1, 10));
+        a("ESTABLISHED", ifwd(fromA(TAG_Z), 100, 0, 0, 0));
+        assertDoesNotThrow(() -> a("ESTABLISHED", idata(fromA(TAG_Z), 104, 1, 1, 3, 7, 10)));
+        aFails("ESTABLISHED", idata(fromA(TAG_Z), 106, 1, 2, 3, 7, 10), "TSNs grow by one");
+    }
+
+    @Test
     void aForwardTsnGoesOnlyBeyondTheCumulativeAckReceived() {
         handshake(PR);
         a("ESTABLISHED", fromA(TAG_Z).data(100, 1, 0, 3, 10).data(101, 1, 1, 3, 10));

@@ -207,6 +207,7 @@ public final class ForwardTsn {
         t.controls.removeIf(c -> c.chunk().type() == org.sctpj.stack.wire.chunk.ChunkType.FORWARD_TSN
                 || c.chunk().type() == org.sctpj.stack.wire.chunk.ChunkType.I_FORWARD_TSN);
         t.queue(chunk(plan, iData), p.address(), t.peerTag);
+        t.tx.forwardTsnSent(plan.newCumulativeTsn());
         lastNewCum = plan.newCumulativeTsn();
         lastSentAt = now;
         sent++;

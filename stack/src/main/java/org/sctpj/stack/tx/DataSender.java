@@ -174,6 +174,15 @@ public final class DataSender {
         return abandonment.plan(maxEntries, iData);
     }
 
+    /**
+     * A FORWARD TSN (or I-FORWARD-TSN) with New Cumulative TSN {@code newCum} was queued for the
+     * peer: the abandoned chunks it covers stop closing the peer's window (RFC 9260 section 6.1
+     * rule A; the peer drops them, RFC 3758 section 3.6).
+     */
+    public void forwardTsnSent(int newCum) {
+        outstanding.forwardTsnSent(newCum);
+    }
+
     /** Abandoned messages of the association so far (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS). */
     public PrStatus prStatus() {
         return abandonment.status();

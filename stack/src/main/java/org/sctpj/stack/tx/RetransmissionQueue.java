@@ -242,8 +242,11 @@ final class RetransmissionQueue {
     /**
      * Abandons an outstanding chunk (PR-SCTP, RFC 3758 section 3.5 A2): it is treated as finally
      * acknowledged and no longer outstanding, so it leaves the flight size, the retransmission
-     * marks, the unacknowledged bytes (without crediting the congestion window) and the send
-     * buffer; it stays in the queue until the peer's cumulative ack passes it.
+     * marks (without crediting the congestion window) and the send buffer; it stays in the queue
+     * until the peer's cumulative ack passes it. Not acknowledged yet, it may still arrive and
+     * sit in the peer's receive buffer until a FORWARD TSN frees it: it stays in the
+     * unacknowledged bytes, so in the peer's window (RFC 9260 section 6.1 rule A), until a SACK
+     * reports it or a FORWARD TSN goes past it ({@link #forwardTsnSent}).
      */
     void abandon(SentChunk c) {
         if (c.abandoned) {
@@ -254,7 +257,7 @@ final class RetransmissionQueue {
             c.acked = false;
             gapAckedCount--;
         } else {
-            unackedBytes -= c.length;
+            c.inWindow = true;
         }
         leaveFlightAndMarks(c);
         clearProbe(c);
@@ -267,6 +270,25 @@ final class RetransmissionQueue {
      * chunk that is abandoned from the start and never sent (no path, no bytes), so that the
      * Advanced.Peer.Ack.Point, and the FORWARD TSN, go past the whole message.
      */
+    /**
+     * A FORWARD TSN with New Cumulative TSN {@code newCum} goes to the peer: the abandoned chunks
+     * up to it no longer take room in the peer's window (it drops them on receipt, RFC 3758
+     * section 3.6).
+     */
+    void forwardTsnSent(int newCum) {
+        for (int i = 0; i < ring.size() && Serial.le(ring.get(i).tsn, newCum); i++) {
+            leaveWindow(ring.get(i));
+        }
+    }
+
+    /** An abandoned chunk still counted in the unacknowledged bytes stops counting. */
+    private void leaveWindow(SentChunk c) {
+        if (c.inWindow) {
+            c.inWindow = false;
+            unackedBytes -= c.length;
+        }
+    }
+
     void addAbandonedEnd(SentChunk c) {
         c.abandoned = true;
         nextTsn++;
@@ -386,7 +408,9 @@ final class RetransmissionQueue {
         while (ring.size() > 0 && Serial.le(ring.first().tsn, cumTsnAck)) {
             SentChunk c = ring.removeFirst();
             if (c.abandoned) {
-                // A2 of RFC 3758 section 3.5: taken out of every count when it was abandoned.
+                // A2 of RFC 3758 section 3.5: taken out of every count when it was abandoned but
+                // the unacknowledged bytes, which it leaves now.
+                leaveWindow(c);
                 releaseIfLast(c);
                 pool.release(c);
                 continue;
@@ -420,14 +444,17 @@ final class RetransmissionQueue {
         int k = 0;
         for (int i = 0; i < ring.size(); i++) {
             SentChunk c = ring.get(i);
-            if (c.abandoned) {
-                continue; // whatever the peer says of it, it is not sent again
-            }
             int off = c.tsn - cumAck;
             while (k < gapCount && gapEnds[k] < off) {
                 k++;
             }
             boolean covered = k < gapCount && gapStarts[k] <= off && off <= gapEnds[k];
+            if (c.abandoned) {
+                if (covered) {
+                    leaveWindow(c); // the peer has it: its a_rwnd counts it from now on
+                }
+                continue; // whatever the peer says of it, it is not sent again
+            }
             if (covered) {
                 highestReported = c.tsn;
                 if (!c.acked) {

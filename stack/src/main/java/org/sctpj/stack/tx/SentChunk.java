@@ -35,6 +35,12 @@ final class SentChunk {
      * only until the peer's cumulative ack passes it (after a FORWARD TSN).
      */
     boolean abandoned;
+    /**
+     * Abandoned before it was acknowledged, and still counted in the unacknowledged bytes that
+     * close the peer's window (RFC 9260 section 6.1 rule A): the peer may hold it until a gap
+     * block or the cumulative ack reports it, or a FORWARD TSN goes past it.
+     */
+    boolean inWindow;
 
     int missCount;
     int sendCount;
@@ -54,6 +60,7 @@ final class SentChunk {
         fastDone = false;
         rttProbe = false;
         abandoned = false;
+        inWindow = false;
         missCount = 0;
         sendCount = 0;
         sentNanos = 0;

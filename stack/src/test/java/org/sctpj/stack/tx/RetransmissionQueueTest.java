@@ -59,6 +59,47 @@ class RetransmissionQueueTest {
     }
 
     @Test
+    void anAbandonedChunkHoldsThePeersWindowUntilReportedOrForwarded() {
+        // 1000..1003 sent; 1001, 1002 and 1003 abandoned (PR-SCTP) while 1000 is outstanding: the
+        // peer may hold them until a FORWARD TSN goes past them, so they keep closing its window
+        // (RFC 9260 6.1 A) though they left the flight (replay
+        // SIZES_BEYOND_RECEIVE_BUFFER:3199487:0.00:extensions with I-DATA).
+        TxHarness h = new TxHarness(TxHarness.single(), 1);
+        Path p = h.paths.get(0);
+        h.sendAlternating(4);
+        h.q.abandon(h.chunk(1001));
+        h.q.abandon(h.chunk(1002));
+        h.q.abandon(h.chunk(1003));
+        assertEquals(LEN, p.flightSize(), "abandoned chunks leave the flight (A2)");
+        assertEquals(4 * LEN, h.q.unackedBytes(), "not reported yet: the peer may hold them");
+
+        h.sack(999, 3, 3); // 1002 gap-acked: counted in the peer's a_rwnd from now on
+        assertEquals(3 * LEN, h.q.unackedBytes());
+        h.q.updatePeerRwnd(10 * LEN);
+        assertEquals(7 * LEN, h.q.peerRwnd());
+
+        h.q.forwardTsnSent(999); // covers nothing
+        assertEquals(3 * LEN, h.q.unackedBytes());
+        h.sack(1000, 2, 2); // 1000 acked cumulatively, 1002 still gap-acked
+        assertEquals(2 * LEN, h.q.unackedBytes(), "1001 and 1003 wait for the FORWARD TSN");
+        h.q.forwardTsnSent(1003);
+        assertEquals(0, h.q.unackedBytes(), "the peer drops what the FORWARD TSN covers");
+        h.sack(1003);
+        assertEquals(0, h.q.unackedBytes(), "counted once");
+        assertEquals(0, h.q.size());
+    }
+
+    @Test
+    void anAbandonedChunkLeavesTheUnackedBytesWhenTheCumulativeAckPassesIt() {
+        TxHarness h = new TxHarness(TxHarness.single(), 1);
+        h.sendAlternating(2);
+        h.q.abandon(h.chunk(1001));
+        assertEquals(2 * LEN, h.q.unackedBytes());
+        h.sack(1001);
+        assertEquals(0, h.q.unackedBytes());
+    }
+
+    @Test
     void markingTakesAChunkOutOfTheFlightAndResendingPutsItBack() {
         TxHarness h = new TxHarness(TxHarness.single(), 2);
         Path a = h.paths.get(0);

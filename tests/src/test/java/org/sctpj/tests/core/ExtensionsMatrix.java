@@ -23,17 +23,11 @@ import org.sctpj.stack.SendInfo;
  * duplicated, nothing out of order within an ordered stream, no conformance-monitor violation, a
  * graceful close. To narrow a failure down, drop an extension from {@link #OFFERED} or turn a
  * switch off.
- *
- * <p>I-DATA is not offered here yet: with I-DATA, PR-SCTP policies and resets together the
- * scenario matrix still finds I-FORWARD-TSNs whose New Cumulative TSN goes past the TSNs assigned
- * (replay {@code SIZES_UP_TO_RECEIVE_BUFFER:2930241:0.15:extensions} with I-DATA added here) and a
- * window overrun. I-DATA with resets and no policies ran clean in both matrices; I-DATA alone is
- * covered by {@code IDataSimulatedTest}.
  */
 final class ExtensionsMatrix {
 
     /** Offered by both sides. */
-    static final Set<Extension> OFFERED = EnumSet.of(Extension.PR_SCTP, Extension.RECONFIG);
+    static final Set<Extension> OFFERED = EnumSet.of(Extension.PR_SCTP, Extension.I_DATA, Extension.RECONFIG);
 
     /** Some messages (see {@link #hasPolicy}) carry a PR-SCTP policy (RFC 7496). */
     static final boolean POLICIES = true;
