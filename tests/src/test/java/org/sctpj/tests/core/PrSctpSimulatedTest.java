@@ -59,6 +59,9 @@ class PrSctpSimulatedTest {
         final List<Msg> plan = new ArrayList<>();
         final BitSet delivered = new BitSet();
         final BitSet failed = new BitSet();
+        /** Handed back as never sent: Z must not have it. */
+        final BitSet failedUnsent = new BitSet();
+
         final Map<Integer, Integer> lastOrdered = new HashMap<>();
         final Map<SendFailedReason, Integer> reasons = new HashMap<>();
         long duplicated;
@@ -68,6 +71,12 @@ class PrSctpSimulatedTest {
         long badFailures;
         long partialAborted;
         int next;
+        /** Messages the user has come to so far (a paced sender raises it). */
+        int due = Integer.MAX_VALUE;
+
+        private boolean pumping;
+        private boolean pumpAgain;
+
         AssociationId assoc;
         AssociationId zAssoc;
 
@@ -101,12 +110,36 @@ class PrSctpSimulatedTest {
                 reasons.merge(f.reason(), 1, Integer::sum);
                 if (f.partiallySent()) {
                     failedSent++;
+                } else {
+                    failedUnsent.set(idx);
                 }
             }
         }
 
+        /**
+         * Sends the planned messages until WOULD_BLOCK. The endpoint hands its events out inside
+         * {@code send}, so when called from outside the handler (the paced sender) a
+         * SendSpaceAvailable can call this again from within a send: the nested call only asks for
+         * another pass, else it would send message {@code next} a second time.
+         */
         void pump(EndpointNode a) {
-            while (assoc != null && next < plan.size()) {
+            if (pumping) {
+                pumpAgain = true;
+                return;
+            }
+            pumping = true;
+            try {
+                do {
+                    pumpAgain = false;
+                    pumpOnce(a);
+                } while (pumpAgain);
+            } finally {
+                pumping = false;
+            }
+        }
+
+        private void pumpOnce(EndpointNode a) {
+            while (assoc != null && next < Math.min(due, plan.size())) {
                 Msg m = plan.get(next);
                 SendInfo info = new SendInfo(m.stream(), PPID_BASE + m.index(), m.unordered(), false);
                 if (m.policy() != null) {
@@ -269,6 +302,73 @@ class PrSctpSimulatedTest {
         if (kind == PrPolicy.Kind.LIMITED_RETRANSMISSIONS) {
             assertTrue(run.failedSent > 0, "limited retransmissions abandon sent messages");
         }
+    }
+
+    /**
+     * Every message with a 5 ms lifetime on four streams over a 10 % lossy link (as the usrsctp
+     * interop case prsctp-ttl-loss): most expire in the queue, at the head of their stream or
+     * behind it. Each message must reach Z at most once, and every one is either delivered or
+     * handed back, the counters matching the events. A message object given back to the pool
+     * while its stream still queued it came out again as a new message with a new TSN and SSN,
+     * so Z delivered it twice.
+     */
+    @ParameterizedTest(name = "seed {0} size {1} gap {2} us buffer {3}")
+    @CsvSource({
+        "11, 200, 0, 1048576",
+        "12, 1000, 0, 16384",
+        "13, 3000, 0, 65536",
+        "14, 1000, 100, 16384",
+        "15, 1000, 300, 65536",
+        "16, 200, 500, 16384",
+        "17, 1000, 1000, 1048576",
+        "18, 3000, 200, 65536",
+        "19, 1000, 0, 65536",
+        "20, 1000, 50, 32768"
+    })
+    void shortLifetimesOnEveryMessageNeverDuplicate(long seed, int maxSize, long gapMicros, int sendBuffer) {
+        CorePair p = new CorePair(seed, 1, options(sendBuffer), options(1 << 20), l -> l.delay(Duration.ofMillis(5))
+                .bandwidth(20_000_000)
+                .loss(LossModel.bernoulli(0.10)));
+        Run run = new Run();
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int i = 0; i < 2000; i++) {
+            run.plan.add(new Msg(i, i % 4, false, 1 + r.nextInt(maxSize), PrPolicy.timeToLive(5)));
+        }
+        run.attach(p);
+        if (gapMicros > 0) {
+            // A user sending one message every gapMicros from 50 ms on (after the handshake).
+            run.due = 0;
+            for (int i = 0; i < run.plan.size(); i++) {
+                int upTo = i + 1;
+                p.sim.at(50_000_000L + i * gapMicros * 1000, () -> {
+                    run.due = upTo;
+                    run.pump(p.a);
+                });
+            }
+        }
+        p.connectAt(0);
+        boolean done = p.sim.runUntil(() -> run.settled(p), 300 * S);
+        assertEquals(0, run.duplicated, "messages delivered twice");
+        assertEquals(0, run.badFailures, "a SendFailed without its data, twice, or for a reliable message");
+        BitSet both = (BitSet) run.delivered.clone();
+        both.and(run.failedUnsent);
+        assertEquals(0, both.cardinality(), "delivered though handed back as never sent: " + both);
+        assertTrue(
+                done,
+                "not settled: delivered " + run.delivered.cardinality() + " failed " + run.failed.cardinality() + " of "
+                        + run.plan.size());
+        BitSet all = (BitSet) run.delivered.clone();
+        all.or(run.failed);
+        assertEquals(run.plan.size(), all.cardinality(), "every message delivered or handed back");
+        assertTrue(run.failed.cardinality() > 0, "nothing expired");
+        assertEquals(0, run.misordered, "misordered");
+        assertEquals(0, run.corrupted, "corrupted");
+        PrStatus st = p.a.endpoint().prStatus(run.assoc).orElseThrow();
+        assertEquals(run.failed.cardinality(), st.total().total(), "counters match the events: " + st);
+        assertEquals(run.failedSent, st.total().sent());
+        System.out.printf(
+                "TTL 5 ms seed %d size 1..%d: %d messages, %d delivered, %d abandoned (%d after sending)%n",
+                seed, maxSize, run.plan.size(), run.delivered.cardinality(), run.failed.cardinality(), run.failedSent);
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +67,7 @@ final class OurStack implements AutoCloseable {
     private final PcapWriter pcap;
     private final PcapLowerLayer.Framing framing;
     private final Tap.Traffic traffic = new Tap.Traffic();
-    private final ConcurrentLinkedQueue<Out> outbox = new ConcurrentLinkedQueue<>();
+    private final SendPump<Out> outbox = new SendPump<>();
     private final List<SctpEvent> events = new ArrayList<>();
     private final List<SctpEvent.MessageReceived> messages = new ArrayList<>();
     private final List<String> sendErrors = new ArrayList<>();
@@ -253,28 +252,29 @@ final class OurStack implements AutoCloseable {
         }
     }
 
-    /** Stack thread: hands queued messages to the endpoint until it would block. */
+    /**
+     * Stack thread: hands queued messages to the endpoint until it would block. The endpoint's
+     * handler runs inside {@code send}, and its SendSpaceAvailable calls this again: {@link
+     * SendPump} makes that nested call ask for another pass instead of sending the head message
+     * a second time.
+     */
     private void pump() {
         EndpointHandle h = handle;
         if (h == null || h.isClosed()) {
             return;
         }
-        for (Out o = outbox.peek(); o != null; o = outbox.peek()) {
+        outbox.pump(o -> {
             SendStatus s;
             try {
                 s = h.endpoint().send(o.association(), o.info(), ByteBuffer.wrap(o.data()), thread.now());
             } catch (RuntimeException e) {
-                outbox.poll();
                 synchronized (this) {
                     sendErrors.add(e.toString());
                 }
-                continue;
+                return true; // given up: the next message goes on
             }
-            if (s == SendStatus.WOULD_BLOCK) {
-                return;
-            }
-            outbox.poll();
-        }
+            return s != SendStatus.WOULD_BLOCK;
+        });
     }
 
     /** How messages delivered in parts are doing (see {@link MessageParts#describe()}). */
