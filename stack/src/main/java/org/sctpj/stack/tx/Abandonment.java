@@ -141,7 +141,9 @@ final class Abandonment {
         for (int i = 0; i < outstanding.size(); i++) {
             SentChunk c = outstanding.get(i);
             OutboundMessage m = c.msg;
-            if (!c.abandoned && m.prKind == PRIO && m.prValue > p.value() && mayAbandon(m)) {
+            // A chunk the peer reported (gap-acknowledged) is not a candidate: a message all of
+            // whose chunks it holds was delivered or will be, and must not come back as failed.
+            if (!c.abandoned && !c.acked && m.prKind == PRIO && m.prValue > p.value() && mayAbandon(m)) {
                 room += c.length;
                 if (candidates.isEmpty() || candidates.get(candidates.size() - 1) != m) {
                     candidates.add(m);

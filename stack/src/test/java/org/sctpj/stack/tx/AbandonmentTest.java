@@ -303,6 +303,21 @@ class AbandonmentTest {
     }
 
     @Test
+    void priorityLeavesAMessageThePeerHasReportedReceived() {
+        SenderFixture f = withBuffer(3000);
+        f.tx.setPartialReliability(true);
+        List<Gone> gone = listen(f);
+        send(f, 3, 500, PrPolicy.RELIABLE, 0); // TSN 0: lost
+        send(f, 1, 1000, PrPolicy.priority(5), 0); // TSN 1: arrives (gap-acknowledged)
+        send(f, 2, 1100, PrPolicy.priority(5), 0); // TSN 2: not reported yet
+        f.drain(0);
+        f.sack(tsn(-1), 1 << 20, MS, 2, 2);
+        assertEquals(DataSender.SendStatus.ACCEPTED, send(f, 0, 1500, PrPolicy.priority(1), 2 * MS));
+        assertEquals(1, gone.size(), "only the message the peer has not reported: " + gone);
+        assertEquals(1100, gone.get(0).length());
+    }
+
+    @Test
     void priorityAbandonsSentMessagesOnlyWithPrSctp() {
         SenderFixture f = withBuffer(3000);
         List<Gone> gone = listen(f);
