@@ -1427,15 +1427,24 @@ public final class DataReceiver {
         if (idata != null) {
             idata.resetStreams(ids); // the expected MIDs, RFC 8260 section 2.3.1
         }
+        eachStream(ids, streams.length, this::resetStream);
+    }
+
+    /**
+     * Calls {@code f} for each stream a reset request names that lies below {@code count}, or for
+     * every stream below it when the list is empty (RFC 6525 section 4.1: no stream listed means
+     * all).
+     */
+    static void eachStream(int[] ids, int count, java.util.function.IntConsumer f) {
         if (ids.length == 0) {
-            for (int id = 0; id < streams.length; id++) {
-                resetStream(id);
+            for (int id = 0; id < count; id++) {
+                f.accept(id);
             }
             return;
         }
         for (int id : ids) {
-            if (id >= 0 && id < streams.length) {
-                resetStream(id);
+            if (id >= 0 && id < count) {
+                f.accept(id);
             }
         }
     }

@@ -207,17 +207,7 @@ final class IDataReassembly {
      * waiting, which is dropped.
      */
     void resetStreams(int[] ids) {
-        if (ids.length == 0) {
-            for (int id = 0; id < streams.length; id++) {
-                resetStream(id);
-            }
-            return;
-        }
-        for (int id : ids) {
-            if (id >= 0 && id < streams.length) {
-                resetStream(id);
-            }
-        }
+        DataReceiver.eachStream(ids, streams.length, this::resetStream);
     }
 
     private void resetStream(int id) {
