@@ -1,10 +1,12 @@
 package org.sctpj.tools;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -12,12 +14,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
+import org.sctpj.api.callback.LowerLayerFactory;
 import org.sctpj.api.socket.MessageInfo;
 import org.sctpj.api.socket.SctpChannel;
-import org.sctpj.api.socket.SctpProvider;
 import org.sctpj.api.socket.SctpStandardSocketOptions;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
@@ -26,6 +27,7 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.timers.StackConfig;
 import org.sctpj.timers.StackRuntime;
+import org.sctpj.trace.PcapCapture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -97,6 +99,13 @@ public final class Echo implements Callable<Integer> {
     @Option(names = "--streams", paramLabel = "N", converter = Args.StreamCount.class, description = "streams (1)")
     int streams = 1;
 
+    @Option(
+            names = "--pcap",
+            paramLabel = "FILE",
+            description = "capture the traffic to a pcap file (loopback and client: the client's side; server: the"
+                    + " server's)")
+    Path pcap;
+
     /** Picocli's constructor. */
     public Echo() {}
 
@@ -105,11 +114,17 @@ public final class Echo implements Callable<Integer> {
         InetAddress address = Args.address(spec.commandLine(), host);
         PrintWriter out = spec.commandLine().getOut();
         SctpOptions o = Net.profile("lan", true);
-        try (StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("echo"))) {
+        Args.checkWritable(spec.commandLine(), "--pcap", pcap);
+        int[] capturedPort = {role == Role.server ? udpPort : remoteUdpPort};
+        try (PcapCapture capture = pcap == null ? null : PcapCapture.open(pcap);
+                Closeable said = () -> Net.sayCaptured(out, capture, capturedPort[0]);
+                StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("echo"))) {
+            LowerLayerFactory.Decorator wrap = Net.wrapper(capture);
             switch (role) {
                 case server -> {
                     int[] udp = new int[1];
-                    CallbackSocket s = server(rt, o, address, port, udpPort, udp);
+                    CallbackSocket s = server(rt, o, address, port, udpPort, udp, wrap);
+                    capturedPort[0] = udp[0];
                     out.printf(
                             "echo server on %s SCTP port %d, UDP port %d; Ctrl-C to stop%n",
                             address.getHostAddress(), s.localPort(), udp[0]);
@@ -119,13 +134,23 @@ public final class Echo implements Callable<Integer> {
                 }
                 case client -> {
                     return client(
-                            out, rt, o, new InetSocketAddress(address, port), remoteUdpPort, count, size, streams);
+                            out,
+                            rt,
+                            o,
+                            wrap,
+                            new InetSocketAddress(address, port),
+                            remoteUdpPort,
+                            count,
+                            size,
+                            streams);
                 }
                 default -> {
                     int[] udp = new int[1];
                     int p = 5002 + (int) (Math.random() * 1000);
-                    try (CallbackSocket s = server(rt, o, address, p, 0, udp)) {
-                        return client(out, rt, o, new InetSocketAddress(address, p), udp[0], count, size, streams);
+                    try (CallbackSocket s = server(rt, o, address, p, 0, udp, null)) {
+                        capturedPort[0] = udp[0];
+                        return client(
+                                out, rt, o, wrap, new InetSocketAddress(address, p), udp[0], count, size, streams);
                     }
                 }
             }
@@ -133,51 +158,59 @@ public final class Echo implements Callable<Integer> {
     }
 
     /** The callback echo server. */
-    static CallbackSocket server(StackRuntime rt, SctpOptions o, InetAddress host, int port, int udpPort, int[] udp)
+    static CallbackSocket server(
+            StackRuntime rt,
+            SctpOptions o,
+            InetAddress host,
+            int port,
+            int udpPort,
+            int[] udp,
+            LowerLayerFactory.Decorator capture)
             throws IOException {
         Map<AssociationId, ArrayDeque<SctpEvent.MessageReceived>> waiting = new HashMap<>();
-        CallbackSocket s = CallbackSocket.open(rt.threads().get(0), o, Net.udp(udpPort, null, 0, udp), new Callbacks() {
-            @Override
-            public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-                ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(m.association());
-                if (q != null && !q.isEmpty()) {
-                    q.add(m); // keep the order behind what already waits
-                    return;
-                }
-                if (!echo(s, m)) {
-                    waiting.computeIfAbsent(m.association(), k -> new ArrayDeque<>())
-                            .add(m);
-                }
-            }
+        CallbackSocket s =
+                CallbackSocket.open(rt.threads().get(0), o, Net.udp(udpPort, null, 0, udp, capture), new Callbacks() {
+                    @Override
+                    public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
+                        ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(m.association());
+                        if (q != null && !q.isEmpty()) {
+                            q.add(m); // keep the order behind what already waits
+                            return;
+                        }
+                        if (!echo(s, m)) {
+                            waiting.computeIfAbsent(m.association(), k -> new ArrayDeque<>())
+                                    .add(m);
+                        }
+                    }
 
-            @Override
-            public void onSendSpace(CallbackSocket s, AssociationId id, long free) {
-                ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(id);
-                while (q != null && !q.isEmpty() && echo(s, q.peek())) {
-                    q.poll();
-                }
-            }
+                    @Override
+                    public void onSendSpace(CallbackSocket s, AssociationId id, long free) {
+                        ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(id);
+                        while (q != null && !q.isEmpty() && echo(s, q.peek())) {
+                            q.poll();
+                        }
+                    }
 
-            @Override
-            public void onAssociationChange(CallbackSocket s, SctpEvent.AssociationChange c) {
-                if (c.type() != SctpEvent.AssociationChangeType.COMMUNICATION_UP
-                        && c.type() != SctpEvent.AssociationChangeType.RESTART) {
-                    waiting.remove(c.association());
-                }
-            }
+                    @Override
+                    public void onAssociationChange(CallbackSocket s, SctpEvent.AssociationChange c) {
+                        if (c.type() != SctpEvent.AssociationChangeType.COMMUNICATION_UP
+                                && c.type() != SctpEvent.AssociationChangeType.RESTART) {
+                            waiting.remove(c.association());
+                        }
+                    }
 
-            private boolean echo(CallbackSocket s, SctpEvent.MessageReceived m) {
-                try {
-                    return s.send(
-                                    m.association(),
-                                    new SendInfo(m.streamId(), m.ppid(), m.unordered(), false),
-                                    ByteBuffer.wrap(m.data()))
-                            == SendStatus.ACCEPTED;
-                } catch (IllegalStateException e) {
-                    return true; // the peer is shutting down: nothing to echo to
-                }
-            }
-        });
+                    private boolean echo(CallbackSocket s, SctpEvent.MessageReceived m) {
+                        try {
+                            return s.send(
+                                            m.association(),
+                                            new SendInfo(m.streamId(), m.ppid(), m.unordered(), false),
+                                            ByteBuffer.wrap(m.data()))
+                                    == SendStatus.ACCEPTED;
+                        } catch (IllegalStateException e) {
+                            return true; // the peer is shutting down: nothing to echo to
+                        }
+                    }
+                });
         s.setSendThreshold(64 * 1024);
         s.bind(port, List.of(host));
         s.listen();
@@ -189,13 +222,14 @@ public final class Echo implements Callable<Integer> {
             PrintWriter out,
             StackRuntime rt,
             SctpOptions o,
+            LowerLayerFactory.Decorator capture,
             InetSocketAddress server,
             int udpPort,
             int count,
             int size,
             int streams)
             throws IOException {
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), o))) {
+        try (SctpChannel ch = SctpChannel.open(Net.provider(rt, o, capture))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, udpPort);
             ch.connect(server, Duration.ofSeconds(10));
             ByteBuffer in = ByteBuffer.allocate(size);

@@ -1,5 +1,6 @@
 package org.sctpj.tools;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -15,12 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
+import org.sctpj.api.callback.LowerLayerFactory;
 import org.sctpj.api.socket.MessageInfo;
 import org.sctpj.api.socket.SctpChannel;
-import org.sctpj.api.socket.SctpProvider;
 import org.sctpj.api.socket.SctpServerChannel;
 import org.sctpj.api.socket.SctpStandardSocketOptions;
 import org.sctpj.stack.AssociationId;
@@ -31,6 +31,7 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.timers.StackConfig;
 import org.sctpj.timers.StackRuntime;
+import org.sctpj.trace.PcapCapture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -165,6 +166,13 @@ public final class Perf implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "FILE", description = "also write a PNG of throughput against size")
     Path plot;
 
+    @Option(
+            names = "--pcap",
+            paramLabel = "FILE",
+            description = "capture the traffic to a pcap file (loopback and server: the server's side; client: the"
+                    + " client's)")
+    Path pcap;
+
     @Option(names = "--progress", description = "draw the progress line even when not on a terminal")
     boolean progress;
 
@@ -187,6 +195,7 @@ public final class Perf implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--csv and --json exclude each other: choose one");
         }
         Args.checkWritable(spec.commandLine(), "--plot", plot);
+        Args.checkWritable(spec.commandLine(), "--pcap", pcap);
         InetAddress address = Args.address(spec.commandLine(), host);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter log = csv || json ? spec.commandLine().getErr() : out;
@@ -204,11 +213,18 @@ public final class Perf implements Callable<Integer> {
                 remoteUdpPort,
                 !quiet && (progress || System.console() != null),
                 out,
-                log);
-        try (StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("perf"))) {
+                log,
+                new LowerLayerFactory.Decorator[2]);
+        int[] capturedPort = {0};
+        try (PcapCapture capture = pcap == null ? null : PcapCapture.open(pcap);
+                Closeable said = () -> Net.sayCaptured(log, capture, capturedPort[0]);
+                StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("perf"))) {
+            c.capture[mode == Mode.client ? 1 : 0] = Net.wrapper(capture);
+            capturedPort[0] = mode == Mode.client ? c.remoteUdpPort : c.udpPort;
             switch (mode) {
                 case server -> {
                     Server s = startServer(rt, c);
+                    capturedPort[0] = s.udpPort;
                     log.printf(
                             "perf server (%s API) on %s SCTP port %d, UDP port %d; Ctrl-C to stop%n",
                             api, c.host.getHostAddress(), s.sctpPort, s.udpPort);
@@ -221,6 +237,7 @@ public final class Perf implements Callable<Integer> {
                 }
                 default -> {
                     Server s = startServer(rt, c);
+                    capturedPort[0] = s.udpPort;
                     try {
                         log.printf(
                                 "sctpj perf: loopback over UDP encapsulation on %s (%s API, %s profile, "
@@ -256,7 +273,8 @@ public final class Perf implements Callable<Integer> {
             int remoteUdpPort,
             boolean progress,
             PrintWriter out,
-            PrintWriter log) {}
+            PrintWriter log,
+            LowerLayerFactory.Decorator[] capture) {} // server's, client's; null: none
 
     // ------------------------------------------------------------------ server
 
@@ -280,7 +298,7 @@ public final class Perf implements Callable<Integer> {
             int[] udp = new int[1];
             ConcurrentHashMap<AssociationId, long[]> counts = new ConcurrentHashMap<>();
             CallbackSocket s = CallbackSocket.open(
-                    rt.threads().get(0), c.options, Net.udp(c.udpPort, null, 0, udp), new Callbacks() {
+                    rt.threads().get(0), c.options, Net.udp(c.udpPort, null, 0, udp, c.capture[0]), new Callbacks() {
                         @Override
                         public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
                             long[] n = counts.computeIfAbsent(m.association(), k -> new long[] {System.nanoTime(), 0});
@@ -300,7 +318,7 @@ public final class Perf implements Callable<Integer> {
             srv.udpPort = udp[0];
             srv.closer = s::close;
         } else {
-            SctpServerChannel sc = SctpServerChannel.open(SctpProvider.of(CallbackRuntime.of(rt), c.options));
+            SctpServerChannel sc = SctpServerChannel.open(Net.provider(rt, c.options, c.capture[0]));
             sc.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, c.udpPort);
             sc.bind(new InetSocketAddress(c.host, srv.sctpPort));
             srv.udpPort = sc.udpPort();
@@ -445,8 +463,8 @@ public final class Perf implements Callable<Integer> {
                 }
             }
         };
-        try (CallbackSocket s =
-                CallbackSocket.open(rt.threads().get(1), c.options, Net.udp(0, c.host, serverUdpPort, null), cb)) {
+        try (CallbackSocket s = CallbackSocket.open(
+                rt.threads().get(1), c.options, Net.udp(0, c.host, serverUdpPort, null, c.capture[1]), cb)) {
             s.setSendThreshold(Math.min(threshold(c, size), c.options.sendBufferBytes()));
             s.bind(30000 + (int) (Math.random() * 19000), List.of(c.host));
             long cpu0 = cpu();
@@ -474,7 +492,7 @@ public final class Perf implements Callable<Integer> {
         AtomicLong sent = new AtomicLong();
         AtomicLong count = new AtomicLong();
         IOException[] failure = {null};
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), c.options))) {
+        try (SctpChannel ch = SctpChannel.open(Net.provider(rt, c.options, c.capture[1]))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, serverUdpPort);
             long cpu0 = cpu();
             long t0 = System.nanoTime();

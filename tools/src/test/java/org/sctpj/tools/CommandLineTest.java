@@ -51,6 +51,8 @@ class CommandLineTest {
                 List.of("--csv", "perf", "--csv=perhaps"),
                 List.of("--json", "perf", "--json", "--csv"),
                 List.of("--plot", "perf", "--plot", "/no/such/directory/plot.png"),
+                List.of("--pcap", "perf", "--pcap", "/no/such/directory/run.pcap"),
+                List.of("--pcap", "echo", "--pcap", "/no/such/directory/run.pcap"),
                 List.of("--progress", "perf", "--progress=sometimes"),
                 List.of("--quiet", "perf", "--quiet=loud"),
                 List.of("--unordered", "perf", "--unordered=yes please"),

@@ -1156,7 +1156,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public int udpLocalPort() {
         EndpointHandle h = handle;
-        return h != null && h.lowerLayer() instanceof UdpEncapsulation u ? u.localPort() : 0;
+        UdpEncapsulation u = h == null ? null : udp(h.lowerLayer());
+        return u != null ? u.localPort() : 0;
     }
 
     /**
@@ -1175,7 +1176,8 @@ public final class CallbackSocket implements AutoCloseable {
             throw new IllegalArgumentException("remote UDP port must be 1..65535, was " + port);
         }
         EndpointHandle h = bound();
-        if (!(h.lowerLayer() instanceof UdpEncapsulation u)) {
+        UdpEncapsulation u = udp(h.lowerLayer());
+        if (u == null) {
             throw new IllegalStateException(
                     "the socket's lower layer is " + h.lowerLayer().getClass().getSimpleName()
                             + ", not UDP encapsulation: open the socket with UdpLayers.factory to use UDP ports");
@@ -1184,5 +1186,15 @@ public final class CallbackSocket implements AutoCloseable {
             u.setRemotePort(peer, port);
             return null;
         });
+    }
+
+    /** The UDP encapsulation beneath {@code layer}'s decorators ({@link LowerLayer#inner()}), or null. */
+    private static UdpEncapsulation udp(LowerLayer layer) {
+        for (LowerLayer l = layer; l != null; l = l.inner()) {
+            if (l instanceof UdpEncapsulation u) {
+                return u;
+            }
+        }
+        return null;
     }
 }
