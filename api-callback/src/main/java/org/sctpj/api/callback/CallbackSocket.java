@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.AssociationStats;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.PrStatus;
@@ -828,6 +829,21 @@ public final class CallbackSocket implements AutoCloseable {
         EndpointHandle h = bound();
         return call(() -> h.endpoint()
                 .info(association)
+                .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
+    }
+
+    /**
+     * The association's counters in both directions and per path: messages and bytes, duplicates,
+     * out-of-order arrivals, SACKs, timeout and fast retransmissions, RTT, cwnd ({@link
+     * AssociationStats}). Waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public AssociationStats stats(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint()
+                .associationStats(association)
                 .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
     }
 
