@@ -64,7 +64,7 @@ public record AssociationStats(
      *
      * @param address the peer address
      * @param status UNCONFIRMED, ACTIVE, POTENTIALLY_FAILED (RFC 7829) or INACTIVE
-     * @param packetsSent packets sent to it
+     * @param packetsSent packets carrying DATA sent to it (SACK-only and control packets are not counted)
      * @param bytesSent user bytes sent to it, retransmissions included
      * @param chunksReceived new DATA or I-DATA chunks that arrived from it
      * @param bytesReceived their user bytes
