@@ -24,6 +24,7 @@ import org.sctpj.api.socket.SctpChannel;
 import org.sctpj.api.socket.SctpServerChannel;
 import org.sctpj.api.socket.SctpStandardSocketOptions;
 import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.AssociationStats;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.AssociationChangeType;
 import org.sctpj.stack.SctpOptions;
@@ -182,7 +183,11 @@ public final class Perf implements Callable<Integer> {
     /** Picocli's constructor. */
     public Perf() {}
 
-    record Result(int size, long bytes, long messages, double seconds, double cpuPercent) {
+    /**
+     * One size's outcome; {@code sender} is the client association's counters when it stopped
+     * sending, before the shutdown (null when the association was gone).
+     */
+    record Result(int size, long bytes, long messages, double seconds, double cpuPercent, AssociationStats sender) {
         double megabytesPerSecond() {
             return bytes / 1e6 / seconds;
         }
@@ -473,17 +478,24 @@ public final class Perf implements Callable<Integer> {
             if (!up.await(10, TimeUnit.SECONDS) || done.getCount() == 0) {
                 throw new IOException("association to " + c.host + ":" + serverPort + " did not come up: " + how[0]);
             }
-            waitAndShow(c, size, t0, sent, count, () -> (limit > 0 && sent.get() >= limit) || done.getCount() == 0);
+            waitAndShow(
+                    c,
+                    size,
+                    System.nanoTime(),
+                    sent,
+                    count,
+                    () -> (limit > 0 && sent.get() >= limit) || done.getCount() == 0);
             if (done.getCount() == 0) {
                 throw new IOException("the association ended early at " + sent.get() + " bytes: " + how[0]);
             }
             stop.set(true);
+            AssociationStats st = s.stats(id);
             s.shutdown(id);
             if (!done.await(60, TimeUnit.SECONDS)) {
                 throw new IOException("the shutdown did not complete");
             }
             long t1 = System.nanoTime();
-            return new Result(size, sent.get(), count.get(), (t1 - t0) / 1e9, cpuPercent(cpu0, t1 - t0));
+            return new Result(size, sent.get(), count.get(), (t1 - t0) / 1e9, cpuPercent(cpu0, t1 - t0), st);
         }
     }
 
@@ -497,12 +509,15 @@ public final class Perf implements Callable<Integer> {
             long cpu0 = cpu();
             long t0 = System.nanoTime();
             ch.connect(new InetSocketAddress(c.host, serverPort), Duration.ofSeconds(10));
-            long end = c.byteLimit > 0 ? Long.MAX_VALUE : t0 + c.duration.toNanos();
+            long upAt = System.nanoTime(); // the sending window starts once the association is up
+            long end = c.byteLimit > 0 ? Long.MAX_VALUE : upAt + c.duration.toNanos();
             Thread sender = new Thread(
                     () -> {
                         try {
                             long i = 0;
-                            while (System.nanoTime() < end && (c.byteLimit < 0 || sent.get() < c.byteLimit)) {
+                            // At least one message, even if the thread started after the window.
+                            while ((i == 0 || System.nanoTime() < end)
+                                    && (c.byteLimit < 0 || sent.get() < c.byteLimit)) {
                                 MessageInfo mi = MessageInfo.createOutgoing(null, (int) (i % c.streams))
                                         .unordered(c.unordered);
                                 ch.send(payload.duplicate(), mi);
@@ -516,8 +531,9 @@ public final class Perf implements Callable<Integer> {
                     },
                     "perf-sender");
             sender.start();
-            waitAndShow(c, size, t0, sent, count, () -> !sender.isAlive());
+            waitAndShow(c, size, upAt, sent, count, () -> !sender.isAlive());
             sender.join();
+            AssociationStats st = ch.stats();
             if (failure[0] != null) {
                 throw new IOException(
                         "send failed at " + sent.get() + " bytes: " + failure[0].getMessage(), failure[0]);
@@ -535,10 +551,11 @@ public final class Perf implements Callable<Integer> {
                 sink.clear();
             }
             long t1 = System.nanoTime();
-            return new Result(size, sent.get(), count.get(), (t1 - t0) / 1e9, cpuPercent(cpu0, t1 - t0));
+            return new Result(size, sent.get(), count.get(), (t1 - t0) / 1e9, cpuPercent(cpu0, t1 - t0), st);
         }
     }
 
+    /** Shows progress from {@code t0}, when the association came up, until the sending window ends. */
     private void waitAndShow(
             Config c, int size, long t0, AtomicLong sent, AtomicLong count, java.util.function.BooleanSupplier done)
             throws InterruptedException {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import javax.imageio.ImageIO;
+import org.sctpj.stack.AssociationStats;
 
 /**
  * The outputs of {@code perf}: a table, CSV, JSON, and a PNG plot of throughput against message
@@ -47,12 +48,13 @@ final class Report {
 
     /** CSV with a header line; the unit is in each column's name. */
     static void csv(PrintWriter out, List<Perf.Result> results) {
-        out.println("size_bytes,bytes,messages,seconds,MB_per_s,Mbit_per_s,messages_per_s,cpu_percent");
+        out.println("size_bytes,bytes,messages,seconds,MB_per_s,Mbit_per_s,messages_per_s,cpu_percent,"
+                + "chunks_retransmitted,timeouts,fast_retransmits,srtt_us");
         for (Perf.Result r : results) {
             double mbs = r.megabytesPerSecond();
             out.printf(
                     Locale.ROOT,
-                    "%d,%d,%d,%.6f,%.3f,%.3f,%.1f,%.1f%n",
+                    "%d,%d,%d,%.6f,%.3f,%.3f,%.1f,%.1f,%s%n",
                     r.size(),
                     r.bytes(),
                     r.messages(),
@@ -60,8 +62,28 @@ final class Report {
                     mbs,
                     mbs * 8,
                     r.messages() / r.seconds(),
-                    r.cpuPercent());
+                    r.cpuPercent(),
+                    String.join(",", sender(r)));
         }
+    }
+
+    /**
+     * The sender's retransmission figures when it stopped sending: chunks retransmitted, T3-rtx
+     * expirations, fast retransmissions, SRTT of the primary path in microseconds (empty when the
+     * association was gone).
+     */
+    static String[] sender(Perf.Result r) {
+        AssociationStats s = r.sender();
+        if (s == null) {
+            return new String[] {"", "", "", ""};
+        }
+        long srtt = s.paths().isEmpty() ? 0 : s.paths().get(0).srttNanos();
+        return new String[] {
+            String.valueOf(s.chunksRetransmitted()),
+            String.valueOf(s.timeoutRetransmissions()),
+            String.valueOf(s.fastRetransmissions()),
+            String.format(Locale.ROOT, "%.1f", srtt / 1e3)
+        };
     }
 
     /** One JSON object: the run's description, the units, and one object per size. */
@@ -77,7 +99,9 @@ final class Report {
                     .append(String.format(
                             Locale.ROOT,
                             "{\"size_bytes\":%d,\"bytes\":%d,\"messages\":%d,\"seconds\":%.6f,\"MB_per_s\":%.3f,"
-                                    + "\"Mbit_per_s\":%.3f,\"messages_per_s\":%.1f,\"cpu_percent\":%s}",
+                                    + "\"Mbit_per_s\":%.3f,\"messages_per_s\":%.1f,\"cpu_percent\":%s,"
+                                    + "\"chunks_retransmitted\":%s,\"timeouts\":%s,\"fast_retransmits\":%s,"
+                                    + "\"srtt_us\":%s}",
                             r.size(),
                             r.bytes(),
                             r.messages(),
@@ -85,11 +109,17 @@ final class Report {
                             mbs,
                             mbs * 8,
                             r.messages() / r.seconds(),
-                            Double.isNaN(r.cpuPercent())
-                                    ? "null"
-                                    : String.format(Locale.ROOT, "%.1f", r.cpuPercent())));
+                            Double.isNaN(r.cpuPercent()) ? "null" : String.format(Locale.ROOT, "%.1f", r.cpuPercent()),
+                            orNull(sender(r)[0]),
+                            orNull(sender(r)[1]),
+                            orNull(sender(r)[2]),
+                            orNull(sender(r)[3])));
         }
         out.println(b.append("]}"));
+    }
+
+    private static String orNull(String v) {
+        return v.isEmpty() ? "null" : v;
     }
 
     /**

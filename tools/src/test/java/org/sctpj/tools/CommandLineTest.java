@@ -134,15 +134,35 @@ class CommandLineTest {
         String[] lines = csv.out.strip().split("\n");
         assertEquals(3, lines.length, csv.out);
         assertTrue(lines[0].startsWith("size_bytes,bytes,messages,seconds,MB_per_s"), lines[0]);
+        assertTrue(lines[0].endsWith(",chunks_retransmitted,timeouts,fast_retransmits,srtt_us"), lines[0]);
+        assertEquals(12, lines[1].split(",", -1).length, lines[1]);
         assertTrue(lines[1].startsWith("1000,") && lines[2].startsWith("2000,"), csv.out);
         java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
         assertEquals(900, img.getWidth());
         Run json = run("perf", "--sizes", "1000", "--duration", "200ms", "--json");
         assertEquals(0, json.code, json.err);
         assertTrue(
-                json.out.strip().startsWith("{\"run\":\"loopback") && json.out.contains("\"size_bytes\":1000"),
+                json.out.strip().startsWith("{\"run\":\"loopback")
+                        && json.out.contains("\"size_bytes\":1000")
+                        && json.out.contains("\"srtt_us\":"),
                 json.out);
         assertFalse(json.out.contains("\r"), "no progress line off a terminal");
         assertFalse(csv.err.contains("\r"), "no progress line off a terminal");
+    }
+
+    /**
+     * The sending window starts when the association is up: a handshake slower than the window
+     * (here 1 ms, shorter than any handshake) no longer leaves the socket-API sender no time, a
+     * "successful" run of 0 bytes.
+     */
+    @Test
+    void theSendingWindowStartsOnceTheAssociationIsUp() {
+        for (String api : new String[] {"socket", "callback"}) {
+            Run r = run("perf", "--api", api, "--sizes", "1000", "--duration", "1ms", "--csv");
+            assertEquals(0, r.code, r.err);
+            String row = r.out.strip().split("\n")[1];
+            long messages = Long.parseLong(row.split(",")[2]);
+            assertTrue(messages > 0, api + " API sent nothing: " + row);
+        }
     }
 }
