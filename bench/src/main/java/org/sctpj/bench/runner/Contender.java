@@ -31,6 +31,20 @@ record Contender(
             "sctp-sink",
             "sctp-bulk",
             List.of("api=callback", "threshold=100000"));
+    /**
+     * The callback contender on the portable UDP path (one {@code DatagramChannel} call per packet,
+     * no native code), what macOS and Windows users get.
+     */
+    static final Contender CALLBACK_PORTABLE = new Contender(
+            "sctpj-callback-portable",
+            "sctpj callback API as sctpj-callback, on the portable UDP path (-Dsctpj.udp.nativeIo=off: Java"
+                    + " DatagramChannel, one system call per packet, no GSO/GRO/sendmmsg/recvmmsg), what platforms"
+                    + " other than Linux get",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0", "-Dsctpj.udp.nativeIo=off"));
+
     static final Contender SOCKET = new Contender(
             "sctpj-socket",
             "sctpj socket API (api-socket: SctpServerChannel.accept + SctpChannel.receive into one reused heap"
@@ -72,13 +86,15 @@ record Contender(
             List.of());
     static final Contender UDP = new Contender(
             "kernel-udp",
-            "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams, one system call each (the ceiling of one call per packet, not of batched I/O)",
+            "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams, one system call each (the"
+                    + " ceiling of one call per packet, not of batched I/O: the portable path's ceiling)",
             "kernel",
             "udp-sink",
             "udp-blast",
             List.of());
 
-    static final List<Contender> THROUGHPUT = List.of(CALLBACK, CALLBACK_100K, SOCKET, USRSCTP, TSCTP, TCP, UDP);
+    static final List<Contender> THROUGHPUT =
+            List.of(CALLBACK, CALLBACK_100K, CALLBACK_PORTABLE, SOCKET, USRSCTP, TSCTP, TCP, UDP);
 
     static final List<Contender> LATENCY = List.of(
             new Contender(

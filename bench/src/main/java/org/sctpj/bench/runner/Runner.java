@@ -351,9 +351,12 @@ public final class Runner {
         }
     }
 
+    /** A JVM contender's command line: arguments starting with -D are JVM options, the rest go to the peer. */
     private List<String> javaCmd(String mode, List<String> args) {
-        List<String> c = new ArrayList<>(List.of(java, "-Xmx1g", "-cp", jar, Peer.class.getName(), mode));
-        c.addAll(args);
+        List<String> c = new ArrayList<>(List.of(java, "-Xmx1g"));
+        args.stream().filter(a -> a.startsWith("-D")).forEach(c::add);
+        c.addAll(List.of("-cp", jar, Peer.class.getName(), mode));
+        args.stream().filter(a -> !a.startsWith("-D")).forEach(c::add);
         return c;
     }
 
@@ -768,6 +771,14 @@ public final class Runner {
                 target(b, med, "callback API >= usrsctp", Contender.CALLBACK, Contender.USRSCTP, 1.0);
             }
             target(b, med, "socket API >= 0.9 x callback API", Contender.SOCKET, Contender.CALLBACK, 0.9);
+            target(
+                    b,
+                    med,
+                    "portable path >= 0.9 x its ceiling (kernel-udp)",
+                    Contender.CALLBACK_PORTABLE,
+                    Contender.UDP,
+                    0.9);
+            target(b, med, "portable path >= 2 x tsctp", Contender.CALLBACK_PORTABLE, Contender.TSCTP, 2.0);
             target(b, med, "100 KB threshold >= every-SACK callback", Contender.CALLBACK_100K, Contender.CALLBACK, 1.0);
             b.append('\n');
         }
