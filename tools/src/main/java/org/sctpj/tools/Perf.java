@@ -442,8 +442,12 @@ public final class Perf implements Callable<Integer> {
             void pump(CallbackSocket s, AssociationId id) {
                 long i = count.get();
                 while (!stop.get() && (limit < 0 || sent.get() < limit)) {
-                    if (s.send(id, info(c, i), payload.duplicate()) != SendStatus.ACCEPTED) {
-                        break;
+                    try {
+                        if (s.send(id, info(c, i), payload.duplicate()) != SendStatus.ACCEPTED) {
+                            break;
+                        }
+                    } catch (IllegalStateException e) {
+                        break; // the association is ending: its change event says how, and the run fails
                     }
                     i++;
                     sent.addAndGet(size);
@@ -503,7 +507,7 @@ public final class Perf implements Callable<Integer> {
         ByteBuffer payload = ByteBuffer.allocateDirect(size);
         AtomicLong sent = new AtomicLong();
         AtomicLong count = new AtomicLong();
-        IOException[] failure = {null};
+        Exception[] failure = {null};
         try (SctpChannel ch = SctpChannel.open(Net.provider(rt, c.options, c.capture[1]))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, serverUdpPort);
             long cpu0 = cpu();
@@ -525,8 +529,8 @@ public final class Perf implements Callable<Integer> {
                                 sent.addAndGet(size);
                                 count.set(i);
                             }
-                        } catch (IOException e) {
-                            failure[0] = e;
+                        } catch (IOException | RuntimeException e) {
+                            failure[0] = e; // reported on the caller's thread: one line, no stack trace
                         }
                     },
                     "perf-sender");
