@@ -4,6 +4,8 @@
  */
 module org.sctpj.timers {
     requires transitive org.sctpj.stack;
+    requires jdk.jfr;
 
     exports org.sctpj.timers;
+    exports org.sctpj.timers.jfr;
 }

@@ -142,6 +142,8 @@ public final class Endpoint {
     private final Stats stats = new Stats();
     private boolean listening;
     private EventHandler handler;
+    /** Hears of state changes, timeouts and fast retransmissions (see {@link Probe}); null: none. */
+    private Probe probe;
     /** Endpoint calls under way (more than one only if the core called itself, which it does not). */
     private int depth;
     /** True while the outbox is being handed to the handler: calls made then do not hand out. */
@@ -524,6 +526,30 @@ public final class Endpoint {
     public Optional<AssociationInfo> info(AssociationId id) {
         Association a = byId.get(id);
         return a == null ? Optional.empty() : Optional.of(AssociationInfo.of(a));
+    }
+
+    /** The counters of an association, both directions and per path, if it exists. */
+    public Optional<AssociationStats> associationStats(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(AssociationStats.of(a));
+    }
+
+    /**
+     * Sets who hears of state changes, path status changes, T3-rtx expirations and fast
+     * retransmissions ({@link Probe}); null for none (the default). Owner thread.
+     */
+    public void setProbe(Probe probe) {
+        this.probe = probe;
+    }
+
+    /** Tells the probe, if one is set and enabled, what changed in each live association. */
+    private void reportToProbe() {
+        Probe p = probe;
+        if (p != null && p.enabled()) {
+            for (int k = 0; k < live.size(); k++) {
+                live.get(k).report(p);
+            }
+        }
     }
 
     private Association assoc(AssociationId id) {
@@ -1050,6 +1076,9 @@ public final class Endpoint {
         if (--depth > 0) {
             return;
         }
+        if (probe != null) {
+            reportToProbe();
+        }
         if (handingOut || handler == null) {
             if (packetCall) {
                 outbox.detachViews();
@@ -1255,6 +1284,9 @@ public final class Endpoint {
 
         @Override
         public void closed(Association a) {
+            if (probe != null && probe.enabled()) {
+                a.report(probe); // CLOSED, the last word of an association the probe knew
+            }
             lastAssoc = null;
             byPeer.values().removeIf(x -> x == a);
             byTag.remove(a.localTag(), a);

@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  * @param maxParkNanos the longest the thread blocks when idle (default 100 ms)
  * @param daemon whether the thread is a daemon thread (default true)
  * @param clock the monotonic clock in nanoseconds (default {@link System#nanoTime()})
- * @param errors where caught errors go (default {@link ErrorReporter#STDERR})
+ * @param errors where caught errors go (default {@link ErrorReporter#LOG})
  */
 public record StackConfig(
         String name,
@@ -43,7 +43,7 @@ public record StackConfig(
             100_000_000L,
             true,
             System::nanoTime,
-            ErrorReporter.STDERR);
+            ErrorReporter.LOG);
 
     /** Validates the values. */
     public StackConfig {

@@ -17,6 +17,7 @@ import org.sctpj.stack.EventHandler;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer;
+import org.sctpj.timers.jfr.JfrProbe;
 
 /**
  * The thread that owns and drives endpoints: the reference driver of the {@link Endpoint} calling
@@ -80,6 +81,10 @@ import org.sctpj.stack.llp.LowerLayer;
  * endpoint's associations are aborted.
  */
 public final class StackThread implements AutoCloseable {
+    /** Whether the protocol trace ({@link PacketTrace}) is on for this turn. */
+    private boolean trace;
+    /** Turns what each endpoint reports into JFR events (nothing while no recording wants them). */
+    private final JfrProbe probe;
 
     /** The longest park between polls when the thread owns more than one lower layer: 100 us. */
     public static final long MULTI_LAYER_PARK_NANOS = 100_000L;
@@ -145,6 +150,7 @@ public final class StackThread implements AutoCloseable {
     /** A stack thread with these settings; {@link #start()} starts it. */
     public StackThread(StackConfig config) {
         this.config = Objects.requireNonNull(config, "config");
+        this.probe = JfrProbe.INSTANCE; // loads the JFR event classes here, not on the stack thread
     }
 
     /** A stack thread with {@link StackConfig#DEFAULT}. */
@@ -215,7 +221,10 @@ public final class StackThread implements AutoCloseable {
      */
     public EndpointHandle register(Endpoint endpoint, LowerLayer layer, EndpointListener listener) {
         EndpointHandle h = new EndpointHandle(this, endpoint, layer, listener);
-        execute(() -> attach(h));
+        execute(() -> {
+            endpoint.setProbe(probe);
+            attach(h);
+        });
         return h;
     }
 
@@ -375,6 +384,7 @@ public final class StackThread implements AutoCloseable {
     }
 
     private int turn() {
+        trace = PacketTrace.enabled();
         int work = runCommands();
         work += receiveAll();
         pollNow = now();
@@ -473,6 +483,9 @@ public final class StackThread implements AutoCloseable {
 
     private void onPacket(ByteBuffer packet, InetAddress from, InetAddress to) {
         EndpointHandle h = receiving;
+        if (trace) {
+            PacketTrace.log(true, h.endpoint.localPort(), packet, from);
+        }
         try {
             h.endpoint.handleInput(packet, from, to, pollNow);
             // Hand what this packet provoked to the lower layer before handling the next one: a
@@ -609,6 +622,9 @@ public final class StackThread implements AutoCloseable {
     private void send(EndpointHandle h, ByteBuffer packet, InetAddress source, InetAddress destination) {
         if (h.closed) {
             return;
+        }
+        if (trace) {
+            PacketTrace.log(false, h.endpoint.localPort(), packet, destination);
         }
         try {
             h.layer.send(packet, source, destination);

@@ -1,22 +1,24 @@
 package org.sctpj.tools;
 
+import java.io.Closeable;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.sctpj.api.callback.CallbackRuntime;
+import java.util.concurrent.Callable;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
+import org.sctpj.api.callback.LowerLayerFactory;
 import org.sctpj.api.socket.MessageInfo;
 import org.sctpj.api.socket.SctpChannel;
-import org.sctpj.api.socket.SctpProvider;
 import org.sctpj.api.socket.SctpStandardSocketOptions;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
@@ -25,119 +27,190 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
 import org.sctpj.timers.StackConfig;
 import org.sctpj.timers.StackRuntime;
+import org.sctpj.trace.PcapCapture;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * Echo server (callback API: each message is sent back from inside the receive callback, on the
- * same stream and PPID; what the send buffer refuses waits for the send callback) and echo client
- * (socket API: blocking send and receive, checking every byte and measuring round trips).
+ * {@code echo}: echo server (callback API: each message is sent back from inside the receive
+ * callback, on the same stream and PPID; what the send buffer refuses waits for the send callback)
+ * and echo client (socket API: blocking send and receive, checking every byte and measuring round
+ * trips); without a role, both in this process over loopback.
  */
-final class Echo {
-    private Echo() {}
+@Command(
+        name = "echo",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Echo server (callback API) and client (socket API, checks every echo, prints round-trip times).",
+            "ROLE: server, client, or none for both in this process over loopback."
+        })
+public final class Echo implements Callable<Integer> {
 
-    static final String USAGE =
-            """
-              echo server [options]  callback echo server: sends every message back from the receive callback
-                --host H             address to bind (127.0.0.1)
-                --port P             SCTP port (5002)
-                --udp-port U         local UDP port (9899; 0 for an ephemeral one, printed)
-              echo client [options]  socket-API client: sends messages, checks the echoes, prints round-trip times
-                --host H --port P    the server (127.0.0.1, 5002)
-                --remote-udp-port U  the server's UDP port (9899)
-                --count N            messages (1000), --size S bytes each (100), --streams N (1)
-              echo                   both in this process over loopback
-            """;
+    /** Which side runs. */
+    enum Role {
+        /** The callback echo server, until interrupted. */
+        server,
+        /** The socket-API client. */
+        client,
+        /** Both, in this process. */
+        loopback
+    }
 
-    static int run(String[] argv) throws Exception {
-        Args a = new Args(argv, Set.of());
-        String role = a.positional.isEmpty() ? "loopback" : a.positional.get(0);
-        InetAddress host = InetAddress.getByName(a.get("host", "127.0.0.1"));
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "ROLE", description = "server, client or loopback (the default)")
+    Role role = Role.loopback;
+
+    @Option(names = "--host", paramLabel = "H", description = "server: address to bind; client: the server (127.0.0.1)")
+    String host = "127.0.0.1";
+
+    @Option(names = "--port", paramLabel = "P", converter = Args.Port.class, description = "server SCTP port (5002)")
+    int port = 5002;
+
+    @Option(
+            names = "--udp-port",
+            paramLabel = "U",
+            converter = Args.Port.class,
+            description = "server: local UDP port (9899; 0 for an ephemeral one, printed)")
+    int udpPort = 9899;
+
+    @Option(
+            names = "--remote-udp-port",
+            paramLabel = "U",
+            converter = Args.Port.class,
+            description = "client: the server's UDP port (9899)")
+    int remoteUdpPort = 9899;
+
+    @Option(names = "--count", paramLabel = "N", converter = Args.Positive.class, description = "messages (1000)")
+    int count = 1000;
+
+    @Option(
+            names = "--size",
+            paramLabel = "S",
+            converter = Args.MessageSize.class,
+            description = "bytes per message (100)")
+    int size = 100;
+
+    @Option(names = "--streams", paramLabel = "N", converter = Args.StreamCount.class, description = "streams (1)")
+    int streams = 1;
+
+    @Option(
+            names = "--pcap",
+            paramLabel = "FILE",
+            description = "capture the traffic to a pcap file (loopback and client: the client's side; server: the"
+                    + " server's)")
+    Path pcap;
+
+    /** Picocli's constructor. */
+    public Echo() {}
+
+    @Override
+    public Integer call() throws Exception {
+        InetAddress address = Args.address(spec.commandLine(), host);
+        PrintWriter out = spec.commandLine().getOut();
         SctpOptions o = Net.profile("lan", true);
-        try (StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("echo"))) {
+        Args.checkWritable(spec.commandLine(), "--pcap", pcap);
+        int[] capturedPort = {role == Role.server ? udpPort : remoteUdpPort};
+        try (PcapCapture capture = pcap == null ? null : PcapCapture.open(pcap);
+                Closeable said = () -> Net.sayCaptured(out, capture, capturedPort[0]);
+                StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("echo"))) {
+            LowerLayerFactory.Decorator wrap = Net.wrapper(capture);
             switch (role) {
-                case "server" -> {
+                case server -> {
                     int[] udp = new int[1];
-                    CallbackSocket s = server(rt, o, host, a.getInt("port", 5002), a.getInt("udp-port", 9899), udp);
-                    System.out.printf(
+                    CallbackSocket s = server(rt, o, address, port, udpPort, udp, wrap);
+                    capturedPort[0] = udp[0];
+                    out.printf(
                             "echo server on %s SCTP port %d, UDP port %d; Ctrl-C to stop%n",
-                            host.getHostAddress(), s.localPort(), udp[0]);
+                            address.getHostAddress(), s.localPort(), udp[0]);
+                    out.flush();
                     Thread.currentThread().join();
                     return 0;
                 }
-                case "client" -> {
+                case client -> {
                     return client(
+                            out,
                             rt,
                             o,
-                            new InetSocketAddress(host, a.getInt("port", 5002)),
-                            a.getInt("remote-udp-port", 9899),
-                            a.getInt("count", 1000),
-                            (int) a.getBytes("size", 100),
-                            a.getInt("streams", 1));
+                            wrap,
+                            new InetSocketAddress(address, port),
+                            remoteUdpPort,
+                            count,
+                            size,
+                            streams);
                 }
-                case "loopback" -> {
+                default -> {
                     int[] udp = new int[1];
-                    int port = 5002 + (int) (Math.random() * 1000);
-                    try (CallbackSocket s = server(rt, o, host, port, 0, udp)) {
+                    int p = 5002 + (int) (Math.random() * 1000);
+                    try (CallbackSocket s = server(rt, o, address, p, 0, udp, null)) {
+                        capturedPort[0] = udp[0];
                         return client(
-                                rt,
-                                o,
-                                new InetSocketAddress(host, port),
-                                udp[0],
-                                a.getInt("count", 1000),
-                                (int) a.getBytes("size", 100),
-                                a.getInt("streams", 1));
+                                out, rt, o, wrap, new InetSocketAddress(address, p), udp[0], count, size, streams);
                     }
                 }
-                default -> throw new IllegalArgumentException("echo server | echo client | echo");
             }
         }
     }
 
     /** The callback echo server. */
-    static CallbackSocket server(StackRuntime rt, SctpOptions o, InetAddress host, int port, int udpPort, int[] udp)
+    static CallbackSocket server(
+            StackRuntime rt,
+            SctpOptions o,
+            InetAddress host,
+            int port,
+            int udpPort,
+            int[] udp,
+            LowerLayerFactory.Decorator capture)
             throws IOException {
         Map<AssociationId, ArrayDeque<SctpEvent.MessageReceived>> waiting = new HashMap<>();
-        CallbackSocket s = CallbackSocket.open(rt.threads().get(0), o, Net.udp(udpPort, null, 0, udp), new Callbacks() {
-            @Override
-            public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-                ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(m.association());
-                if (q != null && !q.isEmpty()) {
-                    q.add(m); // keep the order behind what already waits
-                    return;
-                }
-                if (!echo(s, m)) {
-                    waiting.computeIfAbsent(m.association(), k -> new ArrayDeque<>())
-                            .add(m);
-                }
-            }
+        CallbackSocket s =
+                CallbackSocket.open(rt.threads().get(0), o, Net.udp(udpPort, null, 0, udp, capture), new Callbacks() {
+                    @Override
+                    public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
+                        ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(m.association());
+                        if (q != null && !q.isEmpty()) {
+                            q.add(m); // keep the order behind what already waits
+                            return;
+                        }
+                        if (!echo(s, m)) {
+                            waiting.computeIfAbsent(m.association(), k -> new ArrayDeque<>())
+                                    .add(m);
+                        }
+                    }
 
-            @Override
-            public void onSendSpace(CallbackSocket s, AssociationId id, long free) {
-                ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(id);
-                while (q != null && !q.isEmpty() && echo(s, q.peek())) {
-                    q.poll();
-                }
-            }
+                    @Override
+                    public void onSendSpace(CallbackSocket s, AssociationId id, long free) {
+                        ArrayDeque<SctpEvent.MessageReceived> q = waiting.get(id);
+                        while (q != null && !q.isEmpty() && echo(s, q.peek())) {
+                            q.poll();
+                        }
+                    }
 
-            @Override
-            public void onAssociationChange(CallbackSocket s, SctpEvent.AssociationChange c) {
-                if (c.type() != SctpEvent.AssociationChangeType.COMMUNICATION_UP
-                        && c.type() != SctpEvent.AssociationChangeType.RESTART) {
-                    waiting.remove(c.association());
-                }
-            }
+                    @Override
+                    public void onAssociationChange(CallbackSocket s, SctpEvent.AssociationChange c) {
+                        if (c.type() != SctpEvent.AssociationChangeType.COMMUNICATION_UP
+                                && c.type() != SctpEvent.AssociationChangeType.RESTART) {
+                            waiting.remove(c.association());
+                        }
+                    }
 
-            private boolean echo(CallbackSocket s, SctpEvent.MessageReceived m) {
-                try {
-                    return s.send(
-                                    m.association(),
-                                    new SendInfo(m.streamId(), m.ppid(), m.unordered(), false),
-                                    ByteBuffer.wrap(m.data()))
-                            == SendStatus.ACCEPTED;
-                } catch (IllegalStateException e) {
-                    return true; // the peer is shutting down: nothing to echo to
-                }
-            }
-        });
+                    private boolean echo(CallbackSocket s, SctpEvent.MessageReceived m) {
+                        try {
+                            return s.send(
+                                            m.association(),
+                                            new SendInfo(m.streamId(), m.ppid(), m.unordered(), false),
+                                            ByteBuffer.wrap(m.data()))
+                                    == SendStatus.ACCEPTED;
+                        } catch (IllegalStateException e) {
+                            return true; // the peer is shutting down: nothing to echo to
+                        }
+                    }
+                });
         s.setSendThreshold(64 * 1024);
         s.bind(port, List.of(host));
         s.listen();
@@ -146,9 +219,17 @@ final class Echo {
 
     /** The socket-API client: one message at a time, checked, timed. */
     static int client(
-            StackRuntime rt, SctpOptions o, InetSocketAddress server, int udpPort, int count, int size, int streams)
+            PrintWriter out,
+            StackRuntime rt,
+            SctpOptions o,
+            LowerLayerFactory.Decorator capture,
+            InetSocketAddress server,
+            int udpPort,
+            int count,
+            int size,
+            int streams)
             throws IOException {
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), o))) {
+        try (SctpChannel ch = SctpChannel.open(Net.provider(rt, o, capture))) {
             ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, udpPort);
             ch.connect(server, Duration.ofSeconds(10));
             ByteBuffer in = ByteBuffer.allocate(size);
@@ -164,13 +245,13 @@ final class Echo {
                 MessageInfo mi = ch.receive(in, null, null, Duration.ofSeconds(10));
                 rtt[i] = System.nanoTime() - t0;
                 if (mi == null || mi.bytes() != size || !Arrays.equals(in.array(), msg)) {
-                    System.out.println("echo " + i + " wrong or missing: " + mi);
+                    out.println("echo " + i + " wrong or missing: " + mi);
                     return 1;
                 }
             }
             ch.shutdown();
             Arrays.sort(rtt);
-            System.out.printf(
+            out.printf(
                     "%d echoes of %d bytes checked; round trip: median %.1f us, p99 %.1f us, max %.1f us%n",
                     count, size, rtt[count / 2] / 1e3, rtt[(int) (count * 0.99)] / 1e3, rtt[count - 1] / 1e3);
             return 0;

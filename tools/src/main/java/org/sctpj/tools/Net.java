@@ -1,11 +1,16 @@
 package org.sctpj.tools;
 
+import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.time.Duration;
+import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.LowerLayerFactory;
+import org.sctpj.api.socket.SctpProvider;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.timers.StackRuntime;
+import org.sctpj.trace.PcapCapture;
 
 /** Lower layer and protocol profile choices shared by the tools. */
 final class Net {
@@ -26,6 +31,34 @@ final class Net {
             }
             return u;
         };
+    }
+
+    /** {@link #udp} wrapped by {@code capture} (none when null). */
+    static LowerLayerFactory udp(
+            int udpPort, InetAddress peer, int remoteUdpPort, int[] boundPort, LowerLayerFactory.Decorator capture) {
+        LowerLayerFactory f = udp(udpPort, peer, remoteUdpPort, boundPort);
+        return capture == null ? f : f.decorated(capture);
+    }
+
+    /** Socket-API channels on {@code rt}, their lower layers wrapped by {@code capture} (none when null). */
+    static SctpProvider provider(StackRuntime rt, SctpOptions o, LowerLayerFactory.Decorator capture) {
+        SctpProvider p = SctpProvider.of(CallbackRuntime.of(rt), o);
+        return capture == null ? p : p.withLayerDecorator(capture);
+    }
+
+    /** The capture's decorator, or null for no capture. */
+    static LowerLayerFactory.Decorator wrapper(PcapCapture capture) {
+        return capture == null ? null : capture::wrap;
+    }
+
+    /** After a run with {@code --pcap}: where the capture is and how to decode it (nothing without one). */
+    static void sayCaptured(PrintWriter log, PcapCapture capture, int udpPort) {
+        if (capture != null) {
+            log.printf(
+                    "capture: %s (SCTP in UDP, port %d: tshark -d udp.port==%d,sctp -r %s)%n",
+                    capture.file(), udpPort, udpPort, capture.file());
+            log.flush();
+        }
     }
 
     /** The protocol profile: lan (the thesis's cluster profile) or wan (RFC 9260 defaults). */

@@ -7,7 +7,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer;
 
@@ -31,8 +33,9 @@ import org.sctpj.stack.llp.LowerLayer;
  * given (wall-clock time by default).
  *
  * <p>Threads: as {@link LowerLayer}: one owner thread calls {@link #send}, {@link #receive} and
- * {@link #await}; {@link #wakeup} may come from any thread and is passed on untouched. The writer
- * must not be used by another thread meanwhile.
+ * {@link #await}; {@link #wakeup} may come from any thread and is passed on untouched. Each packet
+ * is written holding the writer's monitor, so layers on several threads may share one writer
+ * ({@link PcapCapture}); other users of the writer must synchronize on it too.
  */
 public final class PcapLowerLayer implements LowerLayer {
 
@@ -49,6 +52,30 @@ public final class PcapLowerLayer implements LowerLayer {
          */
         static Framing udp(int localPort, int remotePort) {
             return new Udp(localPort, remotePort);
+        }
+
+        /**
+         * SCTP in UDP (RFC 6951) with the ports asked per packet: ours from {@code localPort}, the
+         * peer's by its address from {@code remotePort} (as a UDP layer that learns them, RFC 6951
+         * section 5.4, knows them at that moment). Both are called on the layer's owner thread.
+         */
+        static Framing udp(IntSupplier localPort, ToIntFunction<InetAddress> remotePort) {
+            return new UdpPerPeer(localPort, remotePort);
+        }
+    }
+
+    /**
+     * See {@link Framing#udp(IntSupplier, ToIntFunction)}.
+     *
+     * @param localPort our UDP port now
+     * @param remotePort the UDP port of the peer at an address now
+     */
+    public record UdpPerPeer(IntSupplier localPort, ToIntFunction<InetAddress> remotePort) implements Framing {
+        /** Checks that both are given. */
+        public UdpPerPeer {
+            if (localPort == null || remotePort == null) {
+                throw new IllegalArgumentException("both port functions are required");
+            }
         }
     }
 
@@ -113,6 +140,7 @@ public final class PcapLowerLayer implements LowerLayer {
     }
 
     /** The wrapped layer. */
+    @Override
     public LowerLayer inner() {
         return inner;
     }
@@ -200,12 +228,22 @@ public final class PcapLowerLayer implements LowerLayer {
             }
         }
         long ts = Math.max(0, clockNanos.getAsLong());
+        int local = 0;
+        int remote = 0;
         if (framing instanceof Udp u) {
-            int srcPort = outbound ? u.localPort() : u.remotePort();
-            int dstPort = outbound ? u.remotePort() : u.localPort();
-            writer.writeUdp(bytes, src, srcPort, dst, dstPort, ts);
-        } else {
-            writer.writeRaw(bytes, src, dst, ts);
+            local = u.localPort();
+            remote = u.remotePort();
+        } else if (framing instanceof UdpPerPeer u) {
+            local = u.localPort().getAsInt();
+            remote = u.remotePort().applyAsInt(outbound ? dst : src);
+        }
+        // One writer may serve the layers of several stack threads (PcapCapture): one packet at a time.
+        synchronized (writer) {
+            if (local > 0 && remote > 0) {
+                writer.writeUdp(bytes, src, outbound ? local : remote, dst, outbound ? remote : local, ts);
+            } else {
+                writer.writeRaw(bytes, src, dst, ts);
+            }
         }
         written++;
     }

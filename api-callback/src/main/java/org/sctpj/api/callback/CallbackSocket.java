@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
+import org.sctpj.stack.AssociationStats;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.PrStatus;
@@ -831,6 +832,21 @@ public final class CallbackSocket implements AutoCloseable {
                 .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
     }
 
+    /**
+     * The association's counters in both directions and per path: messages and bytes, duplicates,
+     * out-of-order arrivals, SACKs, timeout and fast retransmissions, RTT, cwnd ({@link
+     * AssociationStats}). Waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public AssociationStats stats(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint()
+                .associationStats(association)
+                .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
+    }
+
     // ------------------------------------------------------------------ internals
 
     private void ensureOpen() {
@@ -1156,7 +1172,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public int udpLocalPort() {
         EndpointHandle h = handle;
-        return h != null && h.lowerLayer() instanceof UdpEncapsulation u ? u.localPort() : 0;
+        UdpEncapsulation u = h == null ? null : udp(h.lowerLayer());
+        return u != null ? u.localPort() : 0;
     }
 
     /**
@@ -1175,7 +1192,8 @@ public final class CallbackSocket implements AutoCloseable {
             throw new IllegalArgumentException("remote UDP port must be 1..65535, was " + port);
         }
         EndpointHandle h = bound();
-        if (!(h.lowerLayer() instanceof UdpEncapsulation u)) {
+        UdpEncapsulation u = udp(h.lowerLayer());
+        if (u == null) {
             throw new IllegalStateException(
                     "the socket's lower layer is " + h.lowerLayer().getClass().getSimpleName()
                             + ", not UDP encapsulation: open the socket with UdpLayers.factory to use UDP ports");
@@ -1184,5 +1202,15 @@ public final class CallbackSocket implements AutoCloseable {
             u.setRemotePort(peer, port);
             return null;
         });
+    }
+
+    /** The UDP encapsulation beneath {@code layer}'s decorators ({@link LowerLayer#inner()}), or null. */
+    private static UdpEncapsulation udp(LowerLayer layer) {
+        for (LowerLayer l = layer; l != null; l = l.inner()) {
+            if (l instanceof UdpEncapsulation u) {
+                return u;
+            }
+        }
+        return null;
     }
 }

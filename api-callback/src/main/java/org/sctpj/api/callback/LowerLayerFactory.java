@@ -3,6 +3,7 @@ package org.sctpj.api.callback;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.List;
+import java.util.Objects;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -19,4 +20,38 @@ public interface LowerLayerFactory {
      * @throws IOException on any other failure to open the sockets
      */
     LowerLayer open(int port, List<InetAddress> addresses) throws IOException;
+
+    /**
+     * Wraps a lower layer when a socket opens it: live capture ({@code PcapCapture::wrap} of the
+     * {@code trace} module, which writes every packet to a pcap file Wireshark opens), fault
+     * injection, counting. The wrapper must forward every call to the layer it wraps and return it
+     * from {@link LowerLayer#inner()}, so that the socket still finds the UDP encapsulation beneath
+     * ({@link CallbackSocket#udpLocalPort()}, {@link CallbackSocket#setUdpRemotePort}).
+     */
+    @FunctionalInterface
+    interface Decorator {
+        /**
+         * Wraps {@code inner}, a layer just opened; runs on the thread that binds the socket.
+         *
+         * @throws IOException if the wrapper cannot start (then {@code inner} is closed)
+         */
+        LowerLayer wrap(LowerLayer inner) throws IOException;
+    }
+
+    /**
+     * This factory, with every layer it opens wrapped by {@code decorator}: e.g. {@code
+     * UdpLayers.factory(0).decorated(capture::wrap)} captures a socket's traffic to a pcap file.
+     */
+    default LowerLayerFactory decorated(Decorator decorator) {
+        Objects.requireNonNull(decorator, "decorator");
+        return (port, addresses) -> {
+            LowerLayer inner = open(port, addresses);
+            try {
+                return Objects.requireNonNull(decorator.wrap(inner), "the decorator returned null");
+            } catch (IOException | RuntimeException e) {
+                inner.close();
+                throw e;
+            }
+        };
+    }
 }

@@ -322,6 +322,11 @@ final class Core implements Callbacks {
         return onStack(() -> socket.associations().contains(a.id) ? socket.info(a.id) : null);
     }
 
+    /** The association's counters, or null once it ended. */
+    org.sctpj.stack.AssociationStats stats(AssocState a) throws IOException {
+        return onStack(() -> socket.associations().contains(a.id) ? socket.stats(a.id) : null);
+    }
+
     // ------------------------------------------------------------------ callbacks (stack thread)
 
     private AssocState state(AssociationId id) {

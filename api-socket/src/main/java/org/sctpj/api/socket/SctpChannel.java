@@ -508,6 +508,15 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
     }
 
     /**
+     * The association's counters in both directions and per path (messages, bytes, duplicates,
+     * SACKs, timeout and fast retransmissions, RTT, cwnd), or null once it ended (sctpj).
+     */
+    public org.sctpj.stack.AssociationStats stats() throws IOException {
+        ensureOpen();
+        return core.stats(connected());
+    }
+
+    /**
      * The association's messages abandoned by their time to live, per policy, unsent and sent
      * (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS; sctpj), or null once it ended.
      */

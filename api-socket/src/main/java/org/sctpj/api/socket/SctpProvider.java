@@ -18,11 +18,23 @@ public final class SctpProvider {
     private final CallbackRuntime runtime;
     private final SctpOptions defaults;
     private final LowerLayerFactory layers;
+    private LowerLayerFactory.Decorator decorator;
 
     private SctpProvider(CallbackRuntime runtime, SctpOptions defaults, LowerLayerFactory layers) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.layers = layers;
+    }
+
+    /**
+     * A provider like this one whose channels' lower layers are wrapped by {@code decorator} (see
+     * {@link LowerLayerFactory#decorated}): e.g. {@code capture::wrap} of the {@code trace} module's
+     * {@code PcapCapture} records every channel's packets in one pcap file.
+     */
+    public SctpProvider withLayerDecorator(LowerLayerFactory.Decorator decorator) {
+        SctpProvider p = new SctpProvider(runtime, defaults, layers);
+        p.decorator = Objects.requireNonNull(decorator, "decorator");
+        return p;
     }
 
     /**
@@ -68,7 +80,8 @@ public final class SctpProvider {
      * port {@code udpPort}.
      */
     LowerLayerFactory layers(int udpPort) {
-        return layers != null ? layers : UdpLayers.factory(udpPort);
+        LowerLayerFactory f = layers != null ? layers : UdpLayers.factory(udpPort);
+        return decorator == null ? f : f.decorated(decorator);
     }
 
     /** The local UDP port servers use unless told otherwise: $SCTPJ_UDP_PORT, else 9899. */

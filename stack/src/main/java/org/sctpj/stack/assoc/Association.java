@@ -24,6 +24,7 @@ import org.sctpj.stack.handshake.StateCookie;
 import org.sctpj.stack.icmp.IcmpHandling;
 import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.path.Path;
+import org.sctpj.stack.path.PathStatus;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.tx.DataSender;
 import org.sctpj.stack.wire.Bytes;
@@ -311,6 +312,43 @@ public final class Association {
     /** The PR-SCTP policy of messages sent without one. */
     public PrPolicy defaultPrPolicy() {
         return t.forwardTsn.defaultPolicy();
+    }
+
+    /** The observability counters of both directions (read on the owner thread). */
+    public Counters counters() {
+        return t.counters;
+    }
+
+    /**
+     * Tells {@code probe} what changed since the last report: the state, each path's status and
+     * T3-rtx expirations, fast retransmissions (see {@link org.sctpj.stack.Probe}).
+     */
+    public void report(org.sctpj.stack.Probe probe) {
+        Counters c = t.counters;
+        if (c.reportedState != t.state) {
+            probe.associationState(
+                    t.id, t.host.localPort(), c.reportedState == null ? null : c.reportedState.name(), t.state.name());
+            c.reportedState = t.state;
+        }
+        for (int k = 0; k < t.paths.size(); k++) {
+            Path p = t.paths.get(k);
+            PathStatus was = p.swapReportedStatus();
+            if (was != p.status()) {
+                probe.pathStatus(
+                        t.id,
+                        p.address(),
+                        was == null ? null : was.name(),
+                        p.status().name());
+            }
+            long timeouts = p.takeUnreportedT3Expirations();
+            if (timeouts > 0) {
+                probe.retransmissionTimeout(t.id, p.address(), timeouts, p.rto().rto(), p.cwnd());
+            }
+        }
+        if (c.fastRetransmits != c.reportedFastRetransmits) {
+            probe.fastRetransmit(t.id, c.fastRetransmits - c.reportedFastRetransmits);
+            c.reportedFastRetransmits = c.fastRetransmits;
+        }
     }
 
     /** Abandoned messages of the association (RFC 7496 section 4.5, SCTP_PR_ASSOC_STATUS). */

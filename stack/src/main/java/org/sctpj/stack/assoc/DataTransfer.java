@@ -114,11 +114,14 @@ public final class DataTransfer {
     SendStatus send(SendInfo info, ByteBuffer data, long now) {
         checkSendable(info);
         PrPolicy pr = t.forwardTsn.policyFor(info);
+        int length = data.remaining();
         if (pr.isReliable()) {
-            return accepted(t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data));
+            return accepted(t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data), length);
         }
         return afterPrSend(
-                t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data, pr, now), now);
+                t.tx.send(info.streamId(), info.ppid(), info.unordered(), info.immediate(), data, pr, now),
+                length,
+                now);
     }
 
     /** See {@link Association#sendOwned}. */
@@ -127,19 +130,21 @@ public final class DataTransfer {
         PrPolicy pr = t.forwardTsn.policyFor(info);
         if (pr.isReliable()) {
             return accepted(
-                    t.tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length));
+                    t.tx.sendOwned(info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length),
+                    length);
         }
         return afterPrSend(
                 t.tx.sendOwned(
                         info.streamId(), info.ppid(), info.unordered(), info.immediate(), array, length, pr, now),
+                length,
                 now);
     }
 
     /** A send with a PR-SCTP policy may have abandoned messages to make room: the peer hears of it. */
-    private SendStatus afterPrSend(DataSender.SendStatus s, long now) {
+    private SendStatus afterPrSend(DataSender.SendStatus s, int length, long now) {
         t.forwardTsn.afterAbandon(now);
         t.forwardTsn.flushAbandoned(now);
-        return accepted(s);
+        return accepted(s, length);
     }
 
     private void checkSendable(SendInfo info) {
@@ -157,10 +162,12 @@ public final class DataTransfer {
         }
     }
 
-    private SendStatus accepted(DataSender.SendStatus s) {
+    private SendStatus accepted(DataSender.SendStatus s, int length) {
         if (s == DataSender.SendStatus.WOULD_BLOCK) {
             return SendStatus.WOULD_BLOCK;
         }
+        t.counters.messagesSent++;
+        t.counters.bytesSent += length;
         t.wasDry = false;
         return SendStatus.ACCEPTED;
     }
@@ -196,7 +203,26 @@ public final class DataTransfer {
                 d.userDataOffset(),
                 d.userDataLength(),
                 now);
+        count(r, d.tsn(), d.userDataLength(), pkt);
         return afterDataResult(r, d.streamId(), pkt, now);
+    }
+
+    /** Counts a DATA or I-DATA chunk's outcome, for the association and the path it came from. */
+    private void count(DataReceiver.DataResult r, int tsn, int userBytes, InboundPacket pkt) {
+        Counters c = t.counters;
+        if (r == DataReceiver.DataResult.NEW) {
+            c.chunksReceived++;
+            c.bytesReceived += userBytes;
+            if (Integer.compareUnsigned(tsn - t.rx.cumulativeTsn(), 0x80000000) < 0 && tsn != t.rx.cumulativeTsn()) {
+                c.outOfOrderReceived++; // still above the Cumulative TSN: a lower TSN is missing
+            }
+            Path p = t.pathOf(pkt.from());
+            if (p != null) {
+                p.countReceived(userBytes);
+            }
+        } else if (r == DataReceiver.DataResult.DUPLICATE) {
+            c.duplicatesReceived++;
+        }
     }
 
     /** The association's part of a DATA or I-DATA chunk's outcome: 1, or -1 if it aborted. */
@@ -250,8 +276,9 @@ public final class DataTransfer {
         }
         noteDataSource(pkt.from());
         int streamId = Wire.u16(b, off + 8);
+        int tsn = b.getInt(off + 4);
         DataReceiver.DataResult r = t.rx.onIData(
-                b.getInt(off + 4),
+                tsn,
                 streamId,
                 b.getInt(off + 12),
                 b.getInt(off + 16),
@@ -260,6 +287,7 @@ public final class DataTransfer {
                 off + IDataChunk.FIXED_LENGTH,
                 len - IDataChunk.FIXED_LENGTH,
                 now);
+        count(r, tsn, len - IDataChunk.FIXED_LENGTH, pkt);
         if (t.rx.peerNumbersFragmentsLikeLinux()) {
             t.tx.peerNumbersFragmentsLikeLinux(); // IDataFragmentNumbering.AUTO follows the peer
         }
@@ -311,6 +339,12 @@ public final class DataTransfer {
         long freeBefore = t.tx.freeBytes();
         AckResult r = t.tx.onSack(
                 s.cumTsnAck(), Integer.toUnsignedLong(s.aRwnd()), starts, ends, n, s.dupCount(), t.paths, now);
+        Counters c = t.counters;
+        c.sacksReceived++;
+        c.gapSacksReceived += n > 0 ? 1 : 0;
+        c.duplicatesReportedByPeer += s.dupCount();
+        c.fastRetransmits += r.fastRetransmitsMarked();
+        c.fastRecoveries += r.enteredFastRecovery() ? 1 : 0;
         afterAck(r, freeBefore, now);
     }
 
@@ -358,6 +392,8 @@ public final class DataTransfer {
      * timed out a zero window probe the peer keeps answering (section 6.1 A).
      */
     void onT3(Path p, long now) {
+        t.counters.t3Expirations++;
+        p.countT3Expiration();
         boolean answeredProbe = t.tx.answeredProbeTimesOut();
         t.tx.onT3Expired(p, t.paths, now);
         t.forwardTsn.onT3(now);
@@ -417,6 +453,7 @@ public final class DataTransfer {
 
     private void deliver(
             int streamId, int ppid, boolean unordered, byte[] array, ByteBuffer buf, int offset, int length) {
+        t.counters.messagesDelivered++;
         t.host.deliver(t.id, streamId, ppid, unordered, array, buf, offset, length);
     }
 
@@ -610,6 +647,8 @@ public final class DataTransfer {
      */
     private void bundleSack(long now) {
         if (t.rx.sackNeeded(now) || t.rx.sackDeadline() != Tcb.NONE) {
+            t.counters.sacksSent++;
+            t.counters.gapSacksSent += t.rx.highestTsn() != t.rx.cumulativeTsn() ? 1 : 0;
             t.rx.writeSack(sackWriter, pb.remaining());
         }
     }

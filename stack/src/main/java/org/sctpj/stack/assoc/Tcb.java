@@ -186,6 +186,9 @@ public final class Tcb {
     /** ICMP errors about our packets (RFC 9260 appendix C, RFC 6951 section 5.5). */
     public final IcmpHandling icmp;
 
+    /** Observability counters of both directions (see {@link Counters}). */
+    public final Counters counters = new Counters();
+
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
         this.id = id;

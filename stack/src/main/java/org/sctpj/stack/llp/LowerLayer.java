@@ -91,4 +91,13 @@ public interface LowerLayer extends AutoCloseable {
     /** Closes the sockets; further calls fail. */
     @Override
     void close() throws IOException;
+
+    /**
+     * The layer this one decorates (a pcap writer, a fault injector), or null for a layer that
+     * decorates none: code that needs the concrete layer beneath (e.g. the UDP ports of RFC 6951
+     * encapsulation) follows this chain. Decorators override it.
+     */
+    default LowerLayer inner() {
+        return null;
+    }
 }

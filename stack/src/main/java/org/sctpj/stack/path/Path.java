@@ -40,6 +40,15 @@ public final class Path implements PathCongestionState {
     private long chunksRetransmitted;
     private long bytesRetransmitted;
     private long packetsRetransmitted;
+    /** Observability counters (plain fields, counted on the data path without allocation). */
+    private long chunksReceived;
+
+    private long bytesReceived;
+    private long t3Expirations;
+    /** What the endpoint's probe last heard of this path (see {@code Endpoint.setProbe}). */
+    private PathStatus reportedStatus;
+
+    private long reportedT3Expirations;
     private long lastAckNanos = Long.MIN_VALUE;
     private boolean inCmtSet = true;
 
@@ -294,6 +303,49 @@ public final class Path implements PathCongestionState {
     /** Records an acknowledgement of data or of a heartbeat sent here. */
     public void recordAck(long now) {
         lastAckNanos = now;
+    }
+
+    /** A DATA or I-DATA chunk of {@code bytes} user bytes, new to the receiver, arrived from this address. */
+    public void countReceived(int bytes) {
+        chunksReceived++;
+        bytesReceived += bytes;
+    }
+
+    /** New DATA and I-DATA chunks that arrived from this address. */
+    public long chunksReceived() {
+        return chunksReceived;
+    }
+
+    /** Their user bytes. */
+    public long bytesReceived() {
+        return bytesReceived;
+    }
+
+    /** T3-rtx of this path expired (RFC 9260 section 6.3.3). */
+    public void countT3Expiration() {
+        t3Expirations++;
+    }
+
+    /** How many times T3-rtx of this path expired. */
+    public long t3Expirations() {
+        return t3Expirations;
+    }
+
+    /**
+     * For the endpoint's probe: the status it last reported (null before any), replaced by the
+     * current one.
+     */
+    public PathStatus swapReportedStatus() {
+        PathStatus was = reportedStatus;
+        reportedStatus = status;
+        return was;
+    }
+
+    /** For the endpoint's probe: T3 expirations not yet reported, now reported. */
+    public long takeUnreportedT3Expirations() {
+        long n = t3Expirations - reportedT3Expirations;
+        reportedT3Expirations = t3Expirations;
+        return n;
     }
 
     /** User data bytes sent here, retransmissions included. */

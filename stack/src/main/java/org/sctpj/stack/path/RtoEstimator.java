@@ -28,6 +28,7 @@ public final class RtoEstimator {
     private long srtt;
     private long rttvar;
     private long rto;
+    private long lastRtt;
     private boolean hasSample;
 
     /**
@@ -65,6 +66,7 @@ public final class RtoEstimator {
      */
     public void sample(long rttNanos) {
         long r = Math.max(0, rttNanos);
+        lastRtt = r;
         if (!hasSample) {
             srtt = r;
             rttvar = r / 2;
@@ -94,6 +96,11 @@ public final class RtoEstimator {
     /** Smoothed round-trip time; 0 before the first sample. */
     public long srtt() {
         return srtt;
+    }
+
+    /** The latest round-trip measurement, nanoseconds; 0 before the first sample. */
+    public long lastRtt() {
+        return lastRtt;
     }
 
     /** Round-trip time variation; 0 before the first sample. */
