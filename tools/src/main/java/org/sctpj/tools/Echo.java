@@ -1,5 +1,6 @@
 package org.sctpj.tools;
 
+import com.sun.nio.sctp.MessageInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,10 +15,10 @@ import java.util.Set;
 import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
 import org.sctpj.api.socket.SctpProvider;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMessageInfo;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
@@ -148,8 +149,8 @@ final class Echo {
     static int client(
             StackRuntime rt, SctpOptions o, InetSocketAddress server, int udpPort, int count, int size, int streams)
             throws IOException {
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), o))) {
-            ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, udpPort);
+        try (SctpjChannel ch = SctpProvider.of(CallbackRuntime.of(rt), o).openSctpChannel()) {
+            ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, udpPort);
             ch.connect(server, Duration.ofSeconds(10));
             ByteBuffer in = ByteBuffer.allocate(size);
             long[] rtt = new long[count];
@@ -159,7 +160,7 @@ final class Echo {
                 long t0 = System.nanoTime();
                 ch.send(
                         ByteBuffer.wrap(msg),
-                        MessageInfo.createOutgoing(null, i % streams).sackImmediately(true));
+                        SctpjMessageInfo.createOutgoing(null, i % streams).sackImmediately(true));
                 in.clear();
                 MessageInfo mi = ch.receive(in, null, null, Duration.ofSeconds(10));
                 rtt[i] = System.nanoTime() - t0;

@@ -1,5 +1,6 @@
 package org.sctpj.tools;
 
+import com.sun.nio.sctp.MessageInfo;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -17,11 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
 import org.sctpj.api.socket.SctpProvider;
-import org.sctpj.api.socket.SctpServerChannel;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMessageInfo;
+import org.sctpj.api.socket.SctpjServerChannel;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.AssociationChangeType;
@@ -177,15 +178,16 @@ final class Perf {
             srv.udpPort = udp[0];
             srv.closer = s::close;
         } else {
-            SctpServerChannel sc = SctpServerChannel.open(SctpProvider.of(CallbackRuntime.of(rt), c.options));
-            sc.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, c.udpPort);
+            SctpjServerChannel sc =
+                    SctpProvider.of(CallbackRuntime.of(rt), c.options).openServerChannel();
+            sc.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, c.udpPort);
             sc.bind(new InetSocketAddress(c.host, srv.sctpPort));
             srv.udpPort = sc.udpPort();
             Thread acceptor = new Thread(
                     () -> {
                         try {
                             while (true) {
-                                SctpChannel ch = sc.accept();
+                                SctpjChannel ch = sc.accept();
                                 Thread reader = new Thread(() -> drain(ch, announce), "perf-reader");
                                 reader.setDaemon(true);
                                 reader.start();
@@ -202,7 +204,7 @@ final class Perf {
         return srv;
     }
 
-    private static void drain(SctpChannel ch, boolean announce) {
+    private static void drain(SctpjChannel ch, boolean announce) {
         ByteBuffer buf = ByteBuffer.allocateDirect(256 * 1024);
         long n = 0;
         long t0 = System.nanoTime();
@@ -342,8 +344,9 @@ final class Perf {
         ByteBuffer payload = ByteBuffer.allocateDirect(size);
         AtomicLong sent = new AtomicLong();
         AtomicLong count = new AtomicLong();
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), c.options))) {
-            ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, serverUdpPort);
+        try (SctpjChannel ch =
+                SctpProvider.of(CallbackRuntime.of(rt), c.options).openSctpChannel()) {
+            ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, serverUdpPort);
             long cpu0 = cpu();
             long t0 = System.nanoTime();
             ch.connect(new InetSocketAddress(c.host, serverPort), Duration.ofSeconds(10));
@@ -353,7 +356,7 @@ final class Perf {
                         try {
                             long i = 0;
                             while (System.nanoTime() < end && (c.byteLimit < 0 || sent.get() < c.byteLimit)) {
-                                MessageInfo mi = MessageInfo.createOutgoing(null, (int) (i % c.streams))
+                                MessageInfo mi = SctpjMessageInfo.createOutgoing(null, (int) (i % c.streams))
                                         .unordered(c.unordered);
                                 ch.send(payload.duplicate(), mi);
                                 i++;

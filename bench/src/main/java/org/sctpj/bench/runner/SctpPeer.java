@@ -1,5 +1,9 @@
 package org.sctpj.bench.runner;
 
+import com.sun.nio.sctp.AbstractNotificationHandler;
+import com.sun.nio.sctp.AssociationChangeNotification;
+import com.sun.nio.sctp.HandlerResult;
+import com.sun.nio.sctp.MessageInfo;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -12,14 +16,12 @@ import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.callback.LowerLayerFactory;
-import org.sctpj.api.socket.AbstractNotificationHandler;
-import org.sctpj.api.socket.AssociationChangeNotification;
-import org.sctpj.api.socket.HandlerResult;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
 import org.sctpj.api.socket.SctpProvider;
-import org.sctpj.api.socket.SctpServerChannel;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
+import org.sctpj.api.socket.SctpjAssociationChangeNotification;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMessageInfo;
+import org.sctpj.api.socket.SctpjServerChannel;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
@@ -33,7 +35,7 @@ import org.sctpj.timers.StackRuntime;
 /**
  * One sctpj benchmark process over UDP encapsulation on 127.0.0.1 (LAN profile, MTU 1500), with
  * either the callback API ({@code api=callback}, {@link CallbackSocket}) or the blocking socket API
- * ({@code api=socket}, {@link SctpChannel} and {@link SctpServerChannel} of {@code api-socket}, as
+ * ({@code api=socket}, {@link SctpjChannel} and {@link SctpjServerChannel} of {@code api-socket}, as
  * an application uses them). Modes: {@code sink} and {@code bulk} (throughput), {@code echo} and
  * {@code ping} (30-byte round trips with the I bit and no Nagle delay). Servers bind UDP port 0
  * and print {@code PEER-READY udp=PORT}; every process ends with one {@code PEER-RESULT} line.
@@ -332,7 +334,8 @@ final class SctpPeer {
             if (n != null
                     && n.event() != AssociationChangeNotification.AssocChangeEvent.COMM_UP
                     && n.event() != AssociationChangeNotification.AssocChangeEvent.SHUTDOWN) {
-                System.out.println("PEER-NOTE association ended: " + n.event() + " " + n.reason());
+                System.out.println("PEER-NOTE association ended: " + n.event() + " "
+                        + ((SctpjAssociationChangeNotification) n).reason());
             }
         }
     }
@@ -342,11 +345,11 @@ final class SctpPeer {
      * waits for the shutdown to complete, so the peer sees SHUTDOWN COMPLETE before this process
      * exits (the default, a background shutdown, would die with the process).
      */
-    private SctpServerChannel socketServer(boolean noDelay) throws Exception {
-        SctpServerChannel server = SctpServerChannel.open(provider());
-        server.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
-        server.setOption(SctpStandardSocketOptions.SCTP_NODELAY, noDelay);
-        server.setOption(SctpStandardSocketOptions.SO_LINGER, 5);
+    private SctpjServerChannel socketServer(boolean noDelay) throws Exception {
+        SctpjServerChannel server = provider().openServerChannel();
+        server.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        server.setOption(SctpjSocketOptions.SCTP_NODELAY, noDelay);
+        server.setOption(SctpjSocketOptions.SO_LINGER, 5);
         server.bind(new InetSocketAddress(LOCAL, SERVER_PORT));
         System.out.println("PEER-READY udp=" + server.udpPort());
         System.out.flush();
@@ -354,10 +357,10 @@ final class SctpPeer {
     }
 
     /** A client channel from 127.0.0.1:CLIENT_PORT to the server, whose UDP port is {@code remote-udp}. */
-    private SctpChannel socketClient(boolean noDelay) throws Exception {
-        SctpChannel ch = SctpChannel.open(provider());
-        ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, args.integer("remote-udp", 9899));
-        ch.setOption(SctpStandardSocketOptions.SCTP_NODELAY, noDelay);
+    private SctpjChannel socketClient(boolean noDelay) throws Exception {
+        SctpjChannel ch = provider().openSctpChannel();
+        ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, args.integer("remote-udp", 9899));
+        ch.setOption(SctpjSocketOptions.SCTP_NODELAY, noDelay);
         ch.bind(new InetSocketAddress(LOCAL, CLIENT_PORT));
         ch.connect(new InetSocketAddress(LOCAL, SERVER_PORT), Duration.ofSeconds(10));
         return ch;
@@ -372,7 +375,7 @@ final class SctpPeer {
      * Receives until the end of stream (true) or the deadline (false), discarding what comes: the
      * wait for the association's end after a shutdown.
      */
-    private static boolean drainToEnd(SctpChannel ch, EndNote note, long deadline) throws Exception {
+    private static boolean drainToEnd(SctpjChannel ch, EndNote note, long deadline) throws Exception {
         ByteBuffer b = ByteBuffer.allocate(RECEIVE_BUFFER);
         while (System.nanoTime() < deadline) {
             b.clear();
@@ -395,11 +398,11 @@ final class SctpPeer {
         long deadline = System.nanoTime() + (long) (timeout * 1e9);
         EndNote note = new EndNote();
         boolean eof = false;
-        try (SctpServerChannel server = socketServer(false)) {
+        try (SctpjServerChannel server = socketServer(false)) {
             // accept() with no time limit: accept(Duration) can miss an association that is still
             // being set up when it wakes and then sleep out its whole time (reported); the runner
             // kills a server that is never connected to.
-            SctpChannel ch = server.accept();
+            SctpjChannel ch = server.accept();
             if (ch != null) {
                 try (ch) {
                     ByteBuffer dst = ByteBuffer.allocate(RECEIVE_BUFFER);
@@ -432,10 +435,10 @@ final class SctpPeer {
         int size = args.integer("size", 1000);
         long durationNanos = (long) (args.dbl("duration", 2) * 1e9);
         ByteBuffer message = ByteBuffer.allocate(size);
-        MessageInfo info = MessageInfo.createOutgoing(null, 0).payloadProtocolID(51);
+        MessageInfo info = SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(51);
         EndNote note = new EndNote();
         long sent = 0;
-        try (SctpChannel ch = socketClient(false)) {
+        try (SctpjChannel ch = socketClient(false)) {
             long t0 = System.nanoTime();
             long stop = t0 + durationNanos;
             while (System.nanoTime() < stop) {
@@ -457,14 +460,14 @@ final class SctpPeer {
     private int socketEcho(double timeout) throws Exception {
         long deadline = System.nanoTime() + (long) (timeout * 1e9);
         EndNote note = new EndNote();
-        MessageInfo out = MessageInfo.createOutgoing(null, 0).sackImmediately(true);
+        MessageInfo out = SctpjMessageInfo.createOutgoing(null, 0).sackImmediately(true);
         long echoed = 0;
         boolean eof = false;
-        try (SctpServerChannel server = socketServer(true)) {
+        try (SctpjServerChannel server = socketServer(true)) {
             // accept() with no time limit: accept(Duration) can miss an association that is still
             // being set up when it wakes and then sleep out its whole time (reported); the runner
             // kills a server that is never connected to.
-            SctpChannel ch = server.accept();
+            SctpjChannel ch = server.accept();
             if (ch != null) {
                 try (ch) {
                     ByteBuffer buf = ByteBuffer.allocate(RECEIVE_BUFFER);
@@ -497,9 +500,9 @@ final class SctpPeer {
         int messages = args.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         MessageInfo info =
-                MessageInfo.createOutgoing(null, 0).payloadProtocolID(51).sackImmediately(true);
+                SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(51).sackImmediately(true);
         EndNote note = new EndNote();
-        try (SctpChannel ch = socketClient(true)) {
+        try (SctpjChannel ch = socketClient(true)) {
             ByteBuffer b = ByteBuffer.allocate(size);
             ByteBuffer r = ByteBuffer.allocate(RECEIVE_BUFFER);
             for (int i = 0; i < warmup + messages; i++) {
