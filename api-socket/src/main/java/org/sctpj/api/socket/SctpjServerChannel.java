@@ -153,13 +153,10 @@ public final class SctpjServerChannel extends SctpServerChannel implements Readi
             begin();
             synchronized (pending) {
                 while (isOpen()) {
-                    AssocState head = pending.poll();
-                    if (head != null && head.phase != AssocState.CONNECTING) {
-                        a = head;
+                    a = firstUp();
+                    if (a != null) {
+                        pending.remove(a);
                         break;
-                    }
-                    if (head != null) {
-                        pending.addFirst(head); // not up yet
                     }
                     if (nanos == 0) {
                         break;
@@ -187,6 +184,16 @@ public final class SctpjServerChannel extends SctpServerChannel implements Readi
         c.retain();
         OptionValues o = options.copy();
         return new SctpjChannel(c, a, a.inbox, o);
+    }
+
+    /** The first waiting association that is no longer being set up (held: {@code pending}). */
+    private AssocState firstUp() {
+        for (AssocState a : pending) {
+            if (a.phase != AssocState.CONNECTING) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /** The bound addresses with the port (empty before bind). */
@@ -238,13 +245,8 @@ public final class SctpjServerChannel extends SctpServerChannel implements Readi
             return 0;
         }
         synchronized (pending) {
-            for (AssocState a : pending) {
-                if (a.phase != AssocState.CONNECTING) {
-                    return SelectionKey.OP_ACCEPT;
-                }
-            }
+            return firstUp() != null ? SelectionKey.OP_ACCEPT : 0;
         }
-        return 0;
     }
 
     @Override
