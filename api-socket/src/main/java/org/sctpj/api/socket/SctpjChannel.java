@@ -405,12 +405,17 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
 
     // ------------------------------------------------------------------ state
 
-    /** The association, or null before connect completes (and after it ended: still the last one). */
+    /**
+     * The association, or null until a connect completed: until a blocking connect returned, or
+     * {@link #finishConnect} returned true, as in the JDK (Netty, for one, tells that a channel
+     * became active by this turning non-null). After the association ended it is still the last
+     * one.
+     */
     @Override
     public SctpjAssociation association() throws IOException {
         ensureOpen();
         AssocState a = assoc;
-        return a == null ? null : a.view;
+        return a == null || !connectFinished ? null : a.view;
     }
 
     /** The local addresses with the port (empty before connect). */

@@ -120,6 +120,7 @@ class SelectorTest {
         assertFalse(c.connect(addr(s)), "a non-blocking connect returns at once");
         assertTrue(c.isConnectionPending());
         assertSame(ck, await(cs, SelectionKey.OP_CONNECT));
+        assertNull(c.association(), "no association until finishConnect, as in the JDK");
         assertTrue(c.finishConnect());
         assertFalse(c.isConnectionPending());
         assertNotNull(c.association());
