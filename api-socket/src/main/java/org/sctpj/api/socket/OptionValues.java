@@ -101,6 +101,9 @@ final class OptionValues {
         if (value == null && name != SCTP_PRIMARY_ADDR) {
             throw new IllegalArgumentException(name + " needs a value (null given)");
         }
+        if (bound && !LIVE.contains(name) && java.util.Objects.equals(values.get(name), value)) {
+            return; // the value it has already (Netty sets SCTP_NODELAY on accepted channels)
+        }
         if (bound && !LIVE.contains(name)) {
             throw new IllegalStateException(name + " shapes the protocol and is fixed once the channel is bound"
                     + " (for SctpChannel: at connect): set it before");

@@ -597,16 +597,20 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
     }
 
     /**
-     * Sets an option (see {@link SctpjSocketOptions} for when each may be set).
+     * Sets an option (see {@link SctpjSocketOptions} for when each may be set). {@code
+     * SCTP_PRIMARY_ADDR} on a connected channel makes that peer address the primary path at once
+     * (RFC 9260 section 5.1.2).
      *
      * @throws IllegalStateException for a protocol option after connect
      * @throws UnsupportedOperationException for an option or value sctpj does not support
+     * @throws IllegalArgumentException for a primary address that is not one of the peer's
      */
-    public <T> SctpChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
+    @Override
+    public <T> SctpjChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
         ensureOpen();
         if (name == SctpjSocketOptions.SCTP_PRIMARY_ADDR && assoc != null) {
-            throw new UnsupportedOperationException(
-                    "changing the primary path of a live association is not supported yet: set it before connect");
+            core.setPrimary(connected(), Ops.inet((SocketAddress) value));
+            return this;
         }
         options.set(name, value, core != null);
         if (name == SctpjSocketOptions.SCTP_EVENTS) {

@@ -353,15 +353,27 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         return Sends.getOption(name, options, core, association == null ? null : mine(association));
     }
 
-    /** Sets an option for the channel (protocol options before bind); {@code association} must be null. */
-    public <T> SctpMultiChannel setOption(SctpSocketOption<T> name, T value, Association association)
+    /**
+     * Sets an option for the channel (protocol options before bind), or with {@code association}
+     * for one association: {@code SCTP_PRIMARY_ADDR} (its primary path, at once) and {@code
+     * SCTP_PLUGGABLE_SS} (its stream scheduler).
+     *
+     * @throws UnsupportedOperationException for another option with an association: set it on
+     *     the channel (association null)
+     */
+    @Override
+    public <T> SctpjMultiChannel setOption(SctpSocketOption<T> name, T value, Association association)
             throws IOException {
         ensureOpen();
         boolean scheduler = name == SctpjSocketOptions.SCTP_PLUGGABLE_SS;
+        if (association != null && name == SctpjSocketOptions.SCTP_PRIMARY_ADDR) {
+            bound().setPrimary(mine(association), Ops.inet((java.net.SocketAddress) value));
+            return this;
+        }
         if (association != null) {
             if (!scheduler) {
-                throw new UnsupportedOperationException("per-association options other than SCTP_PLUGGABLE_SS are not"
-                        + " supported yet: set them on the channel (association null)");
+                throw new UnsupportedOperationException("per-association options other than SCTP_PRIMARY_ADDR and"
+                        + " SCTP_PLUGGABLE_SS are not supported yet: set them on the channel (association null)");
             }
             if (!(value instanceof StreamSchedulerKind k)) {
                 throw new IllegalArgumentException(name + " takes a StreamSchedulerKind (e.g. PRIORITY)");

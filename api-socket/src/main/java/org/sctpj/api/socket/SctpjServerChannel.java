@@ -218,7 +218,7 @@ public final class SctpjServerChannel extends SctpServerChannel implements Readi
     }
 
     /** Sets an option (protocol options before bind); accepted channels inherit the values. */
-    public <T> SctpServerChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
+    public <T> SctpjServerChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
         ensureOpen();
         options.set(name, value, core != null);
         Core c = core;

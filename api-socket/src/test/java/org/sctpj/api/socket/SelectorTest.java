@@ -23,17 +23,12 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.stack.SctpOptions;
-import org.sctpj.timers.StackConfig;
-import org.sctpj.timers.StackRuntime;
 
 /**
  * Non-blocking channels on sctpj's selectors, written as a {@code com.sun.nio.sctp} program would
@@ -47,24 +42,18 @@ class SelectorTest {
     static final SctpOptions OPTS =
             SctpOptions.LAN.toBuilder().delayedAckTime(Duration.ofMillis(5)).build();
 
-    final StackRuntime serverRt = StackRuntime.start(1, StackConfig.DEFAULT.withName("srv"));
-    final StackRuntime clientRt = StackRuntime.start(1, StackConfig.DEFAULT.withName("cli"));
-    final SctpProvider serverP = SctpProvider.of(CallbackRuntime.of(serverRt), OPTS);
-    final SctpProvider clientP = SctpProvider.of(CallbackRuntime.of(clientRt), OPTS);
-    final List<AutoCloseable> toClose = new ArrayList<>();
+    final TwoStacks stacks = new TwoStacks();
+    final SctpProvider serverP = stacks.server(OPTS);
+    final SctpProvider clientP = stacks.client(OPTS);
 
     @AfterEach
     void tearDown() throws Exception {
-        for (AutoCloseable c : toClose) {
-            c.close();
-        }
-        clientRt.close();
-        serverRt.close();
+        stacks.close();
     }
 
     SctpServerChannel server() throws IOException {
         SctpServerChannel s = serverP.openServerChannel();
-        toClose.add(s);
+        stacks.later(s);
         s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         s.bind(new InetSocketAddress(LO, 0));
         return s;
@@ -73,13 +62,13 @@ class SelectorTest {
     SctpChannel client(SctpServerChannel s) throws IOException {
         SctpChannel c =
                 clientP.withUdpPorts(0, ((SctpjServerChannel) s).udpPort()).openSctpChannel();
-        toClose.add(c);
+        stacks.later(c);
         return c;
     }
 
     Selector selector(SctpProvider p) throws IOException {
         Selector sel = p.openSelector();
-        toClose.add(sel);
+        stacks.later(sel);
         return sel;
     }
 
@@ -128,7 +117,7 @@ class SelectorTest {
         assertSame(acceptKey, await(ss, SelectionKey.OP_ACCEPT));
         SctpChannel a = s.accept();
         assertNotNull(a);
-        toClose.add(a);
+        stacks.later(a);
         assertNull(s.accept(), "one association, one accept");
         a.configureBlocking(false);
         SelectionKey rk = a.register(ss, SelectionKey.OP_READ);
@@ -153,7 +142,7 @@ class SelectorTest {
     @Test
     void aFullSendBufferIsNotWritableUntilThePeerReadsAgain() throws Exception {
         SctpServerChannel s = serverP.openServerChannel();
-        toClose.add(s);
+        stacks.later(s);
         s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         s.setOption(SctpStandardSocketOptions.SO_RCVBUF, 64 << 10);
         s.bind(new InetSocketAddress(LO, 0));
@@ -161,7 +150,7 @@ class SelectorTest {
         c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 << 10);
         assertTrue(c.connect(addr(s)));
         SctpChannel a = s.accept();
-        toClose.add(a);
+        stacks.later(a);
         c.configureBlocking(false);
         Selector cs = selector(clientP);
         SelectionKey wk = c.register(cs, SelectionKey.OP_WRITE);
