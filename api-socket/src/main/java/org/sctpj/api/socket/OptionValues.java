@@ -127,7 +127,7 @@ final class OptionValues {
             Set<?> s = (Set<?>) value;
             for (Object e : s) {
                 if (!(e instanceof Event)) {
-                    throw new IllegalArgumentException("SCTP_EVENTS takes a Set<SctpStandardSocketOptions.Event>");
+                    throw new IllegalArgumentException("SCTP_EVENTS takes a Set<SctpjSocketOptions.Event>");
                 }
             }
             value = (T) Set.copyOf(s);

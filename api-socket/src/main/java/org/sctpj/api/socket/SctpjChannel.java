@@ -634,7 +634,7 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
      * section 4.3.3 SCTP_SS_VALUE): the priority under {@link StreamSchedulerKind#PRIORITY}
      * (lower first; 0, the default, to 65535), the weight under {@link
      * StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING} (1, the default, to 65535). Choose the scheduler
-     * with {@link SctpStandardSocketOptions#SCTP_PLUGGABLE_SS}; a switch resets the values.
+     * with {@link SctpjSocketOptions#SCTP_PLUGGABLE_SS}; a switch resets the values.
      *
      * @throws NotYetConnectedException before connect completes
      * @throws IllegalArgumentException for a stream that is not open or a value out of range

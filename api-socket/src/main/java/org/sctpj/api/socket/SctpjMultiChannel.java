@@ -403,7 +403,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
      *
      * @throws IllegalArgumentException for a stream that is not open or a value out of range
      * @throws IllegalStateException before the association is up, or if its scheduler has no
-     *     per-stream value (switch first with {@link SctpStandardSocketOptions#SCTP_PLUGGABLE_SS})
+     *     per-stream value (switch first with {@link SctpjSocketOptions#SCTP_PLUGGABLE_SS})
      */
     public void setStreamValue(Association association, int streamId, int value) throws IOException {
         ensureOpen();
