@@ -69,6 +69,9 @@ final class Inbox {
     private int waiters;
     private boolean turnEndWakePending;
     private boolean idleWakePending;
+    /** A message arrived in the empty queue of a channel with selection keys; they are told at the wake. */
+    private boolean selectorWakePending;
+
     private long unwokenBytes;
     private boolean closed;
 
@@ -105,11 +108,13 @@ final class Inbox {
      * message; a wake per burst lets the reader take many messages per wake-up.
      */
     synchronized int add(Msg m, int bytes, long batchBytes) {
-        if (items.isEmpty()) {
-            signal();
+        if (items.isEmpty() && listener != null && listener.hasKeys()) {
+            // A selector waits for this channel: it is told as a blocked reader would be (at idle,
+            // or at the turn's end once a batch arrived), not once per message.
+            selectorWakePending = true;
         }
         items.add(m);
-        if (waiters == 0) {
+        if (waiters == 0 && !selectorWakePending) {
             return WAKE_NONE;
         }
         unwokenBytes += bytes;
@@ -132,6 +137,10 @@ final class Inbox {
         }
         unwokenBytes = 0;
         notifyAll();
+        if (selectorWakePending) {
+            selectorWakePending = false;
+            signal();
+        }
     }
 
     /** Stack thread: a notification, queued if subscribed; waiters wake either way. */

@@ -29,6 +29,11 @@ final class Readiness {
         keys.remove(k);
     }
 
+    /** Whether any selector has the channel. */
+    boolean hasKeys() {
+        return !keys.isEmpty();
+    }
+
     /** Any thread: the channel may be ready for something new. */
     void signal() {
         for (SctpjSelectionKey k : keys) {

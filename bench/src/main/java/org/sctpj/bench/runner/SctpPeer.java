@@ -7,6 +7,8 @@ import com.sun.nio.sctp.MessageInfo;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -50,6 +52,8 @@ final class SctpPeer {
     private final String mode;
     private final Args args;
     private final boolean socketApi;
+    /** {@code api=socket-nio}: the socket API's non-blocking channels on one of its selectors. */
+    private final boolean nonBlocking;
     private final StackRuntime runtime = StackRuntime.start(1, StackConfig.DEFAULT.withName("bench"));
     private UdpEncapsulation udp;
     private final CountDownLatch up = new CountDownLatch(1);
@@ -60,7 +64,8 @@ final class SctpPeer {
     SctpPeer(String mode, Args args) {
         this.mode = mode;
         this.args = args;
-        this.socketApi = args.str("api", "callback").equals("socket");
+        this.socketApi = args.str("api", "callback").startsWith("socket");
+        this.nonBlocking = args.str("api", "callback").equals("socket-nio");
     }
 
     private SctpOptions options() {
@@ -85,6 +90,13 @@ final class SctpPeer {
     int run() throws Exception {
         double timeout = args.dbl("timeout", 60);
         try {
+            if (nonBlocking) {
+                return switch (mode) {
+                    case "sink" -> selectorSink(timeout);
+                    case "bulk" -> selectorBulk(timeout);
+                    default -> throw new IllegalArgumentException("api=socket-nio modes: sink bulk, not " + mode);
+                };
+            }
             if (socketApi) {
                 return switch (mode) {
                     case "sink" -> socketSink(timeout);
@@ -423,6 +435,90 @@ final class SctpPeer {
         }
         note.print();
         result(eof ? "ok" : "timeout", meter.result());
+        return 0;
+    }
+
+    /**
+     * Sink on a selector (api=socket-nio): the server channel and the accepted channel are
+     * non-blocking and registered with a selector of the provider; on OP_READ it receives until
+     * nothing is queued, as an event loop does.
+     */
+    private int selectorSink(double timeout) throws Exception {
+        RateMeter meter = new RateMeter(args.dbl("warmup", 0.5));
+        long deadline = System.nanoTime() + (long) (timeout * 1e9);
+        EndNote note = new EndNote();
+        boolean eof = false;
+        ByteBuffer dst = ByteBuffer.allocate(RECEIVE_BUFFER);
+        try (SctpjServerChannel server = socketServer(false);
+                Selector sel = provider().openSelector()) {
+            server.configureBlocking(false);
+            server.register(sel, SelectionKey.OP_ACCEPT);
+            SctpjChannel ch = null;
+            loop:
+            while (System.nanoTime() < deadline) {
+                sel.select(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                for (SelectionKey k : sel.selectedKeys()) {
+                    if (k.isAcceptable() && ch == null && (ch = server.accept()) != null) {
+                        ch.configureBlocking(false);
+                        ch.register(sel, SelectionKey.OP_READ);
+                    } else if (k.isReadable()) {
+                        MessageInfo mi;
+                        while ((mi = ch.receive(dst.clear(), null, note)) != null) {
+                            if (mi.bytes() < 0) {
+                                eof = true;
+                                break loop;
+                            }
+                            meter.add(mi.bytes());
+                        }
+                    }
+                }
+                sel.selectedKeys().clear();
+            }
+            if (ch != null) {
+                ch.close();
+            }
+        }
+        note.print();
+        result(eof ? "ok" : "timeout", meter.result());
+        return 0;
+    }
+
+    /**
+     * Bulk on a selector (api=socket-nio): non-blocking sends of one reused heap buffer until one
+     * returns 0, then OP_WRITE, as an event loop does; shutdown and end of stream as {@link
+     * #socketBulk}.
+     */
+    private int selectorBulk(double timeout) throws Exception {
+        int size = args.integer("size", 1000);
+        long durationNanos = (long) (args.dbl("duration", 2) * 1e9);
+        ByteBuffer message = ByteBuffer.allocate(size);
+        MessageInfo info = SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(51);
+        EndNote note = new EndNote();
+        long sent = 0;
+        try (SctpjChannel ch = socketClient(false);
+                Selector sel = provider().openSelector()) {
+            ch.configureBlocking(false);
+            SelectionKey key = ch.register(sel, SelectionKey.OP_WRITE);
+            long t0 = System.nanoTime();
+            long stop = t0 + durationNanos;
+            while (System.nanoTime() < stop) {
+                if (ch.send(message.clear(), info) > 0) {
+                    sent++;
+                } else {
+                    sel.select(Math.max(1, (stop - System.nanoTime()) / 1_000_000));
+                    sel.selectedKeys().clear();
+                }
+            }
+            long sendEnd = System.nanoTime();
+            key.cancel();
+            sel.selectNow();
+            ch.configureBlocking(true);
+            ch.shutdown();
+            boolean closed = drainToEnd(ch, note, sendEnd + (long) (timeout * 1e9));
+            long t1 = System.nanoTime();
+            note.print();
+            bulkResult(closed, sent, size, t0, sendEnd, t1, 0);
+        }
         return 0;
     }
 
