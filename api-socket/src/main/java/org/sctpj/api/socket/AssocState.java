@@ -104,6 +104,19 @@ final class AssocState {
         }
     }
 
+    /** Stack thread: the association's messages go to {@code to} from now on (peel-off). */
+    synchronized void moveTo(Inbox to) {
+        Inbox from = inbox;
+        if (blockedBytes > 0) {
+            if (from != null) {
+                from.blockedSenders.decrementAndGet();
+                from.signal();
+            }
+            to.blockedSenders.incrementAndGet();
+        }
+        inbox = to;
+    }
+
     /** Any thread: the association is writable again (space freed, or it ended); tells the selectors. */
     synchronized void clearSendBlocked() {
         if (blockedBytes == 0) {

@@ -314,7 +314,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         AssocState a = mine(association);
         Inbox to = new Inbox(inbox.events);
         c.onStack(() -> {
-            a.inbox = to;
+            a.moveTo(to);
             inbox.moveTo(a, to);
             return null;
         });

@@ -54,6 +54,7 @@ final class SctpPeer {
     private final boolean socketApi;
     /** {@code api=socket-nio}: the socket API's non-blocking channels on one of its selectors. */
     private final boolean nonBlocking;
+
     private final StackRuntime runtime = StackRuntime.start(1, StackConfig.DEFAULT.withName("bench"));
     private UdpEncapsulation udp;
     private final CountDownLatch up = new CountDownLatch(1);
@@ -93,7 +94,7 @@ final class SctpPeer {
             if (nonBlocking) {
                 return switch (mode) {
                     case "sink" -> selectorSink(timeout);
-                    case "bulk" -> selectorBulk(timeout);
+                    case "bulk" -> socketBulk(timeout);
                     default -> throw new IllegalArgumentException("api=socket-nio modes: sink bulk, not " + mode);
                 };
             }
@@ -484,48 +485,11 @@ final class SctpPeer {
     }
 
     /**
-     * Bulk on a selector (api=socket-nio): non-blocking sends of one reused heap buffer until one
-     * returns 0, then OP_WRITE, as an event loop does; shutdown and end of stream as {@link
-     * #socketBulk}.
-     */
-    private int selectorBulk(double timeout) throws Exception {
-        int size = args.integer("size", 1000);
-        long durationNanos = (long) (args.dbl("duration", 2) * 1e9);
-        ByteBuffer message = ByteBuffer.allocate(size);
-        MessageInfo info = SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(51);
-        EndNote note = new EndNote();
-        long sent = 0;
-        try (SctpjChannel ch = socketClient(false);
-                Selector sel = provider().openSelector()) {
-            ch.configureBlocking(false);
-            SelectionKey key = ch.register(sel, SelectionKey.OP_WRITE);
-            long t0 = System.nanoTime();
-            long stop = t0 + durationNanos;
-            while (System.nanoTime() < stop) {
-                if (ch.send(message.clear(), info) > 0) {
-                    sent++;
-                } else {
-                    sel.select(Math.max(1, (stop - System.nanoTime()) / 1_000_000));
-                    sel.selectedKeys().clear();
-                }
-            }
-            long sendEnd = System.nanoTime();
-            key.cancel();
-            sel.selectNow();
-            ch.configureBlocking(true);
-            ch.shutdown();
-            boolean closed = drainToEnd(ch, note, sendEnd + (long) (timeout * 1e9));
-            long t1 = System.nanoTime();
-            note.print();
-            bulkResult(closed, sent, size, t0, sendEnd, t1, 0);
-        }
-        return 0;
-    }
-
-    /**
      * Bulk: connect, blocking sends of one reused heap buffer (as the callback sender) for the
      * duration, then shutdown and wait for the end of stream (every message acknowledged and
-     * SHUTDOWN COMPLETE), as the callback sender waits for SHUTDOWN_COMPLETE.
+     * SHUTDOWN COMPLETE), as the callback sender waits for SHUTDOWN_COMPLETE. With {@code
+     * api=socket-nio} the sends are non-blocking and the sender waits for OP_WRITE on a selector
+     * when one returns 0, as an event loop does.
      */
     private int socketBulk(double timeout) throws Exception {
         int size = args.integer("size", 1000);
@@ -534,15 +498,31 @@ final class SctpPeer {
         MessageInfo info = SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(51);
         EndNote note = new EndNote();
         long sent = 0;
-        try (SctpjChannel ch = socketClient(false)) {
+        try (SctpjChannel ch = socketClient(false);
+                Selector sel = nonBlocking ? provider().openSelector() : null) {
+            SelectionKey key = null;
+            if (nonBlocking) {
+                // api=socket-nio: send until a send returns 0, then wait for OP_WRITE
+                ch.configureBlocking(false);
+                key = ch.register(sel, SelectionKey.OP_WRITE);
+            }
             long t0 = System.nanoTime();
             long stop = t0 + durationNanos;
             while (System.nanoTime() < stop) {
                 message.clear();
-                ch.send(message, info);
-                sent++;
+                if (ch.send(message, info) > 0) {
+                    sent++;
+                } else if (sel != null) {
+                    sel.select(Math.max(1, (stop - System.nanoTime()) / 1_000_000));
+                    sel.selectedKeys().clear();
+                }
             }
             long sendEnd = System.nanoTime();
+            if (key != null) {
+                key.cancel();
+                sel.selectNow();
+                ch.configureBlocking(true);
+            }
             ch.shutdown();
             boolean closed = drainToEnd(ch, note, sendEnd + (long) (timeout * 1e9));
             long t1 = System.nanoTime();
