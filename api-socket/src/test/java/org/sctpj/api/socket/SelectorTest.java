@@ -189,6 +189,44 @@ class SelectorTest {
     }
 
     @Test
+    void aBranchTakesItsWaitForSendSpaceAlong() throws Exception {
+        // The peer: a server whose accepted channel does not read, so our sends fill up.
+        SctpServerChannel s = serverP.openServerChannel();
+        stacks.later(s);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, 64 << 10);
+        s.bind(new InetSocketAddress(LO, 0));
+        SctpjMultiChannel m = stacks.later(clientP.openMultiChannel());
+        m.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, ((SctpjServerChannel) s).udpPort(), null);
+        m.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 << 10, null);
+        m.bind(new InetSocketAddress(LO, 0));
+        ByteBuffer msg = ByteBuffer.allocate(8000);
+        m.send(msg, MessageInfo.createOutgoing(addr(s), 0));
+        stacks.later(s.accept());
+        com.sun.nio.sctp.Association a = m.associations().iterator().next();
+        m.configureBlocking(false);
+        Selector sel = selector(clientP);
+        SelectionKey k = m.register(sel, SelectionKey.OP_WRITE);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        do {
+            sel.selectedKeys().clear();
+            while (m.send(msg.clear(), MessageInfo.createOutgoing(a, null, 0)) > 0) {
+                assertTrue(System.nanoTime() < deadline, "the send buffer never filled");
+            }
+        } while (sel.select(300) > 0);
+        SctpChannel b = stacks.later(m.branch(a));
+        sel.selectedKeys().clear();
+        assertEquals(1, sel.select(2000), "with its only association branched off, the channel can send again");
+        assertSame(k, sel.selectedKeys().iterator().next());
+        b.configureBlocking(false);
+        SelectionKey bk = b.register(sel, SelectionKey.OP_WRITE);
+        sel.selectedKeys().clear();
+        sel.select(300);
+        assertFalse(sel.selectedKeys().contains(bk), "the branch still waits for room");
+    }
+
+    @Test
     void wakeupSelectNowCancelAndCloseBehaveAsInNio() throws Exception {
         Selector sel = selector(serverP);
         sel.wakeup();
