@@ -497,6 +497,16 @@ public final class Endpoint {
         assoc(id).setAcceptedReconfigRequests(kinds);
     }
 
+    /**
+     * The peer's SCTP port of the association: the one given to connect, or for an association a
+     * peer started the source port of its INIT (RFC 9260 section 3.1).
+     *
+     * @throws IllegalArgumentException for an unknown association
+     */
+    public int peerPort(AssociationId id) {
+        return assoc(id).peerPort();
+    }
+
     /** Makes {@code address} the association's primary path. */
     public void setPrimary(AssociationId id, InetAddress address) {
         Association a = assoc(id);

@@ -1,5 +1,6 @@
 package org.sctpj.tools;
 
+import com.sun.nio.sctp.MessageInfo;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,9 +18,9 @@ import java.util.concurrent.Callable;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.callback.LowerLayerFactory;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMessageInfo;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
@@ -229,8 +230,8 @@ public final class Echo implements Callable<Integer> {
             int size,
             int streams)
             throws IOException {
-        try (SctpChannel ch = SctpChannel.open(Net.provider(rt, o, capture))) {
-            ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, udpPort);
+        try (SctpjChannel ch = Net.provider(rt, o, capture).openSctpChannel()) {
+            ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, udpPort);
             ch.connect(server, Duration.ofSeconds(10));
             ByteBuffer in = ByteBuffer.allocate(size);
             long[] rtt = new long[count];
@@ -240,7 +241,7 @@ public final class Echo implements Callable<Integer> {
                 long t0 = System.nanoTime();
                 ch.send(
                         ByteBuffer.wrap(msg),
-                        MessageInfo.createOutgoing(null, i % streams).sackImmediately(true));
+                        SctpjMessageInfo.createOutgoing(null, i % streams).sackImmediately(true));
                 in.clear();
                 MessageInfo mi = ch.receive(in, null, null, Duration.ofSeconds(10));
                 rtt[i] = System.nanoTime() - t0;

@@ -1,5 +1,6 @@
 package org.sctpj.tools;
 
+import com.sun.nio.sctp.MessageInfo;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,10 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.callback.LowerLayerFactory;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
-import org.sctpj.api.socket.SctpServerChannel;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMessageInfo;
+import org.sctpj.api.socket.SctpjServerChannel;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationStats;
 import org.sctpj.stack.SctpEvent;
@@ -323,15 +324,15 @@ public final class Perf implements Callable<Integer> {
             srv.udpPort = udp[0];
             srv.closer = s::close;
         } else {
-            SctpServerChannel sc = SctpServerChannel.open(Net.provider(rt, c.options, c.capture[0]));
-            sc.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, c.udpPort);
+            SctpjServerChannel sc = Net.provider(rt, c.options, c.capture[0]).openServerChannel();
+            sc.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, c.udpPort);
             sc.bind(new InetSocketAddress(c.host, srv.sctpPort));
             srv.udpPort = sc.udpPort();
             Thread acceptor = new Thread(
                     () -> {
                         try {
                             while (true) {
-                                SctpChannel ch = sc.accept();
+                                SctpjChannel ch = sc.accept();
                                 Thread reader = new Thread(() -> drain(c.log, ch, announce), "perf-reader");
                                 reader.setDaemon(true);
                                 reader.start();
@@ -348,7 +349,7 @@ public final class Perf implements Callable<Integer> {
         return srv;
     }
 
-    private static void drain(PrintWriter log, SctpChannel ch, boolean announce) {
+    private static void drain(PrintWriter log, SctpjChannel ch, boolean announce) {
         ByteBuffer buf = ByteBuffer.allocateDirect(256 * 1024);
         long n = 0;
         long t0 = System.nanoTime();
@@ -508,8 +509,8 @@ public final class Perf implements Callable<Integer> {
         AtomicLong sent = new AtomicLong();
         AtomicLong count = new AtomicLong();
         Exception[] failure = {null};
-        try (SctpChannel ch = SctpChannel.open(Net.provider(rt, c.options, c.capture[1]))) {
-            ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, serverUdpPort);
+        try (SctpjChannel ch = Net.provider(rt, c.options, c.capture[1]).openSctpChannel()) {
+            ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, serverUdpPort);
             long cpu0 = cpu();
             long t0 = System.nanoTime();
             ch.connect(new InetSocketAddress(c.host, serverPort), Duration.ofSeconds(10));
@@ -522,7 +523,7 @@ public final class Perf implements Callable<Integer> {
                             // At least one message, even if the thread started after the window.
                             while ((i == 0 || System.nanoTime() < end)
                                     && (c.byteLimit < 0 || sent.get() < c.byteLimit)) {
-                                MessageInfo mi = MessageInfo.createOutgoing(null, (int) (i % c.streams))
+                                MessageInfo mi = SctpjMessageInfo.createOutgoing(null, (int) (i % c.streams))
                                         .unordered(c.unordered);
                                 ch.send(payload.duplicate(), mi);
                                 i++;

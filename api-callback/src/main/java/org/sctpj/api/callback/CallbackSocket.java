@@ -819,6 +819,35 @@ public final class CallbackSocket implements AutoCloseable {
     }
 
     /**
+     * The peer's SCTP port of the association (for an association the peer started, the source
+     * port of its INIT). Waits for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association
+     */
+    public int peerPort(AssociationId association) {
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint().peerPort(association));
+    }
+
+    /**
+     * Makes {@code peer} the association's primary path (RFC 9260 section 5.1.2; RFC 6458
+     * SCTP_PRIMARY_ADDR): new data goes there while it is active. A {@link
+     * Callbacks#onPeerAddressChange} MADE_PRIMARY follows on the stack thread. Waits for the stack
+     * thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association, or an address that is
+     *     not one of the peer's
+     */
+    public void setPrimary(AssociationId association, InetAddress peer) {
+        known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().setPrimary(association, peer);
+            return null;
+        });
+    }
+
+    /**
      * A snapshot of the association's state from the core (paths, RTO, cwnd, ...). Waits for the
      * stack thread when called elsewhere.
      *

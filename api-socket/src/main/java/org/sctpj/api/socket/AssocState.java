@@ -19,16 +19,20 @@ final class AssocState {
 
     final Core core;
     final AssociationId id;
-    final int peerPort;
+    /** The peer's SCTP port: given to connect, or read from the core for an association a peer started. */
+    volatile int peerPort;
+
     volatile int phase = CONNECTING;
     /** Run on every state change (set by the server channel that queued it for accept). */
     volatile Runnable onStateChange;
 
-    volatile Association view;
+    volatile SctpjAssociation view;
     volatile InetSocketAddress primary;
     volatile List<InetSocketAddress> remotes = List.of();
     volatile Inbox inbox;
     volatile String endReason = "";
+    /** shutdown() was called on this association: later sends throw ClosedChannelException. */
+    volatile boolean localShutdown;
     /** Bytes of received messages queued for the application. */
     final AtomicLong queued = new AtomicLong();
 
@@ -37,6 +41,11 @@ final class AssocState {
     private volatile long spaceEpoch;
     private volatile int spaceWaiters;
     private volatile long minWanted = Long.MAX_VALUE;
+    /**
+     * Bytes of the message a non-blocking send could not place (0: none): the channel is not
+     * writable (OP_WRITE) until the stack frees that much.
+     */
+    private volatile long blockedBytes;
 
     AssocState(Core core, AssociationId id, int peerPort, Inbox inbox) {
         this.core = core;
@@ -49,7 +58,6 @@ final class AssocState {
         return phase == ENDED;
     }
 
-    /** The application took a whole message of {@code bytes}. */
     /** Application thread: a message of {@code bytes} was read; its bytes go back to the window. */
     void consumed(int bytes) {
         queued.addAndGet(-bytes);
@@ -63,6 +71,10 @@ final class AssocState {
     /** Stack thread: a SACK freed space, {@code free} bytes may be sent now. */
     void spaceFreed(long free) {
         spaceEpoch++; // single writer: the stack thread
+        long b = blockedBytes;
+        if (b > 0 && free >= b) {
+            clearSendBlocked();
+        }
         if (spaceWaiters > 0 && free >= minWanted) {
             synchronized (spaceLock) {
                 spaceLock.notifyAll();
@@ -70,8 +82,59 @@ final class AssocState {
         }
     }
 
+    /** Whether a non-blocking send found no space and the stack has not freed enough since. */
+    boolean sendBlocked() {
+        return blockedBytes > 0;
+    }
+
+    /**
+     * Application thread: a non-blocking send of {@code bytes} found no space; {@code freeNow} is
+     * read after this is recorded, so that space the stack freed in between is not missed.
+     */
+    synchronized void markSendBlocked(long bytes, java.util.function.LongSupplier freeNow) {
+        if (blockedBytes == 0) {
+            Inbox in = inbox;
+            if (in != null) {
+                in.blockedSenders.incrementAndGet();
+            }
+        }
+        blockedBytes = Math.max(1, bytes);
+        if (freeNow.getAsLong() >= bytes) {
+            clearSendBlocked();
+        }
+    }
+
+    /** Stack thread: the association's messages go to {@code to} from now on (peel-off). */
+    synchronized void moveTo(Inbox to) {
+        Inbox from = inbox;
+        if (blockedBytes > 0) {
+            if (from != null) {
+                from.blockedSenders.decrementAndGet();
+                from.signal();
+            }
+            to.blockedSenders.incrementAndGet();
+        }
+        inbox = to;
+    }
+
+    /** Any thread: the association is writable again (space freed, or it ended); tells the selectors. */
+    synchronized void clearSendBlocked() {
+        if (blockedBytes == 0) {
+            return;
+        }
+        blockedBytes = 0;
+        Inbox in = inbox;
+        if (in != null) {
+            in.blockedSenders.decrementAndGet();
+            in.signal();
+        }
+    }
+
     /** Wakes send and connect waiters, and an acceptor waiting for this association to come up. */
     void wakeAll() {
+        if (phase == ENDED) {
+            clearSendBlocked();
+        }
         synchronized (spaceLock) {
             spaceEpoch++;
             spaceLock.notifyAll();

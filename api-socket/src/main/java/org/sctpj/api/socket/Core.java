@@ -1,5 +1,8 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.AssociationChangeNotification.AssocChangeEvent;
+import com.sun.nio.sctp.InvalidStreamException;
+import com.sun.nio.sctp.PeerAddressChangeNotification.AddressChangeEvent;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,7 +22,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
-import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
+import org.sctpj.api.socket.SctpjSocketOptions.Event;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.PrStatus;
@@ -72,7 +75,7 @@ final class Core implements Callbacks {
         this.sctpOptions = options.sctpOptions(provider.defaults());
         this.localPort = port;
         this.localAddresses = List.copyOf(addresses);
-        this.receiveQueueLimit = options.get(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
+        this.receiveQueueLimit = options.get(SctpjSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
         this.wakeBatchBytes = Math.min(64 * 1024, Math.max(1, sctpOptions.receiveBufferBytes() / 8));
         this.recvPool = new RecvPool(Math.max(1 << 20, sctpOptions.receiveBufferBytes()));
     }
@@ -89,7 +92,7 @@ final class Core implements Callbacks {
             Function<AssocState, Inbox> acceptor)
             throws IOException {
         Core c = new Core(provider, options, port, addresses);
-        int udpPort = options.get(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT);
+        int udpPort = options.get(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT);
         c.socket = provider.runtime().open(c.sctpOptions, provider.layers(udpPort), c);
         try {
             c.socket.bind(port, addresses);
@@ -234,7 +237,7 @@ final class Core implements Callbacks {
             throws IOException, InterruptedException {
         int len = src.remaining();
         long deadline = !blocking || timeoutNanos < 0 ? 0 : System.nanoTime() + Math.max(1, timeoutNanos);
-        Association v = a.view;
+        SctpjAssociation v = a.view;
         if (v != null && info.streamId() >= v.maxOutboundStreams()) {
             throw new InvalidStreamException("stream " + info.streamId() + " does not exist: the association has "
                     + v.maxOutboundStreams() + " outbound streams (0.." + (v.maxOutboundStreams() - 1) + ")");
@@ -254,9 +257,23 @@ final class Core implements Callbacks {
             if (s == SendStatus.ACCEPTED) {
                 return len;
             }
-            if (!blocking || !a.awaitSpace(epoch, len, deadline)) {
+            if (!blocking) {
+                // Not writable until the stack frees room for this message (OP_WRITE).
+                a.markSendBlocked(len, () -> freeSpace(a));
                 return 0;
             }
+            if (!a.awaitSpace(epoch, len, deadline)) {
+                return 0;
+            }
+        }
+    }
+
+    /** Any thread: the bytes a send can place now, or a lot once the association is gone. */
+    private long freeSpace(AssocState a) {
+        try {
+            return socket.sendBufferFree(a.id);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return Long.MAX_VALUE;
         }
     }
 
@@ -276,8 +293,12 @@ final class Core implements Callbacks {
             case AssocState.LOCAL_SHUTDOWN -> throw new ClosedChannelException();
             case AssocState.PEER_SHUTDOWN -> throw new SocketException(
                     "the peer shut association " + a.id.value() + " down: no more messages can be sent");
-            case AssocState.ENDED -> throw new SocketException(
-                    "association " + a.id.value() + " has ended (" + a.endReason + ")");
+            case AssocState.ENDED -> {
+                if (a.localShutdown) {
+                    throw new ClosedChannelException(); // as the JDK documents after shutdown()
+                }
+                throw new SocketException("association " + a.id.value() + " has ended (" + a.endReason + ")");
+            }
             default -> {}
         }
     }
@@ -285,6 +306,7 @@ final class Core implements Callbacks {
     /** Starts a graceful shutdown (aborts an association still being set up). */
     void shutdown(AssocState a) throws IOException {
         onStack(() -> {
+            a.localShutdown = true;
             if (a.phase == AssocState.UP || a.phase == AssocState.PEER_SHUTDOWN) {
                 a.phase = AssocState.LOCAL_SHUTDOWN;
                 socket.shutdown(a.id);
@@ -310,7 +332,28 @@ final class Core implements Callbacks {
         });
     }
 
-    /** A snapshot of the association from the core, or null once it is gone. */
+    /**
+     * Makes {@code peer} the association's primary path (RFC 9260 section 5.1.2; RFC 6458
+     * SCTP_PRIMARY_ADDR).
+     *
+     * @throws IllegalArgumentException if {@code peer} is not one of the association's peer
+     *     addresses
+     */
+    void setPrimary(AssocState a, InetSocketAddress peer) throws IOException {
+        if (a.peerPort != 0 && peer.getPort() != 0 && peer.getPort() != a.peerPort) {
+            throw new IllegalArgumentException(
+                    peer + " is not an address of the peer (its port is " + a.peerPort + ")");
+        }
+        onStack(() -> {
+            if (a.phase == AssocState.ENDED || !socket.associations().contains(a.id)) {
+                throw new IllegalStateException("association " + a.id.value() + " has ended");
+            }
+            socket.setPrimary(a.id, peer.getAddress());
+            a.primary = new InetSocketAddress(peer.getAddress(), a.peerPort);
+            return null;
+        });
+    }
+
     /** The association's abandoned messages (RFC 7496 section 4.5), or null once it ended. */
     PrStatus prStatus(AssocState a, int streamId) throws IOException {
         return onStack(() -> socket.associations().contains(a.id)
@@ -344,6 +387,7 @@ final class Core implements Callbacks {
             return null;
         }
         a.inbox = in;
+        a.peerPort = socket.peerPort(id);
         assocs.put(id, a);
         applyScheduler(id);
         return a;
@@ -354,7 +398,7 @@ final class Core implements Callbacks {
      * changed since the endpoint was bound with {@link #sctpOptions}.
      */
     private void applyScheduler(AssociationId id) {
-        StreamSchedulerKind k = options.get(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS);
+        StreamSchedulerKind k = options.get(SctpjSocketOptions.SCTP_PLUGGABLE_SS);
         if (k != sctpOptions.streamScheduler()) {
             socket.setStreamScheduler(id, k);
         }
@@ -462,7 +506,7 @@ final class Core implements Callbacks {
 
     @Override
     public void onAssociationChange(CallbackSocket s, SctpEvent.AssociationChange c) {
-        AssociationChangeNotification.AssocChangeEvent ev;
+        AssocChangeEvent ev;
         AssocState a;
         switch (c.type()) {
             case COMMUNICATION_UP, RESTART -> {
@@ -470,7 +514,7 @@ final class Core implements Callbacks {
                 if (a == null) {
                     return;
                 }
-                a.view = new Association(this, a.id, c.inboundStreams(), c.outboundStreams());
+                a.view = new SctpjAssociation(this, a.id, c.inboundStreams(), c.outboundStreams());
                 AssociationInfo info = s.info(a.id);
                 List<InetSocketAddress> rs = new ArrayList<>();
                 for (AssociationInfo.PathInfo p : info.paths()) {
@@ -482,8 +526,8 @@ final class Core implements Callbacks {
                     a.phase = AssocState.UP;
                 }
                 ev = c.type() == SctpEvent.AssociationChangeType.RESTART
-                        ? AssociationChangeNotification.AssocChangeEvent.RESTART
-                        : AssociationChangeNotification.AssocChangeEvent.COMM_UP;
+                        ? AssocChangeEvent.RESTART
+                        : AssocChangeEvent.COMM_UP;
             }
             default -> {
                 a = assocs.remove(c.association());
@@ -491,24 +535,23 @@ final class Core implements Callbacks {
                     return;
                 }
                 if (a.view == null) {
-                    a.view = new Association(this, a.id, 0, 0);
+                    a.view = new SctpjAssociation(this, a.id, 0, 0);
                 }
                 a.endReason = c.type() + ": " + c.reason();
                 ev = switch (c.type()) {
-                    case SHUTDOWN_COMPLETE -> AssociationChangeNotification.AssocChangeEvent.SHUTDOWN;
-                    case CANT_START -> AssociationChangeNotification.AssocChangeEvent.CANT_START;
-                    default -> AssociationChangeNotification.AssocChangeEvent.COMM_LOST;
+                    case SHUTDOWN_COMPLETE -> AssocChangeEvent.SHUTDOWN;
+                    case CANT_START -> AssocChangeEvent.CANT_START;
+                    default -> AssocChangeEvent.COMM_LOST;
                 };
             }
         }
         Inbox in = a.inbox;
         if (in != null) {
-            in.note(Event.ASSOCIATION_CHANGE, new AssociationChangeNotification(a.view, ev, c.reason()));
+            in.note(Event.ASSOCIATION_CHANGE, new SctpjAssociationChangeNotification(a.view, ev, c.reason()));
         }
         // The notification is queued before the end shows: a receiver must not report the end of
         // stream while the notification of that end is still to come.
-        if (ev != AssociationChangeNotification.AssocChangeEvent.COMM_UP
-                && ev != AssociationChangeNotification.AssocChangeEvent.RESTART) {
+        if (ev != AssocChangeEvent.COMM_UP && ev != AssocChangeEvent.RESTART) {
             a.phase = AssocState.ENDED;
         }
         a.wakeAll();
@@ -520,19 +563,21 @@ final class Core implements Callbacks {
         if (a == null || a.inbox == null) {
             return;
         }
-        PeerAddressChangeNotification.AddressChangeEvent ev =
+        AddressChangeEvent ev =
                 switch (p.state()) {
-                    case AVAILABLE -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_AVAILABLE;
-                    case UNREACHABLE -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_UNREACHABLE;
-                    case CONFIRMED -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_CONFIRMED;
-                    case MADE_PRIMARY -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_MADE_PRIMARY;
-                    case POTENTIALLY_FAILED -> PeerAddressChangeNotification.AddressChangeEvent.ADDR_POTENTIALLY_FAILED;
+                    case AVAILABLE -> AddressChangeEvent.ADDR_AVAILABLE;
+                    case UNREACHABLE, POTENTIALLY_FAILED -> AddressChangeEvent.ADDR_UNREACHABLE;
+                    case CONFIRMED -> AddressChangeEvent.ADDR_CONFIRMED;
+                    case MADE_PRIMARY -> AddressChangeEvent.ADDR_MADE_PRIMARY;
                 };
         InetSocketAddress addr = new InetSocketAddress(p.address(), a.peerPort);
-        if (ev == PeerAddressChangeNotification.AddressChangeEvent.ADDR_MADE_PRIMARY) {
+        if (ev == AddressChangeEvent.ADDR_MADE_PRIMARY) {
             a.primary = addr;
         }
-        a.inbox.note(Event.PEER_ADDRESS_CHANGE, new PeerAddressChangeNotification(a.view, addr, ev));
+        a.inbox.note(
+                Event.PEER_ADDRESS_CHANGE,
+                new SctpjPeerAddressChangeNotification(
+                        a.view, addr, ev, p.state() == SctpEvent.PeerAddressState.POTENTIALLY_FAILED));
     }
 
     @Override
@@ -542,7 +587,7 @@ final class Core implements Callbacks {
             return;
         }
         if (a.inbox != null) {
-            a.inbox.note(Event.SHUTDOWN, new ShutdownNotification(a.view));
+            a.inbox.note(Event.SHUTDOWN, new SctpjShutdownNotification(a.view));
         }
         if (a.phase == AssocState.UP) {
             a.phase = AssocState.PEER_SHUTDOWN;
@@ -558,7 +603,7 @@ final class Core implements Callbacks {
         }
         a.inbox.note(
                 Event.SEND_FAILED,
-                new SendFailedNotification(
+                new SctpjSendFailedNotification(
                         a.view,
                         a.primary,
                         ByteBuffer.wrap(f.data()).asReadOnlyBuffer(),
@@ -615,7 +660,7 @@ final class Core implements Callbacks {
         AssocState a = assocs.get(c.association());
         if (a != null && c.outcome() == SctpEvent.ReconfigOutcome.PERFORMED) {
             // The association's view carries the stream counts (as after a restart).
-            a.view = new Association(this, a.id, c.inboundStreams(), c.outboundStreams());
+            a.view = new SctpjAssociation(this, a.id, c.inboundStreams(), c.outboundStreams());
         }
         if (a != null && a.inbox != null) {
             a.inbox.note(

@@ -1,9 +1,11 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.Notification;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -45,7 +47,7 @@ final class Inbox {
     sealed interface Taken {}
 
     /** Part or all of a message was copied. */
-    record Read(MessageInfo info) implements Taken {}
+    record Read(SctpjMessageInfo info) implements Taken {}
 
     /** A notification to hand to the handler. */
     record Note(Notification notification) implements Taken {}
@@ -67,6 +69,9 @@ final class Inbox {
     private int waiters;
     private boolean turnEndWakePending;
     private boolean idleWakePending;
+    /** A message arrived in the empty queue of a channel with selection keys; they are told at the wake. */
+    private boolean selectorWakePending;
+
     private long unwokenBytes;
     private boolean closed;
 
@@ -82,9 +87,15 @@ final class Inbox {
     /** Wakes the waiters; for {@link org.sctpj.api.callback.CallbackSocket#atTurnEnd}. */
     final Runnable wakeAtTurnEnd = () -> wake(true);
 
-    volatile Set<SctpStandardSocketOptions.Event> events;
+    volatile Set<SctpjSocketOptions.Event> events;
 
-    Inbox(Set<SctpStandardSocketOptions.Event> events) {
+    /** The channel's selection keys, signalled when this inbox may have become readable. */
+    volatile Readiness listener;
+
+    /** Associations of this inbox whose last non-blocking send found no space (for OP_WRITE). */
+    final AtomicInteger blockedSenders = new AtomicInteger();
+
+    Inbox(Set<SctpjSocketOptions.Event> events) {
         this.events = events;
     }
 
@@ -97,8 +108,13 @@ final class Inbox {
      * message; a wake per burst lets the reader take many messages per wake-up.
      */
     synchronized int add(Msg m, int bytes, long batchBytes) {
+        if (items.isEmpty() && listener != null && listener.hasKeys()) {
+            // A selector waits for this channel: it is told as a blocked reader would be (at idle,
+            // or at the turn's end once a batch arrived), not once per message.
+            selectorWakePending = true;
+        }
         items.add(m);
-        if (waiters == 0) {
+        if (waiters == 0 && !selectorWakePending) {
             return WAKE_NONE;
         }
         unwokenBytes += bytes;
@@ -121,24 +137,39 @@ final class Inbox {
         }
         unwokenBytes = 0;
         notifyAll();
+        if (selectorWakePending) {
+            selectorWakePending = false;
+            signal();
+        }
     }
 
     /** Stack thread: a notification, queued if subscribed; waiters wake either way. */
-    synchronized void note(SctpStandardSocketOptions.Event kind, Notification n) {
+    synchronized void note(SctpjSocketOptions.Event kind, Notification n) {
         if (events.contains(kind)) {
             items.add(n);
         }
         notifyAll();
+        signal();
     }
 
-    /** Wakes every waiter so that it re-checks its condition. */
+    /** Wakes every waiter so that it re-checks its condition, and the selectors. */
     synchronized void wake() {
         notifyAll();
+        signal();
+    }
+
+    /** Tells the selectors only (e.g. send space was freed). */
+    void signal() {
+        Readiness r = listener;
+        if (r != null) {
+            r.signal();
+        }
     }
 
     synchronized void close() {
         closed = true;
         notifyAll();
+        signal();
     }
 
     synchronized boolean isEmpty() {
@@ -152,8 +183,8 @@ final class Inbox {
                 Object o = it.next();
                 boolean mine = o instanceof Msg m
                         ? m.assoc == a
-                        : ((Notification) o).association() != null
-                                && ((Notification) o).association().id().equals(a.id);
+                        : ((Notification) o).association() instanceof SctpjAssociation sa
+                                && sa.id().equals(a.id);
                 if (mine) {
                     to.items.add(o);
                     it.remove();
@@ -161,6 +192,7 @@ final class Inbox {
             }
             to.notifyAll();
         }
+        to.signal();
     }
 
     /**
@@ -172,7 +204,7 @@ final class Inbox {
      */
     Taken take(ByteBuffer dst, long timeoutNanos, BooleanSupplier end) throws InterruptedException {
         Msg done;
-        MessageInfo info;
+        SctpjMessageInfo info;
         synchronized (this) {
             long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
             while (true) {
@@ -190,7 +222,7 @@ final class Inbox {
                     dst.put(data, m.offset, n);
                     m.offset += n;
                     boolean taken = m.offset == m.length;
-                    info = MessageInfo.incoming(m.assoc.view, m.assoc.primary, m.streamId, m.ppid, m.unordered, n);
+                    info = SctpjMessageInfo.incoming(m.assoc.view, m.assoc.primary, m.streamId, m.ppid, m.unordered, n);
                     info.complete(taken && m.last);
                     if (!taken) {
                         return new Read(info);

@@ -1,5 +1,15 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.AbstractNotificationHandler;
+import com.sun.nio.sctp.Association;
+import com.sun.nio.sctp.AssociationChangeNotification;
+import com.sun.nio.sctp.HandlerResult;
+import com.sun.nio.sctp.IllegalReceiveException;
+import com.sun.nio.sctp.Notification;
+import com.sun.nio.sctp.NotificationHandler;
+import com.sun.nio.sctp.PeerAddressChangeNotification;
+import com.sun.nio.sctp.SendFailedNotification;
+import com.sun.nio.sctp.ShutdownNotification;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -19,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.sctpj.stack.AssociationId;
 
 /** Helpers shared by the channels: receive loop, addresses, ephemeral ports. */
 final class Ops {
@@ -33,7 +44,7 @@ final class Ops {
     }
 
     /** Outcome of {@link #receive}: the message info, or null, and whether the inbox was closed. */
-    record Received(MessageInfo info, boolean closed) {}
+    record Received(SctpjMessageInfo info, boolean closed) {}
 
     /**
      * The receive loop of every channel: notifications go to {@code handler} (RETURN ends with
@@ -47,7 +58,7 @@ final class Ops {
             NotificationHandler<T> handler,
             long timeoutNanos,
             BooleanSupplier end,
-            java.util.function.Supplier<MessageInfo> endInfo,
+            java.util.function.Supplier<SctpjMessageInfo> endInfo,
             ThreadLocal<Boolean> inHandler)
             throws InterruptedException {
         if (dst.isReadOnly()) {
@@ -70,7 +81,7 @@ final class Ops {
                     inHandler.set(Boolean.TRUE);
                     HandlerResult hr;
                     try {
-                        hr = handler.handleNotification(n.notification(), attachment);
+                        hr = dispatch(handler, n.notification(), attachment);
                     } finally {
                         inHandler.set(Boolean.FALSE);
                     }
@@ -86,6 +97,43 @@ final class Ops {
                 return new Received(null, false);
             }
         }
+    }
+
+    /**
+     * Hands a notification to the handler as the JDK's channels do: an {@link
+     * AbstractNotificationHandler} gets the typed method of the JDK's four notifications, and
+     * {@code handleNotification(Notification, T)} for the others (which {@link
+     * SctpjNotificationHandler} hands on to its own typed methods).
+     */
+    @SuppressWarnings("unchecked")
+    static <T> HandlerResult dispatch(NotificationHandler<T> handler, Notification n, T attachment) {
+        if (handler instanceof AbstractNotificationHandler<?> h0) {
+            AbstractNotificationHandler<T> h = (AbstractNotificationHandler<T>) h0;
+            if (n instanceof AssociationChangeNotification a) {
+                return h.handleNotification(a, attachment);
+            } else if (n instanceof PeerAddressChangeNotification p) {
+                return h.handleNotification(p, attachment);
+            } else if (n instanceof SendFailedNotification f) {
+                return h.handleNotification(f, attachment);
+            } else if (n instanceof ShutdownNotification s) {
+                return h.handleNotification(s, attachment);
+            }
+        }
+        HandlerResult r = handler.handleNotification(n, attachment);
+        return r == null ? HandlerResult.CONTINUE : r;
+    }
+
+    /**
+     * The core's id of an association handed out by sctpj's channels.
+     *
+     * @throws IllegalArgumentException for another implementation's association
+     */
+    static AssociationId id(Association a) {
+        if (a instanceof SctpjAssociation s) {
+            return s.id();
+        }
+        throw new IllegalArgumentException(a + " is not an association of an sctpj channel: use the Association"
+                + " that sctpj's receive, notifications or associations() handed out");
     }
 
     static void checkNotInHandler(ThreadLocal<Boolean> inHandler) {

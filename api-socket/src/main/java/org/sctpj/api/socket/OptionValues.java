@@ -1,7 +1,9 @@
 package org.sctpj.api.socket;
 
-import static org.sctpj.api.socket.SctpStandardSocketOptions.*;
+import static org.sctpj.api.socket.SctpjSocketOptions.*;
 
+import com.sun.nio.sctp.SctpSocketOption;
+import com.sun.nio.sctp.SctpStandardSocketOptions.InitMaxStreams;
 import java.net.SocketAddress;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -13,7 +15,7 @@ import org.sctpj.stack.StreamSchedulerKind;
 /** The option values of one channel; protocol options are turned into {@link SctpOptions} at bind. */
 final class OptionValues {
 
-    /** The notifications delivered unless {@link SctpStandardSocketOptions#SCTP_EVENTS} says otherwise. */
+    /** The notifications delivered unless {@link SctpjSocketOptions#SCTP_EVENTS} says otherwise. */
     static final Set<Event> DEFAULT_EVENTS =
             EnumSet.of(Event.ASSOCIATION_CHANGE, Event.PEER_ADDRESS_CHANGE, Event.SEND_FAILED, Event.SHUTDOWN);
 
@@ -24,6 +26,7 @@ final class OptionValues {
             SO_RCVBUF,
             SO_LINGER,
             SCTP_PRIMARY_ADDR,
+            SCTP_SET_PEER_PRIMARY_ADDR,
             SCTP_DISABLE_FRAGMENTS,
             SCTP_EXPLICIT_COMPLETE,
             SCTP_FRAGMENT_INTERLEAVE,
@@ -49,7 +52,7 @@ final class OptionValues {
 
     private final Map<SctpSocketOption<?>, Object> values = new HashMap<>();
 
-    OptionValues(SctpOptions base, int defaultUdpPort) {
+    OptionValues(SctpOptions base, int defaultUdpPort, int defaultRemoteUdpPort) {
         values.put(SCTP_NODELAY, base.noDelay());
         values.put(SCTP_INIT_MAXSTREAMS, InitMaxStreams.create(base.maxInboundStreams(), base.outboundStreams()));
         values.put(SO_SNDBUF, base.sendBufferBytes());
@@ -68,7 +71,7 @@ final class OptionValues {
         values.put(SCTP_DEFAULT_SNDINFO, new DefaultSendInfo(0, 0, false));
         values.put(SCTP_EVENTS, Set.copyOf(DEFAULT_EVENTS));
         values.put(SCTP_UDP_ENCAPS_PORT, defaultUdpPort);
-        values.put(SCTP_REMOTE_UDP_ENCAPS_PORT, 9899);
+        values.put(SCTP_REMOTE_UDP_ENCAPS_PORT, defaultRemoteUdpPort);
         values.put(SCTP_RECEIVE_QUEUE_LIMIT, 64 << 20);
         values.put(SCTP_PLUGGABLE_SS, base.streamScheduler());
     }
@@ -88,10 +91,18 @@ final class OptionValues {
     }
 
     /** Sets an option; {@code bound}: the endpoint exists, so only the live options may change. */
+    @SuppressWarnings("unchecked")
     synchronized <T> void set(SctpSocketOption<T> name, T value, boolean bound) {
         check(name);
+        if (name == SCTP_SET_PEER_PRIMARY_ADDR) {
+            throw new UnsupportedOperationException("SCTP_SET_PEER_PRIMARY_ADDR needs ASCONF's Set Primary Address"
+                    + " (RFC 5061 section 4.2.8), which sctpj does not have yet: the peer chooses its primary path");
+        }
         if (value == null && name != SCTP_PRIMARY_ADDR) {
             throw new IllegalArgumentException(name + " needs a value (null given)");
+        }
+        if (bound && !LIVE.contains(name) && java.util.Objects.equals(values.get(name), value)) {
+            return; // the value it has already (Netty sets SCTP_NODELAY on accepted channels)
         }
         if (bound && !LIVE.contains(name)) {
             throw new IllegalStateException(name + " shapes the protocol and is fixed once the channel is bound"
@@ -105,11 +116,18 @@ final class OptionValues {
             if ((Integer) value != 0) {
                 throw new UnsupportedOperationException(name + " is not supported by sctpj: only 0");
             }
+        } else if (name == SCTP_INIT_MAXSTREAMS) {
+            // The JDK's InitMaxStreams allows 0: keep the current count.
+            InitMaxStreams now = (InitMaxStreams) values.get(SCTP_INIT_MAXSTREAMS);
+            InitMaxStreams v = (InitMaxStreams) value;
+            value = (T) InitMaxStreams.create(
+                    v.maxInStreams() == 0 ? now.maxInStreams() : v.maxInStreams(),
+                    v.maxOutStreams() == 0 ? now.maxOutStreams() : v.maxOutStreams());
         } else if (name == SCTP_EVENTS) {
             Set<?> s = (Set<?>) value;
             for (Object e : s) {
                 if (!(e instanceof Event)) {
-                    throw new IllegalArgumentException("SCTP_EVENTS takes a Set<SctpStandardSocketOptions.Event>");
+                    throw new IllegalArgumentException("SCTP_EVENTS takes a Set<SctpjSocketOptions.Event>");
                 }
             }
             value = (T) Set.copyOf(s);

@@ -1,7 +1,9 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.MessageInfo;
+import com.sun.nio.sctp.SctpSocketOption;
 import java.io.IOException;
-import org.sctpj.api.socket.SctpStandardSocketOptions.DefaultSendInfo;
+import org.sctpj.api.socket.SctpjSocketOptions.DefaultSendInfo;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.SendInfo;
@@ -14,15 +16,19 @@ final class Sends {
     /** The core's send info for {@code info}, or the channel's default when null. */
     static SendInfo sendInfo(MessageInfo info, OptionValues options) {
         if (info == null) {
-            DefaultSendInfo d = options.get(SctpStandardSocketOptions.SCTP_DEFAULT_SNDINFO);
+            DefaultSendInfo d = options.get(SctpjSocketOptions.SCTP_DEFAULT_SNDINFO);
             return new SendInfo(d.streamNumber(), d.ppid(), d.unordered(), false);
         }
         if (!info.isComplete()) {
             throw new UnsupportedOperationException(
                     "sctpj sends whole messages only (SCTP_EXPLICIT_COMPLETE unsupported): leave complete(true)");
         }
-        SendInfo si = new SendInfo(
-                info.streamNumber(), info.payloadProtocolID(), info.isUnordered(), info.isSackImmediately());
+        boolean sackNow = info instanceof SctpjMessageInfo m && m.isSackImmediately();
+        SendInfo si = new SendInfo(info.streamNumber(), info.payloadProtocolID(), info.isUnordered(), sackNow);
+        if (info.timeToLive() < 0 || info.timeToLive() > 0xffff_ffffL) {
+            throw new IllegalArgumentException(
+                    "timeToLive is 0 (reliable) to 4294967295 milliseconds, was " + info.timeToLive());
+        }
         // A time to live is the timed reliability of PR-SCTP (RFC 3758 section 4.1; RFC 6458's
         // sinfo_timetolive with SCTP_PR_SCTP_TTL); 0 keeps the association's default (reliable).
         return info.timeToLive() == 0 ? si : si.withPrPolicy(PrPolicy.timeToLive(info.timeToLive()));
@@ -35,20 +41,20 @@ final class Sends {
     @SuppressWarnings("unchecked")
     static <T> T getOption(SctpSocketOption<T> name, OptionValues options, Core core, AssocState assoc)
             throws IOException {
-        if (name == SctpStandardSocketOptions.SCTP_PRIMARY_ADDR && assoc != null && core != null) {
+        if (name == SctpjSocketOptions.SCTP_PRIMARY_ADDR && assoc != null && core != null) {
             AssociationInfo i = core.info(assoc);
             if (i != null) {
                 return (T) new java.net.InetSocketAddress(i.primary(), assoc.peerPort);
             }
             return (T) assoc.primary;
         }
-        if (name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS && assoc != null && core != null) {
+        if (name == SctpjSocketOptions.SCTP_PLUGGABLE_SS && assoc != null && core != null) {
             StreamSchedulerKind k = core.streamScheduler(assoc);
             if (k != null) {
                 return (T) k;
             }
         }
-        if (name == SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT && core != null && core.udpPort() != 0) {
+        if (name == SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT && core != null && core.udpPort() != 0) {
             return (T) Integer.valueOf(core.udpPort());
         }
         return options.get(name);

@@ -1,9 +1,11 @@
 /**
- * Blocking SCTP channels in the shape of {@code com.sun.nio.sctp}: {@link
- * org.sctpj.api.socket.SctpChannel} (one-to-one), {@link org.sctpj.api.socket.SctpServerChannel}
- * (accepts one-to-one channels), {@link org.sctpj.api.socket.SctpMultiChannel} (one-to-many, with
- * {@code branch} as peel-off), {@link org.sctpj.api.socket.MessageInfo}, notifications and {@link
- * org.sctpj.api.socket.SctpStandardSocketOptions}. Code written for the JDK's package ports by
- * changing its imports; the module's README lists what differs.
+ * The JDK's {@code com.sun.nio.sctp} API on sctpj: {@link org.sctpj.api.socket.SctpProvider} opens
+ * {@link org.sctpj.api.socket.SctpjChannel} (a {@code com.sun.nio.sctp.SctpChannel}), {@link
+ * org.sctpj.api.socket.SctpjServerChannel} and {@link org.sctpj.api.socket.SctpjMultiChannel}, and
+ * selectors that serve them. Code written for the JDK's package keeps its imports and types and
+ * changes only the lines that open channels; the {@code Sctpj} types add sctpj's extras
+ * (timeouts, stream reconfiguration, statistics, more options in {@link
+ * org.sctpj.api.socket.SctpjSocketOptions} and notifications). The module's README lists every
+ * method and what differs.
  */
 package org.sctpj.api.socket;

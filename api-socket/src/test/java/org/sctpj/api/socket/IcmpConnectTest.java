@@ -40,8 +40,8 @@ class IcmpConnectTest {
             closed = d.getLocalPort();
         }
         for (String round : new String[] {"cold", "warm"}) {
-            try (SctpChannel c = SctpChannel.open(provider)) {
-                c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, closed);
+            try (SctpjChannel c = provider.openSctpChannel()) {
+                c.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, closed);
                 c.bind(new InetSocketAddress(LO, 0)); // the sockets open before the clock starts
                 long t0 = System.nanoTime();
                 // 20 s: without ICMP the WAN profile would still be retransmitting its INIT then

@@ -8,6 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.nio.sctp.AbstractNotificationHandler;
+import com.sun.nio.sctp.Association;
+import com.sun.nio.sctp.AssociationChangeNotification;
+import com.sun.nio.sctp.HandlerResult;
+import com.sun.nio.sctp.IllegalReceiveException;
+import com.sun.nio.sctp.InvalidStreamException;
+import com.sun.nio.sctp.MessageInfo;
+import com.sun.nio.sctp.Notification;
+import com.sun.nio.sctp.NotificationHandler;
+import com.sun.nio.sctp.SctpStandardSocketOptions.InitMaxStreams;
+import com.sun.nio.sctp.SendFailedNotification;
+import com.sun.nio.sctp.ShutdownNotification;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -32,7 +44,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sctpj.api.callback.CallbackRuntime;
-import org.sctpj.api.socket.SctpStandardSocketOptions.Event;
+import org.sctpj.api.socket.SctpjSocketOptions.Event;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.timers.StackConfig;
@@ -61,33 +73,33 @@ class SocketApiTest {
         serverRt.close();
     }
 
-    SctpServerChannel server() throws IOException {
-        SctpServerChannel s = SctpServerChannel.open(serverP);
+    SctpjServerChannel server() throws IOException {
+        SctpjServerChannel s = serverP.openServerChannel();
         toClose.add(s);
-        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         s.bind(new InetSocketAddress(LO, 0));
         return s;
     }
 
     /** A server whose associations advertise {@code rcvbuf} and queue at most twice that. */
-    SctpServerChannel serverWithReceiveBuffer(int rcvbuf) throws IOException {
-        SctpServerChannel s = SctpServerChannel.open(serverP);
+    SctpjServerChannel serverWithReceiveBuffer(int rcvbuf) throws IOException {
+        SctpjServerChannel s = serverP.openServerChannel();
         toClose.add(s);
-        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
-        s.setOption(SctpStandardSocketOptions.SO_RCVBUF, rcvbuf);
-        s.setOption(SctpStandardSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpjSocketOptions.SO_RCVBUF, rcvbuf);
+        s.setOption(SctpjSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT, 2 * rcvbuf);
         s.bind(new InetSocketAddress(LO, 0));
         return s;
     }
 
-    SctpChannel client(SctpServerChannel s) throws IOException {
-        SctpChannel c = SctpChannel.open(clientP);
+    SctpjChannel client(SctpjServerChannel s) throws IOException {
+        SctpjChannel c = clientP.openSctpChannel();
         toClose.add(c);
-        c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
+        c.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
         return c;
     }
 
-    static InetSocketAddress addr(SctpServerChannel s) throws IOException {
+    static InetSocketAddress addr(SctpjServerChannel s) throws IOException {
         return (InetSocketAddress) s.getAllLocalAddresses().iterator().next();
     }
 
@@ -101,10 +113,10 @@ class SocketApiTest {
 
     @Test
     void connectAcceptAndExchangeMessagesKeepingBoundariesStreamsAndPpid() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
         assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
-        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        SctpjChannel a = s.accept(Duration.ofSeconds(5));
         assertNotNull(a);
         toClose.add(a);
         assertEquals(16, c.association().maxOutboundStreams());
@@ -114,7 +126,9 @@ class SocketApiTest {
             int n = 1 + i * 97;
             assertEquals(
                     n,
-                    c.send(bytes(n, i), MessageInfo.createOutgoing(null, i % 16).payloadProtocolID(i)));
+                    c.send(
+                            bytes(n, i),
+                            SctpjMessageInfo.createOutgoing(null, i % 16).payloadProtocolID(i)));
         }
         ByteBuffer buf = ByteBuffer.allocate(10_000);
         for (int i = 0; i < 50; i++) {
@@ -129,7 +143,7 @@ class SocketApiTest {
             assertEquals(bytes(1 + i * 97, i), buf);
         }
         // and back, with a small buffer: the message comes in parts
-        c.send(bytes(3000, 7), MessageInfo.createOutgoing(null, 1).unordered(true));
+        c.send(bytes(3000, 7), SctpjMessageInfo.createOutgoing(null, 1).unordered(true));
         ByteBuffer small = ByteBuffer.allocate(1000);
         ByteBuffer all = ByteBuffer.allocate(3000);
         for (int part = 0; part < 3; part++) {
@@ -145,10 +159,10 @@ class SocketApiTest {
 
     @Test
     void notificationsReachTheHandlerAndPeerShutdownEndsTheStream() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         List<Notification> seen = new ArrayList<>();
         c.send(bytes(10, 1), null);
@@ -176,10 +190,10 @@ class SocketApiTest {
 
     @Test
     void handlerReturnMakesReceiveReturnNullAndReceiveInsideTheHandlerIsRefused() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         ByteBuffer buf = ByteBuffer.allocate(100);
         AtomicReference<Throwable> inner = new AtomicReference<>();
@@ -193,10 +207,10 @@ class SocketApiTest {
 
     @Test
     void abortFromTheClientEndsTheServersStreamWithCommLost() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         c.abort("test abort");
         List<Notification> seen = new ArrayList<>();
@@ -219,10 +233,10 @@ class SocketApiTest {
 
     @Test
     void closeWithLingerZeroAbortsAndDefaultCloseShutsDownGracefully() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c1 = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c1 = client(s);
         c1.connect(addr(s));
-        SctpChannel a1 = s.accept();
+        SctpjChannel a1 = s.accept();
         toClose.add(a1);
         c1.send(bytes(100, 0), null);
         c1.close(); // graceful in the background
@@ -230,11 +244,11 @@ class SocketApiTest {
         assertEquals(100, a1.receive(buf, null, null, Duration.ofSeconds(5)).bytes());
         assertEquals(-1, a1.receive(buf, null, null, Duration.ofSeconds(5)).bytes());
 
-        SctpChannel c2 = client(s);
+        SctpjChannel c2 = client(s);
         c2.connect(addr(s));
-        SctpChannel a2 = s.accept();
+        SctpjChannel a2 = s.accept();
         toClose.add(a2);
-        a2.setOption(SctpStandardSocketOptions.SO_LINGER, 0);
+        a2.setOption(SctpjSocketOptions.SO_LINGER, 0);
         a2.close(); // abort from the server side
         AtomicReference<AssociationChangeNotification.AssocChangeEvent> ev = new AtomicReference<>();
         assertEquals(
@@ -255,17 +269,17 @@ class SocketApiTest {
 
     @Test
     void connectToNobodyFailsAndTimeoutsReturn() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
         InetSocketAddress wrongPort = new InetSocketAddress(LO, addr(s).getPort() == 5 ? 6 : 5);
         // the server's endpoint answers INIT for another SCTP port... no: the port does not match, so
         // the packet is dropped and the connect times out
         assertThrows(SocketTimeoutException.class, () -> c.connect(wrongPort, Duration.ofMillis(300)));
         assertNull(s.accept(Duration.ofMillis(50)), "accept times out with null");
 
-        SctpChannel c2 = client(s);
+        SctpjChannel c2 = client(s);
         c2.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         long t0 = System.nanoTime();
         assertNull(a.receive(ByteBuffer.allocate(10), null, null, Duration.ofMillis(100)));
@@ -276,15 +290,15 @@ class SocketApiTest {
 
     @Test
     void connectRefusedWhenNotListening() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         // a client channel does not listen: connecting to it is refused with an ABORT
-        SctpChannel d = SctpChannel.open(serverP);
+        SctpjChannel d = serverP.openSctpChannel();
         toClose.add(d);
-        d.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, c.udpPort());
+        d.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, c.udpPort());
         InetSocketAddress target =
                 (InetSocketAddress) c.getAllLocalAddresses().iterator().next();
         assertThrows(ConnectException.class, () -> d.connect(target, Duration.ofSeconds(5)));
@@ -292,11 +306,11 @@ class SocketApiTest {
 
     @Test
     void sendBlocksWhileTheBufferIsFullTimesOutAndInterruptClosesTheChannel() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
-        c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 * 1024);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
+        c.setOption(SctpjSocketOptions.SO_SNDBUF, 64 * 1024);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         CountDownLatch release = new CountDownLatch(1);
         serverRt.threads().get(0).execute(() -> {
@@ -337,11 +351,11 @@ class SocketApiTest {
     void aReaderThatDoesNotReadStopsTheSenderThroughTheWindowAndLosesNothing() throws Exception {
         int rcvbuf = 64 * 1024;
         // A queue limit far below what is sent: before flow control this limit aborted the association.
-        SctpServerChannel s = serverWithReceiveBuffer(rcvbuf);
-        SctpChannel c = client(s);
-        c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 64 * 1024);
+        SctpjServerChannel s = serverWithReceiveBuffer(rcvbuf);
+        SctpjChannel c = client(s);
+        c.setOption(SctpjSocketOptions.SO_SNDBUF, 64 * 1024);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         int size = 4000;
         int sent = 0;
@@ -382,8 +396,8 @@ class SocketApiTest {
 
     @Test
     void aTimedAcceptWaitingBeforeTheConnectReturnsTheAssociationOnceItIsUp() throws Exception {
-        SctpServerChannel s = server();
-        CompletableFuture<SctpChannel> accepted = new CompletableFuture<>();
+        SctpjServerChannel s = server();
+        CompletableFuture<SctpjChannel> accepted = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
                 accepted.complete(s.accept(Duration.ofSeconds(60)));
@@ -393,11 +407,11 @@ class SocketApiTest {
         });
         t.start();
         Thread.sleep(100); // accept is waiting when the INIT arrives
-        SctpChannel c = client(s);
+        SctpjChannel c = client(s);
         c.connect(addr(s));
         // The association was queued for accept while still being set up; accept must be woken
         // again when it comes up, not sleep out its 60 s and return null.
-        SctpChannel a = accepted.get(20, TimeUnit.SECONDS);
+        SctpjChannel a = accepted.get(20, TimeUnit.SECONDS);
         assertNotNull(a);
         toClose.add(a);
         c.send(bytes(10, 1), null);
@@ -408,10 +422,10 @@ class SocketApiTest {
 
     @Test
     void closingFromAnotherThreadWakesABlockedReceiveWithAsynchronousClose() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         CompletableFuture<Throwable> r = CompletableFuture.supplyAsync(() -> {
             try {
@@ -428,7 +442,7 @@ class SocketApiTest {
 
     @Test
     void closingTheServerWakesABlockedAcceptWithAsynchronousClose() throws Exception {
-        SctpServerChannel s = server();
+        SctpjServerChannel s = server();
         CompletableFuture<Throwable> r = CompletableFuture.supplyAsync(() -> {
             try {
                 s.accept();
@@ -444,19 +458,19 @@ class SocketApiTest {
 
     @Test
     void oneToManyServesSeveralAssociationsAndBranchPeelsOneOff() throws Exception {
-        SctpMultiChannel m = SctpMultiChannel.open(serverP);
+        SctpjMultiChannel m = serverP.openMultiChannel();
         toClose.add(m);
-        m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
         m.bind(new InetSocketAddress(LO, 0));
         InetSocketAddress maddr =
                 (InetSocketAddress) m.getAllLocalAddresses().iterator().next();
-        List<SctpChannel> clients = new ArrayList<>();
+        List<SctpjChannel> clients = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            SctpChannel c = SctpChannel.open(clientP);
+            SctpjChannel c = clientP.openSctpChannel();
             toClose.add(c);
-            c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, m.udpPort());
+            c.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, m.udpPort());
             c.connect(maddr);
-            c.send(bytes(100 + i, i), MessageInfo.createOutgoing(null, 0).payloadProtocolID(i));
+            c.send(bytes(100 + i, i), SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(i));
             clients.add(c);
         }
         ByteBuffer buf = ByteBuffer.allocate(1000);
@@ -469,7 +483,8 @@ class SocketApiTest {
             buf.flip();
             m.send(
                     buf,
-                    MessageInfo.createOutgoing(mi.association(), null, 0).payloadProtocolID(mi.payloadProtocolID()));
+                    SctpjMessageInfo.createOutgoing(mi.association(), null, 0)
+                            .payloadProtocolID(mi.payloadProtocolID()));
         }
         assertEquals(3, from.size());
         assertEquals(from, m.associations());
@@ -489,9 +504,9 @@ class SocketApiTest {
             }
         }
         // find which association is client 0 by a message that only it sends
-        SctpChannel branch = null;
+        SctpjChannel branch = null;
         for (Association x : m.associations()) {
-            SctpChannel b = m.branch(x);
+            SctpjChannel b = m.branch(x);
             toClose.add(b);
             buf.clear();
             MessageInfo mi = b.receive(buf, null, null, Duration.ofMillis(200));
@@ -511,19 +526,19 @@ class SocketApiTest {
 
     @Test
     void oneToManySendToAnAddressSetsAnAssociationUp() throws Exception {
-        SctpMultiChannel m1 = SctpMultiChannel.open(serverP);
-        SctpMultiChannel m2 = SctpMultiChannel.open(clientP);
+        SctpjMultiChannel m1 = serverP.openMultiChannel();
+        SctpjMultiChannel m2 = clientP.openMultiChannel();
         toClose.add(m1);
         toClose.add(m2);
-        m1.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
-        m2.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m1.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m2.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
         m1.bind(new InetSocketAddress(LO, 0));
         m2.bind(new InetSocketAddress(LO, 0));
-        m2.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, m1.udpPort(), null);
+        m2.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, m1.udpPort(), null);
         InetSocketAddress to =
                 (InetSocketAddress) m1.getAllLocalAddresses().iterator().next();
-        m2.send(bytes(42, 3), MessageInfo.createOutgoing(to, 2));
-        m2.send(bytes(43, 3), MessageInfo.createOutgoing(to, 2));
+        m2.send(bytes(42, 3), SctpjMessageInfo.createOutgoing(to, 2));
+        m2.send(bytes(43, 3), SctpjMessageInfo.createOutgoing(to, 2));
         assertEquals(1, m2.associations().size(), "the second send reuses the association");
         ByteBuffer buf = ByteBuffer.allocate(100);
         assertEquals(42, m1.receive(buf, null, null, Duration.ofSeconds(5)).bytes());
@@ -535,42 +550,38 @@ class SocketApiTest {
 
     @Test
     void optionsAreValidatedAndProtocolOptionsFixedAfterConnect() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
-        c.setOption(SctpStandardSocketOptions.SCTP_NODELAY, true);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
+        c.setOption(SctpjSocketOptions.SCTP_NODELAY, true);
+        c.setOption(SctpjSocketOptions.SCTP_INIT_MAXSTREAMS, InitMaxStreams.create(100, 4));
         c.setOption(
-                SctpStandardSocketOptions.SCTP_INIT_MAXSTREAMS,
-                SctpStandardSocketOptions.InitMaxStreams.create(100, 4));
+                SctpjSocketOptions.SCTP_RTOINFO,
+                new SctpjSocketOptions.RtoInfo(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofMillis(400)));
         c.setOption(
-                SctpStandardSocketOptions.SCTP_RTOINFO,
-                new SctpStandardSocketOptions.RtoInfo(
-                        Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofMillis(400)));
-        c.setOption(
-                SctpStandardSocketOptions.SCTP_PEER_ADDR_PARAMS,
-                new SctpStandardSocketOptions.PeerAddrParams(Duration.ofMillis(500), true, 3, 1400));
-        c.setOption(SctpStandardSocketOptions.SCTP_EVENTS, EnumSet.of(Event.SHUTDOWN));
+                SctpjSocketOptions.SCTP_PEER_ADDR_PARAMS,
+                new SctpjSocketOptions.PeerAddrParams(Duration.ofMillis(500), true, 3, 1400));
+        c.setOption(SctpjSocketOptions.SCTP_EVENTS, EnumSet.of(Event.SHUTDOWN));
         assertThrows(
                 UnsupportedOperationException.class,
-                () -> c.setOption(SctpStandardSocketOptions.SCTP_EXPLICIT_COMPLETE, true));
+                () -> c.setOption(SctpjSocketOptions.SCTP_EXPLICIT_COMPLETE, true));
         assertThrows(
                 IllegalArgumentException.class,
                 () -> c.setOption(
-                        SctpStandardSocketOptions.SCTP_RTOINFO,
-                        new SctpStandardSocketOptions.RtoInfo(
+                        SctpjSocketOptions.SCTP_RTOINFO,
+                        new SctpjSocketOptions.RtoInfo(
                                 Duration.ofMillis(200), Duration.ofMillis(500), Duration.ofMillis(400))));
         c.connect(addr(s));
         assertEquals(4, c.association().maxOutboundStreams());
-        assertThrows(InvalidStreamException.class, () -> c.send(bytes(1, 0), MessageInfo.createOutgoing(null, 4)));
-        assertThrows(IllegalStateException.class, () -> c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 10_000));
-        assertEquals(true, c.getOption(SctpStandardSocketOptions.SCTP_NODELAY));
-        assertEquals(
-                new InetSocketAddress(LO, addr(s).getPort()), c.getOption(SctpStandardSocketOptions.SCTP_PRIMARY_ADDR));
-        assertTrue(c.getOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT) > 0);
-        assertEquals(Set.of(Event.SHUTDOWN), c.getOption(SctpStandardSocketOptions.SCTP_EVENTS));
+        assertThrows(InvalidStreamException.class, () -> c.send(bytes(1, 0), SctpjMessageInfo.createOutgoing(null, 4)));
+        assertThrows(IllegalStateException.class, () -> c.setOption(SctpjSocketOptions.SO_SNDBUF, 10_000));
+        assertEquals(true, c.getOption(SctpjSocketOptions.SCTP_NODELAY));
+        assertEquals(new InetSocketAddress(LO, addr(s).getPort()), c.getOption(SctpjSocketOptions.SCTP_PRIMARY_ADDR));
+        assertTrue(c.getOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT) > 0);
+        assertEquals(Set.of(Event.SHUTDOWN), c.getOption(SctpjSocketOptions.SCTP_EVENTS));
         assertNotNull(c.info());
-        assertThrows(IllegalArgumentException.class, () -> MessageInfo.createOutgoing(null, 0)
+        assertThrows(IllegalArgumentException.class, () -> SctpjMessageInfo.createOutgoing(null, 0)
                 .timeToLive(-1));
-        assertThrows(IllegalArgumentException.class, () -> MessageInfo.createOutgoing(null, 0)
+        assertThrows(IllegalArgumentException.class, () -> SctpjMessageInfo.createOutgoing(null, 0)
                 .timeToLive(1L << 32));
     }
 
@@ -583,11 +594,11 @@ class SocketApiTest {
     @Test
     void aMessagePastItsTimeToLiveComesBackAsSendFailedAndTheOthersArrive() throws Exception {
         int rcvbuf = 16 * 1024;
-        SctpServerChannel s = serverWithReceiveBuffer(rcvbuf);
-        SctpChannel c = client(s);
-        c.setOption(SctpStandardSocketOptions.SO_SNDBUF, 1 << 20);
+        SctpjServerChannel s = serverWithReceiveBuffer(rcvbuf);
+        SctpjChannel c = client(s);
+        c.setOption(SctpjSocketOptions.SO_SNDBUF, 1 << 20);
         c.connect(addr(s));
-        SctpChannel a = s.accept();
+        SctpjChannel a = s.accept();
         toClose.add(a);
         int size = 2000;
         // The receive window and the socket's receive queue take about 24 of them (3 x 16 KiB):
@@ -599,7 +610,7 @@ class SocketApiTest {
         ByteBuffer ttl = bytes(size, 99_999);
         assertEquals(
                 size,
-                c.send(ttl.duplicate(), MessageInfo.createOutgoing(null, 0).timeToLive(10)));
+                c.send(ttl.duplicate(), SctpjMessageInfo.createOutgoing(null, 0).timeToLive(10)));
         assertEquals(size, c.send(bytes(size, sent), null));
         Thread.sleep(100); // its lifetime runs out while it waits for the window
         ByteBuffer dst = ByteBuffer.allocate(size);
@@ -612,17 +623,17 @@ class SocketApiTest {
         dst.clear();
         assertNotNull(a.receive(dst, null, null, Duration.ofSeconds(10)));
         assertEquals(bytes(size, sent), dst.flip(), "the one after the abandoned message comes next");
-        List<SendFailedNotification> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<SctpjSendFailedNotification> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
         AbstractNotificationHandler<Void> h = new AbstractNotificationHandler<>() {
             @Override
             public HandlerResult handleNotification(SendFailedNotification n, Void attachment) {
-                failed.add(n);
+                failed.add((SctpjSendFailedNotification) n);
                 return HandlerResult.RETURN;
             }
         };
         c.receive(ByteBuffer.allocate(100), null, h, Duration.ofSeconds(5));
         assertEquals(1, failed.size());
-        SendFailedNotification f = failed.get(0);
+        SctpjSendFailedNotification f = failed.get(0);
         assertTrue(f.abandoned());
         assertEquals(0, f.errorCode(), "never sent (SCTP_DATA_UNSENT)");
         assertEquals(ttl, f.buffer());
@@ -640,19 +651,24 @@ class SocketApiTest {
     void aMessageFortyTimesTheReceiveBufferArrivesInPartsMarkedIncompleteUntilTheLast() throws Exception {
         int receiveBuffer = 64 << 10;
         int size = 3_000_000;
-        SctpServerChannel s = SctpServerChannel.open(SctpProvider.of(
-                CallbackRuntime.of(serverRt),
-                OPTS.toBuilder().receiveBufferBytes(receiveBuffer).build()));
+        SctpjServerChannel s = SctpProvider.of(
+                        CallbackRuntime.of(serverRt),
+                        OPTS.toBuilder().receiveBufferBytes(receiveBuffer).build())
+                .openServerChannel();
         toClose.add(s);
-        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         s.bind(new InetSocketAddress(LO, 0));
-        SctpChannel c = SctpChannel.open(SctpProvider.of(
-                CallbackRuntime.of(clientRt),
-                OPTS.toBuilder().sendBufferBytes(8 << 20).maxMessageSize(size).build()));
+        SctpjChannel c = SctpProvider.of(
+                        CallbackRuntime.of(clientRt),
+                        OPTS.toBuilder()
+                                .sendBufferBytes(8 << 20)
+                                .maxMessageSize(size)
+                                .build())
+                .openSctpChannel();
         toClose.add(c);
-        c.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
+        c.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
         assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
-        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        SctpjChannel a = s.accept(Duration.ofSeconds(5));
         assertNotNull(a);
         toClose.add(a);
 
@@ -660,7 +676,9 @@ class SocketApiTest {
         new java.util.SplittableRandom(5).nextBytes(m);
         assertEquals(
                 size,
-                c.send(ByteBuffer.wrap(m), MessageInfo.createOutgoing(null, 3).payloadProtocolID(77)));
+                c.send(
+                        ByteBuffer.wrap(m),
+                        SctpjMessageInfo.createOutgoing(null, 3).payloadProtocolID(77)));
 
         java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
         ByteBuffer buf = ByteBuffer.allocate(1 << 20); // larger than the receive buffer
@@ -689,17 +707,17 @@ class SocketApiTest {
      */
     @Test
     void theSchedulerChosenBeforeConnectIsLiveAndCanBeSwitched() throws Exception {
-        SctpServerChannel s = server();
-        SctpChannel c = client(s);
-        assertEquals(StreamSchedulerKind.ROUND_ROBIN, c.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
-        c.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.PRIORITY);
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
+        assertEquals(StreamSchedulerKind.ROUND_ROBIN, c.getOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS));
+        c.setOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.PRIORITY);
         assertThrows(NotYetConnectedException.class, () -> c.setStreamValue(1, 10));
         assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
-        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        SctpjChannel a = s.accept(Duration.ofSeconds(5));
         assertNotNull(a);
         toClose.add(a);
-        assertEquals(StreamSchedulerKind.PRIORITY, c.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
-        assertEquals(StreamSchedulerKind.ROUND_ROBIN, a.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
+        assertEquals(StreamSchedulerKind.PRIORITY, c.getOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS));
+        assertEquals(StreamSchedulerKind.ROUND_ROBIN, a.getOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS));
 
         c.setStreamValue(1, 10);
         assertEquals(10, c.streamValue(1));
@@ -709,12 +727,12 @@ class SocketApiTest {
 
         // Messages sent before and after a switch all arrive, in order per stream.
         for (int i = 0; i < 20; i++) {
-            c.send(ByteBuffer.wrap(new byte[] {(byte) i}), MessageInfo.createOutgoing(null, i % 2));
+            c.send(ByteBuffer.wrap(new byte[] {(byte) i}), SctpjMessageInfo.createOutgoing(null, i % 2));
         }
-        c.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.FAIR_CAPACITY);
-        assertEquals(StreamSchedulerKind.FAIR_CAPACITY, c.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS));
+        c.setOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.FAIR_CAPACITY);
+        assertEquals(StreamSchedulerKind.FAIR_CAPACITY, c.getOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS));
         for (int i = 20; i < 40; i++) {
-            c.send(ByteBuffer.wrap(new byte[] {(byte) i}), MessageInfo.createOutgoing(null, i % 2));
+            c.send(ByteBuffer.wrap(new byte[] {(byte) i}), SctpjMessageInfo.createOutgoing(null, i % 2));
         }
         int[] last = {-1, -1};
         ByteBuffer buf = ByteBuffer.allocate(16);
@@ -733,16 +751,16 @@ class SocketApiTest {
     /** SCTP_PLUGGABLE_SS and the stream value for one association of a one-to-many channel. */
     @Test
     void aOneToManyChannelSwitchesOneAssociation() throws Exception {
-        SctpServerChannel s = server();
-        SctpMultiChannel m = SctpMultiChannel.open(clientP);
+        SctpjServerChannel s = server();
+        SctpjMultiChannel m = clientP.openMultiChannel();
         toClose.add(m);
-        m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
-        m.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort(), null);
+        m.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort(), null);
         m.bind(new InetSocketAddress(LO, 0));
         // Set on the bound channel: the associations set up from now on start with it.
-        m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.FAIR_CAPACITY, null);
-        m.send(ByteBuffer.wrap(new byte[] {1}), MessageInfo.createOutgoing(addr(s), 0));
-        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        m.setOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.FAIR_CAPACITY, null);
+        m.send(ByteBuffer.wrap(new byte[] {1}), SctpjMessageInfo.createOutgoing(addr(s), 0));
+        SctpjChannel a = s.accept(Duration.ofSeconds(5));
         assertNotNull(a);
         toClose.add(a);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -750,17 +768,14 @@ class SocketApiTest {
             Thread.sleep(1);
         }
         Association assoc = m.associations().iterator().next();
+        assertEquals(StreamSchedulerKind.FAIR_CAPACITY, m.getOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS, assoc));
+        m.setOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING, assoc);
         assertEquals(
-                StreamSchedulerKind.FAIR_CAPACITY, m.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, assoc));
-        m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING, assoc);
-        assertEquals(
-                StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING,
-                m.getOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, assoc));
+                StreamSchedulerKind.WEIGHTED_FAIR_QUEUEING, m.getOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS, assoc));
         m.setStreamValue(assoc, 3, 7);
         assertEquals(7, m.streamValue(assoc, 3));
         assertThrows(
-                IllegalArgumentException.class,
-                () -> m.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, null, assoc));
+                IllegalArgumentException.class, () -> m.setOption(SctpjSocketOptions.SCTP_PLUGGABLE_SS, null, assoc));
     }
 
     /**
@@ -769,23 +784,24 @@ class SocketApiTest {
      */
     @Test
     void anAdaptationIndicationComesOnlyWhenSubscribed() throws Exception {
-        SctpServerChannel s = SctpServerChannel.open(SctpProvider.of(
-                CallbackRuntime.of(serverRt),
-                OPTS.toBuilder().adaptationIndication(42).build()));
+        SctpjServerChannel s = SctpProvider.of(
+                        CallbackRuntime.of(serverRt),
+                        OPTS.toBuilder().adaptationIndication(42).build())
+                .openServerChannel();
         toClose.add(s);
-        s.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         s.bind(new InetSocketAddress(LO, 0));
         for (boolean subscribed : new boolean[] {true, false}) {
-            SctpChannel c = client(s);
+            SctpjChannel c = client(s);
             if (subscribed) {
                 c.setOption(
-                        SctpStandardSocketOptions.SCTP_EVENTS,
+                        SctpjSocketOptions.SCTP_EVENTS,
                         EnumSet.of(Event.ASSOCIATION_CHANGE, Event.ADAPTATION_INDICATION));
             }
             c.connect(addr(s));
-            SctpChannel a = s.accept();
+            SctpjChannel a = s.accept();
             toClose.add(a);
-            a.send(bytes(5, 1), MessageInfo.createOutgoing(null, 0));
+            a.send(bytes(5, 1), SctpjMessageInfo.createOutgoing(null, 0));
             List<Notification> seen = new ArrayList<>();
             NotificationHandler<List<Notification>> h = (n, l) -> {
                 l.add(n);
@@ -806,7 +822,7 @@ class SocketApiTest {
             EnumSet.of(Event.ASSOCIATION_CHANGE, Event.STREAM_RESET, Event.STREAM_CHANGE, Event.ASSOCIATION_RESET);
 
     /** The next notification of {@code type} the channel receives (messages are skipped). */
-    static <T extends Notification> T nextNotification(SctpChannel ch, Class<T> type) throws IOException {
+    static <T extends Notification> T nextNotification(SctpjChannel ch, Class<T> type) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(1000);
         List<Notification> got = new ArrayList<>();
         long end = System.nanoTime() + 20_000_000_000L;
@@ -830,19 +846,19 @@ class SocketApiTest {
     }
 
     /**
-     * Stream reconfiguration (RFC 6525) through the socket API: the calls of {@link SctpChannel}
+     * Stream reconfiguration (RFC 6525) through the socket API: the calls of {@link SctpjChannel}
      * and the notifications {@link StreamResetNotification}, {@link StreamChangeNotification} and
      * {@link AssociationResetNotification} on both sides, to a subscriber of their events; the
      * association's view follows the added streams.
      */
     @Test
     void resetsAndAddedStreamsAreNotifiedOnBothSides() throws Exception {
-        SctpServerChannel s = server();
-        s.setOption(SctpStandardSocketOptions.SCTP_EVENTS, RECONFIG_EVENTS);
-        SctpChannel c = client(s);
-        c.setOption(SctpStandardSocketOptions.SCTP_EVENTS, RECONFIG_EVENTS);
+        SctpjServerChannel s = server();
+        s.setOption(SctpjSocketOptions.SCTP_EVENTS, RECONFIG_EVENTS);
+        SctpjChannel c = client(s);
+        c.setOption(SctpjSocketOptions.SCTP_EVENTS, RECONFIG_EVENTS);
         assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
-        SctpChannel a = s.accept(Duration.ofSeconds(5));
+        SctpjChannel a = s.accept(Duration.ofSeconds(5));
         assertNotNull(a);
         toClose.add(a);
 
@@ -858,12 +874,12 @@ class SocketApiTest {
         int before = c.association().maxOutboundStreams();
         assertThrows(
                 InvalidStreamException.class,
-                () -> c.send(ByteBuffer.wrap(new byte[] {1}), MessageInfo.createOutgoing(null, before)));
+                () -> c.send(ByteBuffer.wrap(new byte[] {1}), SctpjMessageInfo.createOutgoing(null, before)));
         c.addStreams(2, 0);
         StreamChangeNotification ch = nextNotification(c, StreamChangeNotification.class);
         assertEquals(before + 2, ch.outboundStreams());
         assertEquals(before + 2, c.association().maxOutboundStreams(), "the association's view follows");
-        c.send(ByteBuffer.wrap(new byte[] {9}), MessageInfo.createOutgoing(null, before + 1));
+        c.send(ByteBuffer.wrap(new byte[] {9}), SctpjMessageInfo.createOutgoing(null, before + 1));
         MessageInfo mi = a.receive(ByteBuffer.allocate(10), null, null, Duration.ofSeconds(5));
         assertEquals(before + 1, mi.streamNumber());
 

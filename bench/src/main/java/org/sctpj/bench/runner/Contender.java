@@ -54,6 +54,15 @@ record Contender(
             "sctp-sink",
             "sctp-bulk",
             List.of("api=socket"));
+    static final Contender SOCKET_NIO = new Contender(
+            "sctpj-socket-nio",
+            "sctpj socket API in non-blocking mode on its selector (api-socket: OP_ACCEPT/OP_READ, receive until"
+                    + " nothing is queued; non-blocking send until it returns 0, then OP_WRITE), as an event loop"
+                    + " such as Netty's drives it",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=socket-nio"));
     static final Contender USRSCTP = new Contender(
             "usrsctp",
             "usrsctp 0.9.5.0 Release build, callback API (interop/usrsctp/upeer.c): the sender sends from"
@@ -94,7 +103,7 @@ record Contender(
             List.of());
 
     static final List<Contender> THROUGHPUT =
-            List.of(CALLBACK, CALLBACK_100K, CALLBACK_PORTABLE, SOCKET, USRSCTP, TSCTP, TCP, UDP);
+            List.of(CALLBACK, CALLBACK_100K, CALLBACK_PORTABLE, SOCKET, SOCKET_NIO, USRSCTP, TSCTP, TCP, UDP);
 
     static final List<Contender> LATENCY = List.of(
             new Contender(

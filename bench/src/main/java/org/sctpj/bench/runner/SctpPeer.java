@@ -1,8 +1,14 @@
 package org.sctpj.bench.runner;
 
+import com.sun.nio.sctp.AbstractNotificationHandler;
+import com.sun.nio.sctp.AssociationChangeNotification;
+import com.sun.nio.sctp.HandlerResult;
+import com.sun.nio.sctp.MessageInfo;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -12,14 +18,12 @@ import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.callback.LowerLayerFactory;
-import org.sctpj.api.socket.AbstractNotificationHandler;
-import org.sctpj.api.socket.AssociationChangeNotification;
-import org.sctpj.api.socket.HandlerResult;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
 import org.sctpj.api.socket.SctpProvider;
-import org.sctpj.api.socket.SctpServerChannel;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
+import org.sctpj.api.socket.SctpjAssociationChangeNotification;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMessageInfo;
+import org.sctpj.api.socket.SctpjServerChannel;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
@@ -33,7 +37,7 @@ import org.sctpj.timers.StackRuntime;
 /**
  * One sctpj benchmark process over UDP encapsulation on 127.0.0.1 (LAN profile, MTU 1500), with
  * either the callback API ({@code api=callback}, {@link CallbackSocket}) or the blocking socket API
- * ({@code api=socket}, {@link SctpChannel} and {@link SctpServerChannel} of {@code api-socket}, as
+ * ({@code api=socket}, {@link SctpjChannel} and {@link SctpjServerChannel} of {@code api-socket}, as
  * an application uses them). Modes: {@code sink} and {@code bulk} (throughput), {@code echo} and
  * {@code ping} (30-byte round trips with the I bit and no Nagle delay). Servers bind UDP port 0
  * and print {@code PEER-READY udp=PORT}; every process ends with one {@code PEER-RESULT} line.
@@ -48,6 +52,9 @@ final class SctpPeer {
     private final String mode;
     private final Args args;
     private final boolean socketApi;
+    /** {@code api=socket-nio}: the socket API's non-blocking channels on one of its selectors. */
+    private final boolean nonBlocking;
+
     private final StackRuntime runtime = StackRuntime.start(1, StackConfig.DEFAULT.withName("bench"));
     private UdpEncapsulation udp;
     private final CountDownLatch up = new CountDownLatch(1);
@@ -58,7 +65,8 @@ final class SctpPeer {
     SctpPeer(String mode, Args args) {
         this.mode = mode;
         this.args = args;
-        this.socketApi = args.str("api", "callback").equals("socket");
+        this.socketApi = args.str("api", "callback").startsWith("socket");
+        this.nonBlocking = args.str("api", "callback").equals("socket-nio");
     }
 
     private SctpOptions options() {
@@ -83,6 +91,13 @@ final class SctpPeer {
     int run() throws Exception {
         double timeout = args.dbl("timeout", 60);
         try {
+            if (nonBlocking) {
+                return switch (mode) {
+                    case "sink" -> selectorSink(timeout);
+                    case "bulk" -> socketBulk(timeout);
+                    default -> throw new IllegalArgumentException("api=socket-nio modes: sink bulk, not " + mode);
+                };
+            }
             if (socketApi) {
                 return switch (mode) {
                     case "sink" -> socketSink(timeout);
@@ -332,7 +347,8 @@ final class SctpPeer {
             if (n != null
                     && n.event() != AssociationChangeNotification.AssocChangeEvent.COMM_UP
                     && n.event() != AssociationChangeNotification.AssocChangeEvent.SHUTDOWN) {
-                System.out.println("PEER-NOTE association ended: " + n.event() + " " + n.reason());
+                System.out.println("PEER-NOTE association ended: " + n.event() + " "
+                        + ((SctpjAssociationChangeNotification) n).reason());
             }
         }
     }
@@ -342,11 +358,11 @@ final class SctpPeer {
      * waits for the shutdown to complete, so the peer sees SHUTDOWN COMPLETE before this process
      * exits (the default, a background shutdown, would die with the process).
      */
-    private SctpServerChannel socketServer(boolean noDelay) throws Exception {
-        SctpServerChannel server = SctpServerChannel.open(provider());
-        server.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
-        server.setOption(SctpStandardSocketOptions.SCTP_NODELAY, noDelay);
-        server.setOption(SctpStandardSocketOptions.SO_LINGER, 5);
+    private SctpjServerChannel socketServer(boolean noDelay) throws Exception {
+        SctpjServerChannel server = provider().openServerChannel();
+        server.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        server.setOption(SctpjSocketOptions.SCTP_NODELAY, noDelay);
+        server.setOption(SctpjSocketOptions.SO_LINGER, 5);
         server.bind(new InetSocketAddress(LOCAL, SERVER_PORT));
         System.out.println("PEER-READY udp=" + server.udpPort());
         System.out.flush();
@@ -354,10 +370,10 @@ final class SctpPeer {
     }
 
     /** A client channel from 127.0.0.1:CLIENT_PORT to the server, whose UDP port is {@code remote-udp}. */
-    private SctpChannel socketClient(boolean noDelay) throws Exception {
-        SctpChannel ch = SctpChannel.open(provider());
-        ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, args.integer("remote-udp", 9899));
-        ch.setOption(SctpStandardSocketOptions.SCTP_NODELAY, noDelay);
+    private SctpjChannel socketClient(boolean noDelay) throws Exception {
+        SctpjChannel ch = provider().openSctpChannel();
+        ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, args.integer("remote-udp", 9899));
+        ch.setOption(SctpjSocketOptions.SCTP_NODELAY, noDelay);
         ch.bind(new InetSocketAddress(LOCAL, CLIENT_PORT));
         ch.connect(new InetSocketAddress(LOCAL, SERVER_PORT), Duration.ofSeconds(10));
         return ch;
@@ -372,7 +388,7 @@ final class SctpPeer {
      * Receives until the end of stream (true) or the deadline (false), discarding what comes: the
      * wait for the association's end after a shutdown.
      */
-    private static boolean drainToEnd(SctpChannel ch, EndNote note, long deadline) throws Exception {
+    private static boolean drainToEnd(SctpjChannel ch, EndNote note, long deadline) throws Exception {
         ByteBuffer b = ByteBuffer.allocate(RECEIVE_BUFFER);
         while (System.nanoTime() < deadline) {
             b.clear();
@@ -395,11 +411,11 @@ final class SctpPeer {
         long deadline = System.nanoTime() + (long) (timeout * 1e9);
         EndNote note = new EndNote();
         boolean eof = false;
-        try (SctpServerChannel server = socketServer(false)) {
+        try (SctpjServerChannel server = socketServer(false)) {
             // accept() with no time limit: accept(Duration) can miss an association that is still
             // being set up when it wakes and then sleep out its whole time (reported); the runner
             // kills a server that is never connected to.
-            SctpChannel ch = server.accept();
+            SctpjChannel ch = server.accept();
             if (ch != null) {
                 try (ch) {
                     ByteBuffer dst = ByteBuffer.allocate(RECEIVE_BUFFER);
@@ -424,26 +440,89 @@ final class SctpPeer {
     }
 
     /**
+     * Sink on a selector (api=socket-nio): the server channel and the accepted channel are
+     * non-blocking and registered with a selector of the provider; on OP_READ it receives until
+     * nothing is queued, as an event loop does.
+     */
+    private int selectorSink(double timeout) throws Exception {
+        RateMeter meter = new RateMeter(args.dbl("warmup", 0.5));
+        long deadline = System.nanoTime() + (long) (timeout * 1e9);
+        EndNote note = new EndNote();
+        boolean eof = false;
+        ByteBuffer dst = ByteBuffer.allocate(RECEIVE_BUFFER);
+        try (SctpjServerChannel server = socketServer(false);
+                Selector sel = provider().openSelector()) {
+            server.configureBlocking(false);
+            server.register(sel, SelectionKey.OP_ACCEPT);
+            SctpjChannel ch = null;
+            loop:
+            while (System.nanoTime() < deadline) {
+                sel.select(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                for (SelectionKey k : sel.selectedKeys()) {
+                    if (k.isAcceptable() && ch == null && (ch = server.accept()) != null) {
+                        ch.configureBlocking(false);
+                        ch.register(sel, SelectionKey.OP_READ);
+                    } else if (k.isReadable()) {
+                        MessageInfo mi;
+                        while ((mi = ch.receive(dst.clear(), null, note)) != null) {
+                            if (mi.bytes() < 0) {
+                                eof = true;
+                                break loop;
+                            }
+                            meter.add(mi.bytes());
+                        }
+                    }
+                }
+                sel.selectedKeys().clear();
+            }
+            if (ch != null) {
+                ch.close();
+            }
+        }
+        note.print();
+        result(eof ? "ok" : "timeout", meter.result());
+        return 0;
+    }
+
+    /**
      * Bulk: connect, blocking sends of one reused heap buffer (as the callback sender) for the
      * duration, then shutdown and wait for the end of stream (every message acknowledged and
-     * SHUTDOWN COMPLETE), as the callback sender waits for SHUTDOWN_COMPLETE.
+     * SHUTDOWN COMPLETE), as the callback sender waits for SHUTDOWN_COMPLETE. With {@code
+     * api=socket-nio} the sends are non-blocking and the sender waits for OP_WRITE on a selector
+     * when one returns 0, as an event loop does.
      */
     private int socketBulk(double timeout) throws Exception {
         int size = args.integer("size", 1000);
         long durationNanos = (long) (args.dbl("duration", 2) * 1e9);
         ByteBuffer message = ByteBuffer.allocate(size);
-        MessageInfo info = MessageInfo.createOutgoing(null, 0).payloadProtocolID(51);
+        MessageInfo info = SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(51);
         EndNote note = new EndNote();
         long sent = 0;
-        try (SctpChannel ch = socketClient(false)) {
+        try (SctpjChannel ch = socketClient(false);
+                Selector sel = nonBlocking ? provider().openSelector() : null) {
+            SelectionKey key = null;
+            if (nonBlocking) {
+                // api=socket-nio: send until a send returns 0, then wait for OP_WRITE
+                ch.configureBlocking(false);
+                key = ch.register(sel, SelectionKey.OP_WRITE);
+            }
             long t0 = System.nanoTime();
             long stop = t0 + durationNanos;
             while (System.nanoTime() < stop) {
                 message.clear();
-                ch.send(message, info);
-                sent++;
+                if (ch.send(message, info) > 0) {
+                    sent++;
+                } else if (sel != null) {
+                    sel.select(Math.max(1, (stop - System.nanoTime()) / 1_000_000));
+                    sel.selectedKeys().clear();
+                }
             }
             long sendEnd = System.nanoTime();
+            if (key != null) {
+                key.cancel();
+                sel.selectNow();
+                ch.configureBlocking(true);
+            }
             ch.shutdown();
             boolean closed = drainToEnd(ch, note, sendEnd + (long) (timeout * 1e9));
             long t1 = System.nanoTime();
@@ -457,14 +536,14 @@ final class SctpPeer {
     private int socketEcho(double timeout) throws Exception {
         long deadline = System.nanoTime() + (long) (timeout * 1e9);
         EndNote note = new EndNote();
-        MessageInfo out = MessageInfo.createOutgoing(null, 0).sackImmediately(true);
+        MessageInfo out = SctpjMessageInfo.createOutgoing(null, 0).sackImmediately(true);
         long echoed = 0;
         boolean eof = false;
-        try (SctpServerChannel server = socketServer(true)) {
+        try (SctpjServerChannel server = socketServer(true)) {
             // accept() with no time limit: accept(Duration) can miss an association that is still
             // being set up when it wakes and then sleep out its whole time (reported); the runner
             // kills a server that is never connected to.
-            SctpChannel ch = server.accept();
+            SctpjChannel ch = server.accept();
             if (ch != null) {
                 try (ch) {
                     ByteBuffer buf = ByteBuffer.allocate(RECEIVE_BUFFER);
@@ -497,9 +576,9 @@ final class SctpPeer {
         int messages = args.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         MessageInfo info =
-                MessageInfo.createOutgoing(null, 0).payloadProtocolID(51).sackImmediately(true);
+                SctpjMessageInfo.createOutgoing(null, 0).payloadProtocolID(51).sackImmediately(true);
         EndNote note = new EndNote();
-        try (SctpChannel ch = socketClient(true)) {
+        try (SctpjChannel ch = socketClient(true)) {
             ByteBuffer b = ByteBuffer.allocate(size);
             ByteBuffer r = ByteBuffer.allocate(RECEIVE_BUFFER);
             for (int i = 0; i < warmup + messages; i++) {

@@ -1,5 +1,10 @@
 package org.sctpj.tests.e2e;
 
+import com.sun.nio.sctp.AssociationChangeNotification;
+import com.sun.nio.sctp.HandlerResult;
+import com.sun.nio.sctp.MessageInfo;
+import com.sun.nio.sctp.SendFailedNotification;
+import com.sun.nio.sctp.ShutdownNotification;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,14 +20,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
-import org.sctpj.api.socket.AssociationChangeNotification;
-import org.sctpj.api.socket.HandlerResult;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
 import org.sctpj.api.socket.SctpProvider;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
-import org.sctpj.api.socket.SendFailedNotification;
-import org.sctpj.api.socket.ShutdownNotification;
+import org.sctpj.api.socket.SctpjAssociationChangeNotification;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMessageInfo;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
@@ -168,7 +170,7 @@ final class Clients {
     }
 
     /**
-     * Socket API client: an {@link SctpChannel} sending {@code total} bytes with blocking sends,
+     * Socket API client: an {@link SctpjChannel} sending {@code total} bytes with blocking sends,
      * then ending as told; reads until the end of stream and reports the last association event.
      */
     static Outcome socket(StackRuntime rt, InetAddress host, Child server, long total, int seed, Ending ending)
@@ -184,10 +186,11 @@ final class Clients {
         Traffic.Digests sent = new Traffic.Digests();
         long limit =
                 ending == Ending.ABORT_HALFWAY ? total / 2 : ending == Ending.WAIT_FOR_SERVER ? Long.MAX_VALUE : total;
-        try (SctpChannel ch = SctpChannel.open(SctpProvider.of(CallbackRuntime.of(rt), E2ePeer.OPTS))) {
-            ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, server.udpPort);
+        try (SctpjChannel ch =
+                SctpProvider.of(CallbackRuntime.of(rt), E2ePeer.OPTS).openSctpChannel()) {
+            ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, server.udpPort);
             if (sendBuffer > 0) {
-                ch.setOption(SctpStandardSocketOptions.SO_SNDBUF, sendBuffer);
+                ch.setOption(SctpjSocketOptions.SO_SNDBUF, sendBuffer);
             }
             long t0 = System.nanoTime();
             ch.connect(new InetSocketAddress(host, server.sctpPort), Duration.ofSeconds(30));
@@ -197,7 +200,7 @@ final class Clients {
                     int st = Traffic.stream(i);
                     ch.send(
                             ByteBuffer.wrap(m),
-                            MessageInfo.createOutgoing(null, st).unordered(Traffic.unordered(st)));
+                            SctpjMessageInfo.createOutgoing(null, st).unordered(Traffic.unordered(st)));
                     sent.add(st, Traffic.unordered(st), m);
                 }
                 if (ending == Ending.ABORT_HALFWAY) {
@@ -219,7 +222,9 @@ final class Clients {
                         (n, e) -> {
                             if (n instanceof AssociationChangeNotification a) {
                                 e.set(a.event().name()
-                                        + (a.event().name().equals("COMM_LOST") ? " " + a.reason() : ""));
+                                        + (a.event().name().equals("COMM_LOST")
+                                                ? " " + ((SctpjAssociationChangeNotification) a).reason()
+                                                : ""));
                             } else if (n instanceof ShutdownNotification) {
                                 e.set("SHUTDOWN"); // the peer shut down: end of stream follows
                             } else if (n instanceof SendFailedNotification f) {

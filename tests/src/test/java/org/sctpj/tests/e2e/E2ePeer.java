@@ -1,5 +1,10 @@
 package org.sctpj.tests.e2e;
 
+import com.sun.nio.sctp.Association;
+import com.sun.nio.sctp.AssociationChangeNotification;
+import com.sun.nio.sctp.HandlerResult;
+import com.sun.nio.sctp.MessageInfo;
+import com.sun.nio.sctp.ShutdownNotification;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,16 +20,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.sctpj.api.callback.CallbackRuntime;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
-import org.sctpj.api.socket.Association;
-import org.sctpj.api.socket.AssociationChangeNotification;
-import org.sctpj.api.socket.HandlerResult;
-import org.sctpj.api.socket.MessageInfo;
-import org.sctpj.api.socket.SctpChannel;
-import org.sctpj.api.socket.SctpMultiChannel;
 import org.sctpj.api.socket.SctpProvider;
-import org.sctpj.api.socket.SctpServerChannel;
-import org.sctpj.api.socket.SctpStandardSocketOptions;
-import org.sctpj.api.socket.ShutdownNotification;
+import org.sctpj.api.socket.SctpjAssociationChangeNotification;
+import org.sctpj.api.socket.SctpjChannel;
+import org.sctpj.api.socket.SctpjMultiChannel;
+import org.sctpj.api.socket.SctpjServerChannel;
+import org.sctpj.api.socket.SctpjSocketOptions;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
@@ -40,8 +41,8 @@ import org.sctpj.timers.StackRuntime;
  * shutdown|abort]}. Prints {@code READY <sctpPort> <udpPort>}, then one {@code RESULT <assoc>
  * <how it ended> bytes=.. messages=.. sha256=..} line per finished association; exits when its
  * standard input closes. Modes: {@code sink-callback} (callback API), {@code sink-socket}
- * (SctpServerChannel, a blocking thread per accepted channel), {@code sink-multi} (one
- * SctpMultiChannel, one thread), {@code echo-callback} (callback echo server sending from inside
+ * (SctpjServerChannel, a blocking thread per accepted channel), {@code sink-multi} (one
+ * SctpjMultiChannel, one thread), {@code echo-callback} (callback echo server sending from inside
  * the receive callback). With END_AFTER the server ends each association itself once that many
  * bytes arrived.
  */
@@ -163,13 +164,14 @@ public final class E2ePeer {
 
     static void sinkSocket(StackRuntime rt, InetAddress host, int port, long endAfter, boolean abort)
             throws IOException {
-        SctpServerChannel server = SctpServerChannel.open(SctpProvider.of(CallbackRuntime.of(rt), OPTS));
-        server.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        SctpjServerChannel server =
+                SctpProvider.of(CallbackRuntime.of(rt), OPTS).openServerChannel();
+        server.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         server.bind(new InetSocketAddress(host, port));
         Thread acceptor = new Thread(() -> {
             try {
                 while (true) {
-                    SctpChannel ch = server.accept();
+                    SctpjChannel ch = server.accept();
                     new Thread(() -> serve(ch, endAfter, abort), "serve").start();
                 }
             } catch (IOException e) {
@@ -181,7 +183,7 @@ public final class E2ePeer {
         out("READY " + port + " " + server.udpPort());
     }
 
-    private static void serve(SctpChannel ch, long endAfter, boolean abort) {
+    private static void serve(SctpjChannel ch, long endAfter, boolean abort) {
         Traffic.Digests d = new Traffic.Digests();
         AtomicReference<String> how = new AtomicReference<>("?");
         ByteBuffer buf = ByteBuffer.allocateDirect(64 * 1024);
@@ -222,9 +224,9 @@ public final class E2ePeer {
     }
 
     static void sinkMulti(StackRuntime rt, InetAddress host, int port) throws IOException {
-        SctpMultiChannel m = SctpMultiChannel.open(SctpProvider.of(CallbackRuntime.of(rt), OPTS));
-        m.setOption(SctpStandardSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
-        m.setOption(SctpStandardSocketOptions.SO_RCVBUF, OneToManyE2eTest.BUFFER, null);
+        SctpjMultiChannel m = SctpProvider.of(CallbackRuntime.of(rt), OPTS).openMultiChannel();
+        m.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0, null);
+        m.setOption(SctpjSocketOptions.SO_RCVBUF, OneToManyE2eTest.BUFFER, null);
         m.bind(new InetSocketAddress(host, port));
         Map<Association, Traffic.Digests> digests = new HashMap<>();
         Thread t = new Thread(() -> {
@@ -237,8 +239,9 @@ public final class E2ePeer {
                                 && a.event() != AssociationChangeNotification.AssocChangeEvent.COMM_UP) {
                             Traffic.Digests d = digests.remove(a.association());
                             if (a.event() != AssociationChangeNotification.AssocChangeEvent.SHUTDOWN) {
-                                System.err.println("association "
-                                        + a.association().associationID() + ": " + a.event() + " " + a.reason());
+                                System.err.println(
+                                        "association " + a.association().associationID() + ": " + a.event() + " "
+                                                + ((SctpjAssociationChangeNotification) a).reason());
                             }
                             out("RESULT " + a.association().associationID() + " " + a.event() + " "
                                     + (d == null ? new Traffic.Digests() : d).summary());

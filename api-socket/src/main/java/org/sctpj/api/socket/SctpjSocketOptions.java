@@ -1,18 +1,22 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.SctpSocketOption;
+import com.sun.nio.sctp.SctpStandardSocketOptions;
+import com.sun.nio.sctp.SctpStandardSocketOptions.InitMaxStreams;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Set;
 import org.sctpj.stack.StreamSchedulerKind;
 
 /**
- * The options of SCTP channels: the JDK's ({@code com.sun.nio.sctp.SctpStandardSocketOptions}) and
- * the RFC 6458 options sctpj adds. Set them with {@code setOption}; each constant says when it may
- * be set. Options that shape the protocol (buffers, streams, timers) are fixed when the channel
- * binds its endpoint, which for an {@link SctpChannel} happens at connect: set them before.
+ * The options of sctpj's SCTP channels: the JDK's ({@link SctpStandardSocketOptions}, repeated here
+ * as the same objects, so either name works) and the RFC 6458 options sctpj adds. Set them with
+ * {@code setOption}; each constant says when it may be set. Options that shape the protocol
+ * (buffers, streams, timers) are fixed when the channel binds its endpoint, which for an {@link
+ * SctpjChannel} happens at connect: set them before.
  */
-public final class SctpStandardSocketOptions {
-    private SctpStandardSocketOptions() {}
+public final class SctpjSocketOptions {
+    private SctpjSocketOptions() {}
 
     private record Opt<T>(String name, Class<T> type) implements SctpSocketOption<T> {
         @Override
@@ -26,43 +30,63 @@ public final class SctpStandardSocketOptions {
         return new Opt(name, type);
     }
 
-    /** Disables the Nagle-like bundling delay of small messages (RFC 6458 SCTP_NODELAY); default false. */
-    public static final SctpSocketOption<Boolean> SCTP_NODELAY = opt("SCTP_NODELAY", Boolean.class);
+    /**
+     * Disables the Nagle-like bundling delay of small messages (RFC 6458 SCTP_NODELAY); default
+     * false. The JDK's constant.
+     */
+    public static final SctpSocketOption<Boolean> SCTP_NODELAY = SctpStandardSocketOptions.SCTP_NODELAY;
 
-    /** Streams requested and accepted at setup (RFC 6458 SCTP_INITMSG); before bind. Default 16 out, 65535 in. */
+    /**
+     * Streams requested and accepted at setup (RFC 6458 SCTP_INITMSG); before bind. Default 16
+     * out, 65535 in. The JDK's constant.
+     */
     public static final SctpSocketOption<InitMaxStreams> SCTP_INIT_MAXSTREAMS =
-            opt("SCTP_INIT_MAXSTREAMS", InitMaxStreams.class);
+            SctpStandardSocketOptions.SCTP_INIT_MAXSTREAMS;
 
-    /** Send buffer per association in bytes (SO_SNDBUF); before bind. Default 4 MiB. */
-    public static final SctpSocketOption<Integer> SO_SNDBUF = opt("SO_SNDBUF", Integer.class);
+    /** Send buffer per association in bytes (SO_SNDBUF); before bind. Default 4 MiB. The JDK's constant. */
+    public static final SctpSocketOption<Integer> SO_SNDBUF = SctpStandardSocketOptions.SO_SNDBUF;
 
-    /** Receive window per association in bytes (SO_RCVBUF, the advertised a_rwnd); before bind. Default 4 MiB. */
-    public static final SctpSocketOption<Integer> SO_RCVBUF = opt("SO_RCVBUF", Integer.class);
+    /**
+     * Receive window per association in bytes (SO_RCVBUF, the advertised a_rwnd); before bind.
+     * Default 4 MiB. The JDK's constant.
+     */
+    public static final SctpSocketOption<Integer> SO_RCVBUF = SctpStandardSocketOptions.SO_RCVBUF;
 
     /**
      * Linger on close, in seconds (SO_LINGER): negative (the default) closes gracefully in the
      * background; 0 aborts the associations; a positive value closes gracefully and waits up to
-     * that long, then aborts.
+     * that long, then aborts. The JDK's constant.
      */
-    public static final SctpSocketOption<Integer> SO_LINGER = opt("SO_LINGER", Integer.class);
+    public static final SctpSocketOption<Integer> SO_LINGER = SctpStandardSocketOptions.SO_LINGER;
 
     /**
-     * The primary peer address (RFC 6458 SCTP_PRIMARY_ADDR). On a channel that is not connected yet
-     * it picks which of the addresses given to connect is tried first; afterwards it reads the
-     * current primary (changing it on a live association is not supported yet).
+     * The primary peer address (RFC 6458 SCTP_PRIMARY_ADDR, RFC 9260 section 5.1.2). On a channel
+     * that is not connected yet it picks which of the addresses given to connect is tried first; on
+     * a live association it reads the current primary, and setting it makes that peer address the
+     * primary path at once. The JDK's constant.
      */
-    public static final SctpSocketOption<SocketAddress> SCTP_PRIMARY_ADDR =
-            opt("SCTP_PRIMARY_ADDR", SocketAddress.class);
+    public static final SctpSocketOption<SocketAddress> SCTP_PRIMARY_ADDR = SctpStandardSocketOptions.SCTP_PRIMARY_ADDR;
 
-    /** Refuse messages that need fragmentation: only {@code false} is supported. */
-    public static final SctpSocketOption<Boolean> SCTP_DISABLE_FRAGMENTS = opt("SCTP_DISABLE_FRAGMENTS", Boolean.class);
+    /**
+     * Asks the peer to use one of our addresses as its primary (RFC 6458 SCTP_SET_PEER_PRIMARY_ADDR):
+     * that needs ASCONF's Set Primary Address parameter (RFC 5061 section 4.2.8), which sctpj does
+     * not have yet, so setting it throws {@link UnsupportedOperationException}; reading it gives
+     * null. The JDK's constant.
+     */
+    public static final SctpSocketOption<SocketAddress> SCTP_SET_PEER_PRIMARY_ADDR =
+            SctpStandardSocketOptions.SCTP_SET_PEER_PRIMARY_ADDR;
 
-    /** Explicit message completion: only {@code false} is supported (messages are sent whole). */
-    public static final SctpSocketOption<Boolean> SCTP_EXPLICIT_COMPLETE = opt("SCTP_EXPLICIT_COMPLETE", Boolean.class);
+    /** Refuse messages that need fragmentation: only {@code false} is supported. The JDK's constant. */
+    public static final SctpSocketOption<Boolean> SCTP_DISABLE_FRAGMENTS =
+            SctpStandardSocketOptions.SCTP_DISABLE_FRAGMENTS;
 
-    /** Fragment interleave level: only 0 is supported (messages are delivered whole). */
+    /** Explicit message completion: only {@code false} is supported (messages are sent whole). The JDK's constant. */
+    public static final SctpSocketOption<Boolean> SCTP_EXPLICIT_COMPLETE =
+            SctpStandardSocketOptions.SCTP_EXPLICIT_COMPLETE;
+
+    /** Fragment interleave level: only 0 is supported (messages are delivered whole). The JDK's constant. */
     public static final SctpSocketOption<Integer> SCTP_FRAGMENT_INTERLEAVE =
-            opt("SCTP_FRAGMENT_INTERLEAVE", Integer.class);
+            SctpStandardSocketOptions.SCTP_FRAGMENT_INTERLEAVE;
 
     /** RTO.Initial, RTO.Min and RTO.Max (RFC 6458 SCTP_RTOINFO); before bind. */
     public static final SctpSocketOption<RtoInfo> SCTP_RTOINFO = opt("SCTP_RTOINFO", RtoInfo.class);
@@ -78,7 +102,7 @@ public final class SctpStandardSocketOptions {
     public static final SctpSocketOption<DelayedSack> SCTP_DELAYED_SACK = opt("SCTP_DELAYED_SACK", DelayedSack.class);
 
     /**
-     * Stream, PPID and unordered flag used by a send whose {@link MessageInfo} is {@code null}
+     * Stream, PPID and unordered flag used by a send whose {@code MessageInfo} is {@code null}
      * (RFC 6458 SCTP_DEFAULT_SNDINFO); any time.
      */
     public static final SctpSocketOption<DefaultSendInfo> SCTP_DEFAULT_SNDINFO =
@@ -119,11 +143,11 @@ public final class SctpStandardSocketOptions {
      * The stream scheduler (RFC 8260 section 4.3.2 SCTP_PLUGGABLE_SS): which stream's queued
      * message goes next, one of the schedulers of RFC 8260 section 3 ({@link
      * StreamSchedulerKind}); any time. Default {@link StreamSchedulerKind#ROUND_ROBIN}. Set before
-     * connect, associations start with it; set on a connected {@link SctpChannel} (or on a {@link
-     * SctpMultiChannel} for one association) it switches the association at once, keeping every
+     * connect, associations start with it; set on a connected {@link SctpjChannel} (or on a {@link
+     * SctpjMultiChannel} for one association) it switches the association at once, keeping every
      * queued message in its stream's order; set on a bound channel for all associations, the
      * current ones switch and later ones start with it. A switch resets the per-stream values set
-     * with {@link SctpChannel#setStreamValue} (RFC 8260 section 4.3.3 SCTP_SS_VALUE). For example:
+     * with {@link SctpjChannel#setStreamValue} (RFC 8260 section 4.3.3 SCTP_SS_VALUE). For example:
      *
      * <pre>{@code
      * ch.setOption(SctpStandardSocketOptions.SCTP_PLUGGABLE_SS, StreamSchedulerKind.PRIORITY);
@@ -136,13 +160,13 @@ public final class SctpStandardSocketOptions {
 
     /** Notifications that can be subscribed with {@link #SCTP_EVENTS}. */
     public enum Event {
-        /** {@link AssociationChangeNotification}. */
+        /** {@link SctpjAssociationChangeNotification}. */
         ASSOCIATION_CHANGE,
-        /** {@link PeerAddressChangeNotification}. */
+        /** {@link SctpjPeerAddressChangeNotification}. */
         PEER_ADDRESS_CHANGE,
-        /** {@link SendFailedNotification}. */
+        /** {@link SctpjSendFailedNotification}. */
         SEND_FAILED,
-        /** {@link ShutdownNotification}. */
+        /** {@link SctpjShutdownNotification}. */
         SHUTDOWN,
         /** {@link RemoteErrorNotification}. */
         REMOTE_ERROR,
@@ -156,27 +180,6 @@ public final class SctpStandardSocketOptions {
         ASSOCIATION_RESET,
         /** {@link StreamChangeNotification}. */
         STREAM_CHANGE
-    }
-
-    /**
-     * Stream counts for setup (as the JDK's {@code SctpStandardSocketOptions.InitMaxStreams}).
-     *
-     * @param maxInStreams the most inbound streams accepted, 1..65535
-     * @param maxOutStreams the outbound streams requested, 1..65535
-     */
-    public record InitMaxStreams(int maxInStreams, int maxOutStreams) {
-        /** Validates the ranges. */
-        public InitMaxStreams {
-            if (maxInStreams < 1 || maxInStreams > 65535 || maxOutStreams < 1 || maxOutStreams > 65535) {
-                throw new IllegalArgumentException(
-                        "stream counts must be 1..65535, were in " + maxInStreams + " out " + maxOutStreams);
-            }
-        }
-
-        /** As the JDK's factory. */
-        public static InitMaxStreams create(int maxInStreams, int maxOutStreams) {
-            return new InitMaxStreams(maxInStreams, maxOutStreams);
-        }
     }
 
     /**
@@ -216,7 +219,7 @@ public final class SctpStandardSocketOptions {
     public record DelayedSack(Duration delay, int frequency) {}
 
     /**
-     * Defaults for sends without {@link MessageInfo} (SCTP_DEFAULT_SNDINFO).
+     * Defaults for sends without {@code MessageInfo} (SCTP_DEFAULT_SNDINFO).
      *
      * @param streamNumber the stream
      * @param ppid the payload protocol identifier

@@ -1,5 +1,12 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.IllegalUnbindException;
+import com.sun.nio.sctp.InvalidStreamException;
+import com.sun.nio.sctp.MessageInfo;
+import com.sun.nio.sctp.NotificationHandler;
+import com.sun.nio.sctp.SctpChannel;
+import com.sun.nio.sctp.SctpSocketOption;
+import com.sun.nio.sctp.SctpStandardSocketOptions.InitMaxStreams;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -13,12 +20,11 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ConnectionPendingException;
 import java.nio.channels.NoConnectionPendingException;
 import java.nio.channels.NotYetConnectedException;
-import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.PrStatus;
@@ -26,86 +32,74 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.StreamSchedulerKind;
 
 /**
- * A one-to-one SCTP channel: one association, like a TCP socket (as {@code
- * com.sun.nio.sctp.SctpChannel}). Open one and {@link #connect}, or get one from {@link
- * SctpServerChannel#accept} or {@link SctpMultiChannel#branch}.
+ * A one-to-one SCTP channel on sctpj: a {@link SctpChannel} with one association, like a TCP
+ * socket. Open one with {@link SctpProvider#openSctpChannel()} and {@link #connect}, or get one
+ * from {@link SctpjServerChannel#accept} or {@link SctpjMultiChannel#branch}.
  *
  * <pre>{@code
- * SctpChannel ch = SctpChannel.open();
- * ch.setOption(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, 9899);
- * ch.connect(new InetSocketAddress("192.0.2.1", 5000), Duration.ofSeconds(5));
+ * SctpChannel ch = SctpProvider.defaultProvider().openSctpChannel();
+ * ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, 9899);
+ * ch.connect(new InetSocketAddress("192.0.2.1", 5000));
  * ch.send(ByteBuffer.wrap(bytes), MessageInfo.createOutgoing(null, 0));
  * MessageInfo mi = ch.receive(buf, null, null);      // blocks; mi.bytes() == -1 at end of stream
  * ch.close();                                         // graceful shutdown in the background
  * }</pre>
  *
- * <h2>Blocking, timeouts, interruption</h2>
+ * <h2>Blocking, timeouts, interruption, selectors</h2>
  *
  * In blocking mode (the default) {@link #connect}, {@link #send} (while the send buffer is full)
  * and {@link #receive} (while nothing is queued) wait; the variants with a {@link Duration} wait
- * at most that long (zero or null: no limit). As in NIO, interrupting a thread blocked in one of
- * them closes the channel and the call throws {@link java.nio.channels.ClosedByInterruptException};
- * closing the channel from another thread makes it throw {@link
- * java.nio.channels.AsynchronousCloseException}. In non-blocking mode ({@link
- * #configureBlocking}) they return at once: connect false, send 0, receive null.
+ * at most that long (zero or null: no limit; sctpj). As in NIO, interrupting a thread blocked in
+ * one of them closes the channel and the call throws {@link
+ * java.nio.channels.ClosedByInterruptException}; closing the channel from another thread makes it
+ * throw {@link java.nio.channels.AsynchronousCloseException}. In non-blocking mode ({@link
+ * #configureBlocking}) they return at once: connect false, send 0, receive null; register the
+ * channel with a selector of {@link SctpProvider#openSelector()} to learn when to call them again
+ * ({@code OP_CONNECT}, {@code OP_READ}, {@code OP_WRITE}).
  *
  * <p>Every method may be called from any thread; sends from several threads and receives from
- * several threads are allowed (each message goes to one receiver).
+ * several threads are allowed (each message goes to one receiver). The notification handler
+ * given to receive runs on the receiving thread.
  */
-public final class SctpChannel extends AbstractInterruptibleChannel {
+public final class SctpjChannel extends SctpChannel implements Readiness.Source {
 
     private final SctpProvider provider;
     private final OptionValues options;
     private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
     private final Inbox inbox;
     private final Object stateLock = new Object();
-    private volatile boolean blocking = true;
+    private final Readiness readiness = new Readiness();
+    /** finishConnect (or a blocking connect) saw the association up. */
+    private volatile boolean connectFinished;
+    /** shutdown() was called: sends throw ClosedChannelException, as the JDK documents. */
+    private volatile boolean shutdownCalled;
+
     private volatile Core core;
     private volatile AssocState assoc;
     private InetSocketAddress bindRequest;
     private final List<InetAddress> extraAddresses = new ArrayList<>();
     private final boolean shared;
 
-    private SctpChannel(SctpProvider provider) {
+    SctpjChannel(SctpProvider provider) {
+        super(provider);
         this.provider = provider;
-        this.options = new OptionValues(provider.defaults(), 0);
-        this.inbox = new Inbox(options.get(SctpStandardSocketOptions.SCTP_EVENTS));
+        this.options = new OptionValues(provider.defaults(), 0, provider.remoteUdpPort());
+        this.inbox = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+        this.inbox.listener = readiness;
         this.shared = false;
     }
 
     /** A channel for an association of a shared endpoint (accepted or branched). */
-    SctpChannel(Core core, AssocState assoc, Inbox inbox, OptionValues options) {
+    SctpjChannel(Core core, AssocState assoc, Inbox inbox, OptionValues options) {
+        super(core.provider);
         this.provider = core.provider;
         this.options = options;
         this.inbox = inbox;
         this.core = core;
         this.assoc = assoc;
         this.shared = true;
-    }
-
-    /** An unbound, unconnected channel on the {@linkplain SctpProvider#defaultProvider() default provider}. */
-    public static SctpChannel open() {
-        return open(SctpProvider.defaultProvider());
-    }
-
-    /** An unbound, unconnected channel on {@code provider}. */
-    public static SctpChannel open(SctpProvider provider) {
-        return new SctpChannel(Objects.requireNonNull(provider, "provider"));
-    }
-
-    /**
-     * Opens a channel and connects it to {@code remote} with the given stream counts (0 keeps the
-     * default), as the JDK's method of the same shape.
-     */
-    public static SctpChannel open(SocketAddress remote, int maxOutStreams, int maxInStreams) throws IOException {
-        SctpChannel ch = open();
-        try {
-            ch.connect(remote, maxOutStreams, maxInStreams);
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
-        return ch;
+        this.connectFinished = true;
+        inbox.listener = readiness;
     }
 
     // ------------------------------------------------------------------ bind
@@ -117,7 +111,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      *
      * @throws AlreadyBoundException if bound already
      */
-    public SctpChannel bind(SocketAddress local) throws IOException {
+    public SctpjChannel bind(SocketAddress local) throws IOException {
         synchronized (stateLock) {
             ensureOpen();
             if (bindRequest != null || core != null) {
@@ -138,7 +132,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * @throws IllegalStateException after connect (adding to a live endpoint needs ASCONF, RFC 5061,
      *     which sctpj does not have)
      */
-    public SctpChannel bindAddress(InetAddress address) throws IOException {
+    public SctpjChannel bindAddress(InetAddress address) throws IOException {
         synchronized (stateLock) {
             ensureOpen();
             if (core != null) {
@@ -155,12 +149,18 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         return this;
     }
 
-    /** Removes an address added with {@link #bindAddress} (before connect only). */
-    public SctpChannel unbindAddress(InetAddress address) throws IOException {
+    /**
+     * Removes an address added with {@link #bindAddress} (before connect only).
+     *
+     * @throws IllegalUnbindException for an address not added by bindAddress, or after connect
+     *     (removing an address from a live association needs ASCONF, RFC 5061)
+     */
+    public SctpjChannel unbindAddress(InetAddress address) throws IOException {
         synchronized (stateLock) {
             ensureOpen();
             if (core != null || !extraAddresses.remove(address)) {
-                throw new IllegalStateException("only an address added by bindAddress, before connect, can be removed");
+                throw new IllegalUnbindException(
+                        "only an address added by bindAddress, before connect, can be removed (sctpj has no ASCONF)");
             }
         }
         return this;
@@ -169,20 +169,22 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
     // ------------------------------------------------------------------ connect
 
     /** Connects to {@code remote}: {@link #connect(List, Duration)} with one address, no time limit. */
+    @Override
     public boolean connect(SocketAddress remote) throws IOException {
         return connect(List.of(remote), null);
     }
 
     /** Connects with these stream counts (0 keeps the channel's {@code SCTP_INIT_MAXSTREAMS}). */
+    @Override
     public boolean connect(SocketAddress remote, int maxOutStreams, int maxInStreams) throws IOException {
         if (maxOutStreams < 0 || maxInStreams < 0) {
             throw new IllegalArgumentException("stream counts must not be negative");
         }
         if (maxOutStreams > 0 || maxInStreams > 0) {
-            SctpStandardSocketOptions.InitMaxStreams cur = options.get(SctpStandardSocketOptions.SCTP_INIT_MAXSTREAMS);
+            InitMaxStreams cur = options.get(SctpjSocketOptions.SCTP_INIT_MAXSTREAMS);
             setOption(
-                    SctpStandardSocketOptions.SCTP_INIT_MAXSTREAMS,
-                    SctpStandardSocketOptions.InitMaxStreams.create(
+                    SctpjSocketOptions.SCTP_INIT_MAXSTREAMS,
+                    InitMaxStreams.create(
                             maxInStreams > 0 ? maxInStreams : cur.maxInStreams(),
                             maxOutStreams > 0 ? maxOutStreams : cur.maxOutStreams()));
         }
@@ -213,7 +215,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         for (SocketAddress r : remotes) {
             peers.add(Ops.inet(r));
         }
-        SocketAddress prim = options.get(SctpStandardSocketOptions.SCTP_PRIMARY_ADDR);
+        SocketAddress prim = options.get(SctpjSocketOptions.SCTP_PRIMARY_ADDR);
         if (prim != null && peers.remove(prim)) {
             peers.add(0, (InetSocketAddress) prim);
         }
@@ -235,18 +237,19 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
             }
             int port = b.getPort() == 0 ? Ops.ephemeralPort() : b.getPort();
             core = Core.open(provider, options.copy(), port, locals, null);
-            assoc = core.connect(peers, inbox, options.get(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT));
+            assoc = core.connect(peers, inbox, options.get(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT));
         }
-        if (!blocking) {
+        readiness.signal();
+        if (!isBlocking()) {
             return false;
         }
         return finishConnect(timeout == null ? Duration.ZERO : timeout, nanos);
     }
 
     /** Whether a connect was started and has not completed. */
+    @Override
     public boolean isConnectionPending() {
-        AssocState a = assoc;
-        return a != null && a.phase == AssocState.CONNECTING;
+        return assoc != null && !connectFinished && isOpen();
     }
 
     /**
@@ -256,6 +259,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * @throws ConnectException if setup failed
      * @throws NoConnectionPendingException if connect was not called
      */
+    @Override
     public boolean finishConnect() throws IOException {
         return finishConnect(Duration.ZERO);
     }
@@ -271,7 +275,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         if (a == null) {
             throw new NoConnectionPendingException();
         }
-        if (a.phase == AssocState.CONNECTING && blocking) {
+        if (a.phase == AssocState.CONNECTING && isBlocking()) {
             long deadline = nanos < 0 ? 0 : System.nanoTime() + nanos;
             boolean done = false;
             boolean inTime;
@@ -298,7 +302,10 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
                 }
                 throw new ConnectException("association to " + a.primary + " could not be set up: " + a.endReason);
             }
-            default -> true;
+            default -> {
+                connectFinished = true;
+                yield true;
+            }
         };
     }
 
@@ -314,6 +321,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * @throws ClosedChannelException after {@link #shutdown} or close
      * @throws java.net.SocketException if the peer shut down or the association ended
      */
+    @Override
     public int send(ByteBuffer src, MessageInfo info) throws IOException {
         return send(src, info, null);
     }
@@ -322,11 +330,14 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
     public int send(ByteBuffer src, MessageInfo info, Duration timeout) throws IOException {
         ensureOpen();
         AssocState a = connected();
+        if (shutdownCalled) {
+            throw new ClosedChannelException();
+        }
         SendInfo si = Sends.sendInfo(info, options);
         boolean done = false;
         try {
             begin();
-            int n = core.send(a, src, si, blocking, Ops.nanos(timeout));
+            int n = core.send(a, src, si, isBlocking(), Ops.nanos(timeout));
             done = true;
             return n;
         } catch (InterruptedException e) {
@@ -355,6 +366,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      *     RETURN, or (non-blocking) nothing was queued
      * @throws IllegalReceiveException if called from inside the handler
      */
+    @Override
     public <T> MessageInfo receive(ByteBuffer dst, T attachment, NotificationHandler<T> handler) throws IOException {
         return receive(dst, attachment, handler, null);
     }
@@ -368,7 +380,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         if (a == null || a.phase == AssocState.CONNECTING && inbox.isEmpty()) {
             throw new NotYetConnectedException();
         }
-        long nanos = blocking ? Ops.nanos(timeout) : 0;
+        long nanos = isBlocking() ? Ops.nanos(timeout) : 0;
         boolean done = false;
         try {
             begin();
@@ -379,7 +391,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
                     handler,
                     nanos,
                     () -> a.phase == AssocState.ENDED || a.phase == AssocState.PEER_SHUTDOWN,
-                    () -> MessageInfo.endOfStream(a.view, a.primary),
+                    () -> SctpjMessageInfo.endOfStream(a.view, a.primary),
                     inHandler);
             done = !r.closed();
             return r.info();
@@ -393,14 +405,21 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
 
     // ------------------------------------------------------------------ state
 
-    /** The association, or null before connect completes (and after it ended: still the last one). */
-    public Association association() throws IOException {
+    /**
+     * The association, or null until a connect completed: until a blocking connect returned, or
+     * {@link #finishConnect} returned true, as in the JDK (Netty, for one, tells that a channel
+     * became active by this turning non-null). After the association ended it is still the last
+     * one.
+     */
+    @Override
+    public SctpjAssociation association() throws IOException {
         ensureOpen();
         AssocState a = assoc;
-        return a == null ? null : a.view;
+        return a == null || !connectFinished ? null : a.view;
     }
 
     /** The local addresses with the port (empty before connect). */
+    @Override
     public Set<SocketAddress> getAllLocalAddresses() throws IOException {
         ensureOpen();
         Core c = core;
@@ -410,10 +429,8 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         return Ops.withPort(c.localAddresses, c.localPort);
     }
 
-    /**
-     * The peer's addresses (empty before connect). For an accepted channel the peer's SCTP port is
-     * not known to the socket API and shows as 0.
-     */
+    /** The peer's addresses with its port (empty before connect). */
+    @Override
     public Set<SocketAddress> getRemoteAddresses() throws IOException {
         ensureOpen();
         AssocState a = assoc;
@@ -425,14 +442,17 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * are still delivered, further sends throw {@link ClosedChannelException}, receive goes on
      * until the end of stream.
      */
-    public SctpChannel shutdown() throws IOException {
+    @Override
+    public SctpjChannel shutdown() throws IOException {
         ensureOpen();
-        core.shutdown(connected());
+        AssocState a = connected();
+        shutdownCalled = true;
+        core.shutdown(a);
         return this;
     }
 
     /** Aborts the association at once (ABORT carrying {@code reason}); sctpj, not in the JDK API. */
-    public SctpChannel abort(String reason) throws IOException {
+    public SctpjChannel abort(String reason) throws IOException {
         ensureOpen();
         AssocState a = assoc;
         if (a == null) {
@@ -448,13 +468,13 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * sections 5.1.2 and 5.1.3; sctpj, as the socket option SCTP_RESET_STREAMS of RFC 6525 section
      * 6.3.2). Messages sent on our reset streams after this call wait until the peer answered;
      * those sent before go first. The outcome comes as {@link StreamResetNotification}s (subscribe
-     * {@link SctpStandardSocketOptions.Event#STREAM_RESET}).
+     * {@link SctpjSocketOptions.Event#STREAM_RESET}).
      *
      * @throws IllegalArgumentException for a stream that does not exist, or neither direction
      * @throws IllegalStateException when the peer did not announce RE-CONFIG support (or it is off
      *     in our options), or the association is not established
      */
-    public SctpChannel resetStreams(int[] streams, boolean outgoing, boolean incoming) throws IOException {
+    public SctpjChannel resetStreams(int[] streams, boolean outgoing, boolean incoming) throws IOException {
         ensureOpen();
         core.resetStreams(connected(), streams, outgoing, incoming);
         return this;
@@ -468,7 +488,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * @throws IllegalStateException when RE-CONFIG is not available, the association is not
      *     established, or an association reset is already under way
      */
-    public SctpChannel resetAssociation() throws IOException {
+    public SctpjChannel resetAssociation() throws IOException {
         ensureOpen();
         core.resetAssociation(connected());
         return this;
@@ -483,7 +503,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * @throws IllegalStateException when RE-CONFIG is not available or the association is not
      *     established
      */
-    public SctpChannel addStreams(int outbound, int inbound) throws IOException {
+    public SctpjChannel addStreams(int outbound, int inbound) throws IOException {
         ensureOpen();
         core.addStreams(connected(), outbound, inbound);
         return this;
@@ -493,7 +513,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * Which stream reconfiguration requests the peer may make (RFC 6525 section 6.3.1,
      * SCTP_ENABLE_STREAM_RESET; sctpj): the others are answered Denied.
      */
-    public SctpChannel setAcceptedReconfigRequests(java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds)
+    public SctpjChannel setAcceptedReconfigRequests(java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds)
             throws IOException {
         ensureOpen();
         core.setAcceptedReconfigRequests(connected(), java.util.Set.copyOf(kinds));
@@ -543,50 +563,77 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
         return c == null ? 0 : c.udpPort();
     }
 
-    /** Switches between blocking (the default) and non-blocking mode. */
-    public SctpChannel configureBlocking(boolean block) throws IOException {
-        ensureOpen();
-        blocking = block;
-        return this;
+    /** Nothing to do: every blocking call checks {@link #isBlocking()} when it starts. */
+    @Override
+    protected void implConfigureBlocking(boolean block) {}
+
+    /**
+     * Selector thread: what a call would do now without blocking. OP_CONNECT once a pending
+     * connect completed or failed; OP_READ while a message or notification is queued or the end of
+     * stream has come; OP_WRITE while the association can take a message (or a send would throw).
+     */
+    @Override
+    public int readyOps() {
+        AssocState a = assoc;
+        if (a == null || !isOpen()) {
+            return 0;
+        }
+        int r = 0;
+        if (a.phase != AssocState.CONNECTING && !connectFinished) {
+            r |= SelectionKey.OP_CONNECT;
+        }
+        if (!inbox.isEmpty() || a.phase == AssocState.ENDED || a.phase == AssocState.PEER_SHUTDOWN) {
+            r |= SelectionKey.OP_READ;
+        }
+        if (a.phase != AssocState.CONNECTING && (a.phase != AssocState.UP || !a.sendBlocked())) {
+            r |= SelectionKey.OP_WRITE;
+        }
+        return r;
     }
 
-    /** Whether the channel is in blocking mode. */
-    public boolean isBlocking() {
-        return blocking;
+    @Override
+    public Readiness readiness() {
+        return readiness;
     }
 
     // ------------------------------------------------------------------ options
 
-    /** Reads an option (see {@link SctpStandardSocketOptions}). */
+    /** Reads an option (see {@link SctpjSocketOptions}). */
+    @Override
     public <T> T getOption(SctpSocketOption<T> name) throws IOException {
         ensureOpen();
         return Sends.getOption(name, options, core, assoc);
     }
 
     /**
-     * Sets an option (see {@link SctpStandardSocketOptions} for when each may be set).
+     * Sets an option (see {@link SctpjSocketOptions} for when each may be set). {@code
+     * SCTP_PRIMARY_ADDR} on a connected channel makes that peer address the primary path at once
+     * (RFC 9260 section 5.1.2).
      *
      * @throws IllegalStateException for a protocol option after connect
      * @throws UnsupportedOperationException for an option or value sctpj does not support
+     * @throws IllegalArgumentException for a primary address that is not one of the peer's
      */
-    public <T> SctpChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
+    @Override
+    public <T> SctpjChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
         ensureOpen();
-        if (name == SctpStandardSocketOptions.SCTP_PRIMARY_ADDR && assoc != null) {
-            throw new UnsupportedOperationException(
-                    "changing the primary path of a live association is not supported yet: set it before connect");
+        if (name == SctpjSocketOptions.SCTP_PRIMARY_ADDR && assoc != null) {
+            core.setPrimary(connected(), Ops.inet((SocketAddress) value));
+            return this;
         }
         options.set(name, value, core != null);
-        if (name == SctpStandardSocketOptions.SCTP_EVENTS) {
-            inbox.events = options.get(SctpStandardSocketOptions.SCTP_EVENTS);
+        if (name == SctpjSocketOptions.SCTP_EVENTS) {
+            inbox.events = options.get(SctpjSocketOptions.SCTP_EVENTS);
         }
         AssocState a = assoc;
-        if (name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS && a != null) {
+        if (name == SctpjSocketOptions.SCTP_PLUGGABLE_SS && a != null) {
             core.setStreamScheduler(a, (StreamSchedulerKind) value);
         }
         return this;
     }
 
     /** The options this channel supports. */
+    @Override
     public Set<SctpSocketOption<?>> supportedOptions() {
         return OptionValues.ALL;
     }
@@ -596,7 +643,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * section 4.3.3 SCTP_SS_VALUE): the priority under {@link StreamSchedulerKind#PRIORITY}
      * (lower first; 0, the default, to 65535), the weight under {@link
      * StreamSchedulerKind#WEIGHTED_FAIR_QUEUEING} (1, the default, to 65535). Choose the scheduler
-     * with {@link SctpStandardSocketOptions#SCTP_PLUGGABLE_SS}; a switch resets the values.
+     * with {@link SctpjSocketOptions#SCTP_PLUGGABLE_SS}; a switch resets the values.
      *
      * @throws NotYetConnectedException before connect completes
      * @throws IllegalArgumentException for a stream that is not open or a value out of range
@@ -639,7 +686,7 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
      * seconds, then aborts.
      */
     @Override
-    protected void implCloseChannel() throws IOException {
+    protected void implCloseSelectableChannel() throws IOException {
         inbox.close();
         Core c;
         AssocState a;
@@ -648,9 +695,10 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
             a = assoc;
         }
         if (c == null) {
+            readiness.signal();
             return;
         }
-        int linger = options.get(SctpStandardSocketOptions.SO_LINGER);
+        int linger = options.get(SctpjSocketOptions.SO_LINGER);
         try {
             if (a != null && !a.ended()) {
                 if (linger == 0) {
@@ -676,13 +724,14 @@ public final class SctpChannel extends AbstractInterruptibleChannel {
             // the endpoint is gone already
         } finally {
             c.release(shared ? -1 : linger);
+            readiness.signal();
         }
     }
 
     @Override
     public String toString() {
         AssocState a = assoc;
-        return "SctpChannel[" + (isOpen() ? "" : "closed, ") + (a == null ? "unconnected" : "association " + a.view)
+        return "SctpjChannel[" + (isOpen() ? "" : "closed, ") + (a == null ? "unconnected" : "association " + a.view)
                 + "]";
     }
 }

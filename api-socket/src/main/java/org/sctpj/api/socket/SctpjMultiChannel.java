@@ -1,5 +1,11 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.Association;
+import com.sun.nio.sctp.IllegalUnbindException;
+import com.sun.nio.sctp.MessageInfo;
+import com.sun.nio.sctp.NotificationHandler;
+import com.sun.nio.sctp.SctpMultiChannel;
+import com.sun.nio.sctp.SctpSocketOption;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -9,7 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetBoundException;
-import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -22,50 +28,42 @@ import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.StreamSchedulerKind;
 
 /**
- * A one-to-many SCTP channel: one endpoint carrying many associations, each message naming its
- * association (as {@code com.sun.nio.sctp.SctpMultiChannel}). Peers' associations are accepted
- * automatically once bound; a send to an address with no association sets one up first.
- * {@link #branch} peels an association off into its own {@link SctpChannel}.
+ * A one-to-many SCTP channel on sctpj, a {@link SctpMultiChannel}: one endpoint carrying many
+ * associations, each message naming its association. Open one with {@link
+ * SctpProvider#openMultiChannel()}. Peers' associations are accepted automatically once bound; a
+ * send to an address with no association sets one up first (and waits for it, even in
+ * non-blocking mode). {@link #branch} peels an association off into its own {@link SctpjChannel}.
  *
  * <pre>{@code
- * SctpMultiChannel ch = SctpMultiChannel.open().bind(new InetSocketAddress(5000));
+ * SctpMultiChannel ch = SctpProvider.defaultProvider().openMultiChannel();
+ * ch.bind(new InetSocketAddress(5000));
  * MessageInfo mi = ch.receive(buf, null, null);     // from any association
  * buf.flip();
  * ch.send(buf, MessageInfo.createOutgoing(mi.association(), null, mi.streamNumber()));
  * }</pre>
  *
- * Blocking, timeouts, interruption and asynchronous close work as in {@link SctpChannel}.
+ * Blocking, timeouts, interruption, asynchronous close and selectors work as in {@link
+ * SctpjChannel} ({@code OP_READ}: a message or notification is queued; {@code OP_WRITE}: no
+ * association of the channel is waiting for send space). The notification handler given to
+ * receive runs on the receiving thread.
  */
-public final class SctpMultiChannel extends AbstractInterruptibleChannel {
+public final class SctpjMultiChannel extends SctpMultiChannel implements Readiness.Source {
 
     private final SctpProvider provider;
     private final OptionValues options;
     private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
     private final Inbox inbox;
     private final Object stateLock = new Object();
-    private volatile boolean blocking = true;
+    private final Readiness readiness = new Readiness();
     private volatile Core core;
     private int backlog;
 
-    private SctpMultiChannel(SctpProvider provider) {
+    SctpjMultiChannel(SctpProvider provider) {
+        super(provider);
         this.provider = provider;
-        this.options = new OptionValues(provider.defaults(), SctpProvider.defaultServerUdpPort());
-        this.inbox = new Inbox(options.get(SctpStandardSocketOptions.SCTP_EVENTS));
-    }
-
-    /** An unbound channel on the default provider. */
-    public static SctpMultiChannel open() {
-        return open(SctpProvider.defaultProvider());
-    }
-
-    /** An unbound channel on {@code provider}. */
-    public static SctpMultiChannel open(SctpProvider provider) {
-        return new SctpMultiChannel(Objects.requireNonNull(provider, "provider"));
-    }
-
-    /** Binds with no limit on associations: {@link #bind(SocketAddress, int)}. */
-    public SctpMultiChannel bind(SocketAddress local) throws IOException {
-        return bind(local, 0);
+        this.options = new OptionValues(provider.defaults(), provider.localUdpPort(), provider.remoteUdpPort());
+        this.inbox = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+        this.inbox.listener = readiness;
     }
 
     /**
@@ -73,13 +71,14 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
      * port 0: one from the dynamic range) and accepts associations from peers. {@code backlog}
      * above 0 bounds the live associations peers may start; more are aborted.
      */
-    public SctpMultiChannel bind(SocketAddress local, int backlog) throws IOException {
+    @Override
+    public SctpjMultiChannel bind(SocketAddress local, int backlog) throws IOException {
         InetSocketAddress l = local == null ? new InetSocketAddress(0) : Ops.inet(local);
         return bind(Ops.expand(l.getAddress(), null, true), l.getPort(), backlog);
     }
 
     /** Binds to several addresses at once (sctp_bindx; sctpj). */
-    public SctpMultiChannel bind(List<InetAddress> addresses, int port, int backlog) throws IOException {
+    public SctpjMultiChannel bind(List<InetAddress> addresses, int port, int backlog) throws IOException {
         synchronized (stateLock) {
             ensureOpen();
             if (core != null) {
@@ -99,18 +98,30 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
         return inbox;
     }
 
-    /** Unsupported: sctpj has no ASCONF; bind every address at once. */
-    public SctpMultiChannel bindAddress(InetAddress address) {
+    /**
+     * Unsupported: sctpj has no ASCONF (RFC 5061); bind every address at once with {@link
+     * #bind(List, int, int)}.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public SctpjMultiChannel bindAddress(InetAddress address) {
         throw new UnsupportedOperationException(
                 "sctpj has no ASCONF: give every address at bind time with bind(List, port, backlog)");
     }
 
-    /** Unsupported: addresses are fixed at bind time. */
-    public SctpMultiChannel unbindAddress(InetAddress address) {
-        throw new UnsupportedOperationException("sctpj has no ASCONF: addresses are fixed at bind time");
+    /**
+     * Unsupported: addresses are fixed at bind time (no ASCONF, RFC 5061).
+     *
+     * @throws IllegalUnbindException always
+     */
+    @Override
+    public SctpjMultiChannel unbindAddress(InetAddress address) {
+        throw new IllegalUnbindException("sctpj has no ASCONF: addresses are fixed at bind time");
     }
 
     /** The live associations of this channel (branched ones excluded). */
+    @Override
     public Set<Association> associations() throws IOException {
         ensureOpen();
         Set<Association> s = new LinkedHashSet<>();
@@ -132,6 +143,7 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
      *
      * @return the bytes sent, or 0 (non-blocking mode, buffer full)
      */
+    @Override
     public int send(ByteBuffer src, MessageInfo info) throws IOException {
         return send(src, info, null);
     }
@@ -147,7 +159,7 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
         try {
             begin();
             AssocState a = find(c, info, nanos);
-            int n = c.send(a, src, si, blocking, nanos);
+            int n = c.send(a, src, si, isBlocking(), nanos);
             done = true;
             return n;
         } catch (InterruptedException e) {
@@ -160,7 +172,7 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
 
     private AssocState find(Core c, MessageInfo info, long nanos) throws IOException, InterruptedException {
         if (info.association() != null) {
-            AssocState a = c.association(info.association().id());
+            AssocState a = c.association(Ops.id(info.association()));
             if (a == null || a.inbox != inbox) {
                 throw new IllegalArgumentException(
                         info.association() + " is not a live association of this channel (ended, or branched off)");
@@ -182,8 +194,7 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
                 }
             }
         }
-        AssocState a =
-                c.connect(List.of(to), inbox, options.get(SctpStandardSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT));
+        AssocState a = c.connect(List.of(to), inbox, options.get(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT));
         long deadline = nanos < 0 ? 0 : System.nanoTime() + nanos;
         if (!a.awaitSetup(deadline)) {
             c.abort(a, "setup timed out");
@@ -197,8 +208,9 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
 
     /**
      * Receives one message from any association of this channel, handing notifications to {@code
-     * handler} (null: skipped); see {@link SctpChannel#receive}. Never reports end of stream.
+     * handler} (null: skipped); see {@link SctpjChannel#receive}. Never reports end of stream.
      */
+    @Override
     public <T> MessageInfo receive(ByteBuffer dst, T attachment, NotificationHandler<T> handler) throws IOException {
         return receive(dst, attachment, handler, null);
     }
@@ -209,7 +221,7 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
         Ops.checkNotInHandler(inHandler);
         ensureOpen();
         bound();
-        long nanos = blocking ? Ops.nanos(timeout) : 0;
+        long nanos = isBlocking() ? Ops.nanos(timeout) : 0;
         boolean done = false;
         try {
             begin();
@@ -225,50 +237,52 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
     }
 
     /** Starts a graceful shutdown of one association. */
-    public SctpMultiChannel shutdown(Association association) throws IOException {
+    @Override
+    public SctpjMultiChannel shutdown(Association association) throws IOException {
         ensureOpen();
         bound().shutdown(mine(association));
         return this;
     }
 
     /** Aborts one association (sctpj). */
-    public SctpMultiChannel abort(Association association, String reason) throws IOException {
+    public SctpjMultiChannel abort(Association association, String reason) throws IOException {
         ensureOpen();
         bound().abort(mine(association), reason == null ? "" : reason);
         return this;
     }
 
-    /** {@link SctpChannel#resetStreams} for one association (RFC 6525 sections 5.1.2 and 5.1.3; sctpj). */
-    public SctpMultiChannel resetStreams(Association association, int[] streams, boolean outgoing, boolean incoming)
+    /** {@link SctpjChannel#resetStreams} for one association (RFC 6525 sections 5.1.2 and 5.1.3; sctpj). */
+    public SctpjMultiChannel resetStreams(Association association, int[] streams, boolean outgoing, boolean incoming)
             throws IOException {
         ensureOpen();
         bound().resetStreams(mine(association), streams, outgoing, incoming);
         return this;
     }
 
-    /** {@link SctpChannel#resetAssociation} for one association (RFC 6525 section 5.1.4; sctpj). */
-    public SctpMultiChannel resetAssociation(Association association) throws IOException {
+    /** {@link SctpjChannel#resetAssociation} for one association (RFC 6525 section 5.1.4; sctpj). */
+    public SctpjMultiChannel resetAssociation(Association association) throws IOException {
         ensureOpen();
         bound().resetAssociation(mine(association));
         return this;
     }
 
-    /** {@link SctpChannel#addStreams} for one association (RFC 6525 sections 5.1.5 and 5.1.6; sctpj). */
-    public SctpMultiChannel addStreams(Association association, int outbound, int inbound) throws IOException {
+    /** {@link SctpjChannel#addStreams} for one association (RFC 6525 sections 5.1.5 and 5.1.6; sctpj). */
+    public SctpjMultiChannel addStreams(Association association, int outbound, int inbound) throws IOException {
         ensureOpen();
         bound().addStreams(mine(association), outbound, inbound);
         return this;
     }
 
-    /** {@link SctpChannel#setAcceptedReconfigRequests} for one association (RFC 6525 section 6.3.1; sctpj). */
-    public SctpMultiChannel setAcceptedReconfigRequests(
+    /** {@link SctpjChannel#setAcceptedReconfigRequests} for one association (RFC 6525 section 6.3.1; sctpj). */
+    public SctpjMultiChannel setAcceptedReconfigRequests(
             Association association, java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds) throws IOException {
         ensureOpen();
         bound().setAcceptedReconfigRequests(mine(association), java.util.Set.copyOf(kinds));
         return this;
     }
 
-    /** The peer addresses of an association (the peer's port shows as 0 for associations peers started). */
+    /** The peer addresses of an association, with the peer's port. */
+    @Override
     public Set<SocketAddress> getRemoteAddresses(Association association) throws IOException {
         ensureOpen();
         return new LinkedHashSet<>(mine(association).remotes);
@@ -293,24 +307,25 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
      * Peels the association off (sctp_peeloff): from now on its messages and notifications go to
      * the returned channel, including those already queued here and not yet received.
      */
-    public SctpChannel branch(Association association) throws IOException {
+    @Override
+    public SctpjChannel branch(Association association) throws IOException {
         ensureOpen();
         Core c = bound();
         AssocState a = mine(association);
         Inbox to = new Inbox(inbox.events);
         c.onStack(() -> {
-            a.inbox = to;
+            a.moveTo(to);
             inbox.moveTo(a, to);
             return null;
         });
         c.retain();
-        return new SctpChannel(c, a, to, options.copy());
+        return new SctpjChannel(c, a, to, options.copy());
     }
 
     private AssocState mine(Association association) {
         Objects.requireNonNull(association, "association");
         Core c = bound();
-        AssocState a = c.association(association.id());
+        AssocState a = c.association(Ops.id(association));
         if (a == null || a.inbox != inbox) {
             throw new IllegalArgumentException(association + " is not a live association of this channel");
         }
@@ -318,6 +333,7 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
     }
 
     /** The bound addresses with the port (empty before bind). */
+    @Override
     public Set<SocketAddress> getAllLocalAddresses() throws IOException {
         ensureOpen();
         Core c = core;
@@ -331,20 +347,33 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
     }
 
     /** Reads an option (the association argument of the JDK API is accepted and ignored: options are per channel). */
+    @Override
     public <T> T getOption(SctpSocketOption<T> name, Association association) throws IOException {
         ensureOpen();
         return Sends.getOption(name, options, core, association == null ? null : mine(association));
     }
 
-    /** Sets an option for the channel (protocol options before bind); {@code association} must be null. */
-    public <T> SctpMultiChannel setOption(SctpSocketOption<T> name, T value, Association association)
+    /**
+     * Sets an option for the channel (protocol options before bind), or with {@code association}
+     * for one association: {@code SCTP_PRIMARY_ADDR} (its primary path, at once) and {@code
+     * SCTP_PLUGGABLE_SS} (its stream scheduler).
+     *
+     * @throws UnsupportedOperationException for another option with an association: set it on
+     *     the channel (association null)
+     */
+    @Override
+    public <T> SctpjMultiChannel setOption(SctpSocketOption<T> name, T value, Association association)
             throws IOException {
         ensureOpen();
-        boolean scheduler = name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS;
+        boolean scheduler = name == SctpjSocketOptions.SCTP_PLUGGABLE_SS;
+        if (association != null && name == SctpjSocketOptions.SCTP_PRIMARY_ADDR) {
+            bound().setPrimary(mine(association), Ops.inet((java.net.SocketAddress) value));
+            return this;
+        }
         if (association != null) {
             if (!scheduler) {
-                throw new UnsupportedOperationException("per-association options other than SCTP_PLUGGABLE_SS are not"
-                        + " supported yet: set them on the channel (association null)");
+                throw new UnsupportedOperationException("per-association options other than SCTP_PRIMARY_ADDR and"
+                        + " SCTP_PLUGGABLE_SS are not supported yet: set them on the channel (association null)");
             }
             if (!(value instanceof StreamSchedulerKind k)) {
                 throw new IllegalArgumentException(name + " takes a StreamSchedulerKind (e.g. PRIORITY)");
@@ -353,8 +382,8 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
             return this;
         }
         options.set(name, value, core != null);
-        if (name == SctpStandardSocketOptions.SCTP_EVENTS) {
-            inbox.events = options.get(SctpStandardSocketOptions.SCTP_EVENTS);
+        if (name == SctpjSocketOptions.SCTP_EVENTS) {
+            inbox.events = options.get(SctpjSocketOptions.SCTP_EVENTS);
         }
         Core c = core;
         if (scheduler && c != null) {
@@ -370,11 +399,11 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
 
     /**
      * Sets the stream scheduler's value of one outbound stream of {@code association} (RFC 8260
-     * section 4.3.3 SCTP_SS_VALUE; see {@link SctpChannel#setStreamValue}).
+     * section 4.3.3 SCTP_SS_VALUE; see {@link SctpjChannel#setStreamValue}).
      *
      * @throws IllegalArgumentException for a stream that is not open or a value out of range
      * @throws IllegalStateException before the association is up, or if its scheduler has no
-     *     per-stream value (switch first with {@link SctpStandardSocketOptions#SCTP_PLUGGABLE_SS})
+     *     per-stream value (switch first with {@link SctpjSocketOptions#SCTP_PLUGGABLE_SS})
      */
     public void setStreamValue(Association association, int streamId, int value) throws IOException {
         ensureOpen();
@@ -388,20 +417,34 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
     }
 
     /** The options this channel supports. */
+    @Override
     public Set<SctpSocketOption<?>> supportedOptions() {
         return OptionValues.ALL;
     }
 
-    /** Switches between blocking (the default) and non-blocking mode. */
-    public SctpMultiChannel configureBlocking(boolean block) throws IOException {
-        ensureOpen();
-        blocking = block;
-        return this;
+    /** Nothing to do: every blocking call checks {@link #isBlocking()} when it starts. */
+    @Override
+    protected void implConfigureBlocking(boolean block) {}
+
+    /**
+     * Selector thread: OP_READ while a message or notification is queued; OP_WRITE while the
+     * channel is bound and none of its associations waits for send space.
+     */
+    @Override
+    public int readyOps() {
+        if (!isOpen() || core == null) {
+            return 0;
+        }
+        int r = inbox.isEmpty() ? 0 : SelectionKey.OP_READ;
+        if (inbox.blockedSenders.get() == 0) {
+            r |= SelectionKey.OP_WRITE;
+        }
+        return r;
     }
 
-    /** Whether the channel is in blocking mode. */
-    public boolean isBlocking() {
-        return blocking;
+    @Override
+    public Readiness readiness() {
+        return readiness;
     }
 
     private void ensureOpen() throws ClosedChannelException {
@@ -420,14 +463,14 @@ public final class SctpMultiChannel extends AbstractInterruptibleChannel {
 
     /** Shuts down (or, with SO_LINGER 0, aborts) this channel's associations; branches stay. */
     @Override
-    protected void implCloseChannel() throws IOException {
+    protected void implCloseSelectableChannel() throws IOException {
         inbox.close();
         Core c = core;
         if (c == null) {
             return;
         }
         c.stopAccepting();
-        int linger = options.get(SctpStandardSocketOptions.SO_LINGER);
+        int linger = options.get(SctpjSocketOptions.SO_LINGER);
         List<AssocState> mine = new ArrayList<>();
         for (AssocState a : c.associations()) {
             if (a.inbox == inbox) {

@@ -1,5 +1,8 @@
 package org.sctpj.api.socket;
 
+import com.sun.nio.sctp.IllegalUnbindException;
+import com.sun.nio.sctp.SctpServerChannel;
+import com.sun.nio.sctp.SctpSocketOption;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -7,19 +10,19 @@ import java.net.SocketAddress;
 import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetBoundException;
-import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
- * Listens for associations and hands each out as its own {@link SctpChannel} (as {@code
- * com.sun.nio.sctp.SctpServerChannel}).
+ * A {@link SctpServerChannel} on sctpj: listens for associations and hands each out as its own
+ * {@link SctpjChannel}. Open one with {@link SctpProvider#openServerChannel()}.
  *
  * <pre>{@code
- * SctpServerChannel server = SctpServerChannel.open().bind(new InetSocketAddress(5000));
+ * SctpServerChannel server = SctpProvider.defaultProvider().openServerChannel();
+ * server.bind(new InetSocketAddress(5000));
  * while (true) {
  *     SctpChannel ch = server.accept();        // blocks; accept(Duration) waits at most that long
  *     executor.submit(() -> serve(ch));
@@ -29,40 +32,29 @@ import java.util.Set;
  * The accepted channels share the server's endpoint (its port, addresses, lower layer and
  * options); it is closed when the server and all of them are closed. Closing the server refuses
  * (aborts) associations that arrive afterwards and those not yet accepted. Interruption and
- * asynchronous close work as in {@link SctpChannel}.
+ * asynchronous close work as in {@link SctpjChannel}. In non-blocking mode accept returns null
+ * when no association is waiting; a selector of {@link SctpProvider#openSelector()} reports
+ * {@code OP_ACCEPT} when one is.
  */
-public final class SctpServerChannel extends AbstractInterruptibleChannel {
+public final class SctpjServerChannel extends SctpServerChannel implements Readiness.Source {
 
     private final SctpProvider provider;
     private final OptionValues options;
     private final ArrayDeque<AssocState> pending = new ArrayDeque<>();
+    private final Readiness readiness = new Readiness();
     private final Runnable wakeAcceptors = () -> {
         synchronized (pending) {
             pending.notifyAll();
         }
+        readiness.signal();
     };
-    private volatile boolean blocking = true;
     private volatile Core core;
     private int backlog = 128;
 
-    private SctpServerChannel(SctpProvider provider) {
+    SctpjServerChannel(SctpProvider provider) {
+        super(provider);
         this.provider = provider;
-        this.options = new OptionValues(provider.defaults(), SctpProvider.defaultServerUdpPort());
-    }
-
-    /** An unbound server channel on the default provider. */
-    public static SctpServerChannel open() {
-        return open(SctpProvider.defaultProvider());
-    }
-
-    /** An unbound server channel on {@code provider}. */
-    public static SctpServerChannel open(SctpProvider provider) {
-        return new SctpServerChannel(Objects.requireNonNull(provider, "provider"));
-    }
-
-    /** Binds with a backlog of 128: {@link #bind(SocketAddress, int)}. */
-    public SctpServerChannel bind(SocketAddress local) throws IOException {
-        return bind(local, 0);
+        this.options = new OptionValues(provider.defaults(), provider.localUdpPort(), provider.remoteUdpPort());
     }
 
     /**
@@ -71,7 +63,8 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
      * dynamic range. {@code backlog} (0 or less: 128) bounds the associations that are up and not
      * yet accepted; more are aborted.
      */
-    public SctpServerChannel bind(SocketAddress local, int backlog) throws IOException {
+    @Override
+    public SctpjServerChannel bind(SocketAddress local, int backlog) throws IOException {
         InetSocketAddress l = local == null ? new InetSocketAddress(0) : Ops.inet(local);
         return bind(Ops.expand(l.getAddress(), null, true), l.getPort(), backlog);
     }
@@ -81,7 +74,7 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
      *
      * @param port the SCTP port, 0 for one from the dynamic range
      */
-    public SctpServerChannel bind(List<InetAddress> addresses, int port, int backlog) throws IOException {
+    public SctpjServerChannel bind(List<InetAddress> addresses, int port, int backlog) throws IOException {
         synchronized (pending) {
             ensureOpen();
             if (core != null) {
@@ -94,15 +87,26 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
         return this;
     }
 
-    /** Adding addresses to a bound endpoint needs ASCONF (RFC 5061): unsupported; bind them all at once. */
-    public SctpServerChannel bindAddress(InetAddress address) {
+    /**
+     * Unsupported: adding an address to a bound endpoint needs ASCONF (RFC 5061), which sctpj does
+     * not have; bind every address at once with {@link #bind(List, int, int)}.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public SctpjServerChannel bindAddress(InetAddress address) {
         throw new UnsupportedOperationException(
                 "sctpj has no ASCONF: give every address at bind time with bind(List, port, backlog)");
     }
 
-    /** See {@link #bindAddress}: unsupported. */
-    public SctpServerChannel unbindAddress(InetAddress address) {
-        throw new UnsupportedOperationException("sctpj has no ASCONF: addresses are fixed at bind time");
+    /**
+     * Unsupported: addresses are fixed at bind time (no ASCONF, RFC 5061).
+     *
+     * @throws IllegalUnbindException always
+     */
+    @Override
+    public SctpjServerChannel unbindAddress(InetAddress address) {
+        throw new IllegalUnbindException("sctpj has no ASCONF: addresses are fixed at bind time");
     }
 
     /** Stack thread: an association a peer started. */
@@ -111,18 +115,20 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
             if (!isOpen() || pending.size() >= backlog) {
                 return null;
             }
-            Inbox in = new Inbox(options.get(SctpStandardSocketOptions.SCTP_EVENTS));
+            Inbox in = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
             a.inbox = in;
             // accept takes only associations that are up: wake it again when this one changes.
             a.onStateChange = wakeAcceptors;
             pending.add(a);
             pending.notifyAll();
+            readiness.signal();
             return in;
         }
     }
 
     /** Waits for an association and returns its channel (blocking mode), or null (non-blocking, none). */
-    public SctpChannel accept() throws IOException {
+    @Override
+    public SctpjChannel accept() throws IOException {
         return accept(null);
     }
 
@@ -133,13 +139,13 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
      *
      * @throws NotYetBoundException before bind
      */
-    public SctpChannel accept(Duration timeout) throws IOException {
+    public SctpjChannel accept(Duration timeout) throws IOException {
         ensureOpen();
         Core c = core;
         if (c == null) {
             throw new NotYetBoundException();
         }
-        long nanos = blocking ? Ops.nanos(timeout) : 0;
+        long nanos = isBlocking() ? Ops.nanos(timeout) : 0;
         long deadline = nanos > 0 ? System.nanoTime() + nanos : 0;
         AssocState a = null;
         boolean done = false;
@@ -147,13 +153,10 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
             begin();
             synchronized (pending) {
                 while (isOpen()) {
-                    AssocState head = pending.poll();
-                    if (head != null && head.phase != AssocState.CONNECTING) {
-                        a = head;
+                    a = firstUp();
+                    if (a != null) {
+                        pending.remove(a);
                         break;
-                    }
-                    if (head != null) {
-                        pending.addFirst(head); // not up yet
                     }
                     if (nanos == 0) {
                         break;
@@ -180,10 +183,21 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
         }
         c.retain();
         OptionValues o = options.copy();
-        return new SctpChannel(c, a, a.inbox, o);
+        return new SctpjChannel(c, a, a.inbox, o);
+    }
+
+    /** The first waiting association that is no longer being set up (held: {@code pending}). */
+    private AssocState firstUp() {
+        for (AssocState a : pending) {
+            if (a.phase != AssocState.CONNECTING) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /** The bound addresses with the port (empty before bind). */
+    @Override
     public Set<SocketAddress> getAllLocalAddresses() throws IOException {
         ensureOpen();
         Core c = core;
@@ -197,37 +211,47 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
     }
 
     /** Reads an option; accepted channels start with the server's values. */
+    @Override
     public <T> T getOption(SctpSocketOption<T> name) throws IOException {
         ensureOpen();
         return Sends.getOption(name, options, core, null);
     }
 
     /** Sets an option (protocol options before bind); accepted channels inherit the values. */
-    public <T> SctpServerChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
+    public <T> SctpjServerChannel setOption(SctpSocketOption<T> name, T value) throws IOException {
         ensureOpen();
         options.set(name, value, core != null);
         Core c = core;
-        if (name == SctpStandardSocketOptions.SCTP_PLUGGABLE_SS && c != null) {
+        if (name == SctpjSocketOptions.SCTP_PLUGGABLE_SS && c != null) {
             c.options.set(name, value, true); // associations accepted from now on
         }
         return this;
     }
 
     /** The options this channel supports. */
+    @Override
     public Set<SctpSocketOption<?>> supportedOptions() {
         return OptionValues.ALL;
     }
 
-    /** Switches between blocking (the default) and non-blocking accept. */
-    public SctpServerChannel configureBlocking(boolean block) throws IOException {
-        ensureOpen();
-        blocking = block;
-        return this;
+    /** Nothing to do: accept checks {@link #isBlocking()} when it starts. */
+    @Override
+    protected void implConfigureBlocking(boolean block) {}
+
+    /** Selector thread: OP_ACCEPT while an association that is up waits to be accepted. */
+    @Override
+    public int readyOps() {
+        if (!isOpen()) {
+            return 0;
+        }
+        synchronized (pending) {
+            return firstUp() != null ? SelectionKey.OP_ACCEPT : 0;
+        }
     }
 
-    /** Whether accept blocks. */
-    public boolean isBlocking() {
-        return blocking;
+    @Override
+    public Readiness readiness() {
+        return readiness;
     }
 
     private void ensureOpen() throws ClosedChannelException {
@@ -237,7 +261,8 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
     }
 
     @Override
-    protected void implCloseChannel() throws IOException {
+    protected void implCloseSelectableChannel() throws IOException {
+        readiness.signal();
         Core c = core;
         if (c == null) {
             return;
@@ -256,6 +281,6 @@ public final class SctpServerChannel extends AbstractInterruptibleChannel {
                 // endpoint gone
             }
         }
-        c.release(options.get(SctpStandardSocketOptions.SO_LINGER));
+        c.release(options.get(SctpjSocketOptions.SO_LINGER));
     }
 }

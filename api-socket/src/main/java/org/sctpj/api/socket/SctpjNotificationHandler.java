@@ -1,0 +1,70 @@
+package org.sctpj.api.socket;
+
+import com.sun.nio.sctp.AbstractNotificationHandler;
+import com.sun.nio.sctp.HandlerResult;
+import com.sun.nio.sctp.Notification;
+
+/**
+ * The JDK's {@link AbstractNotificationHandler} with one more method per notification sctpj adds
+ * (remote error, sender dry, adaptation indication and the stream reconfiguration outcomes of RFC
+ * 6525), each returning {@link HandlerResult#CONTINUE} unless overridden. sctpj's channels call the
+ * JDK's four typed methods for the JDK's notifications and {@link #handleNotification(Notification,
+ * Object)} for the others, which this class hands to the typed methods below. Every method runs on
+ * the thread that called {@code receive}, before receive returns.
+ *
+ * @param <T> the attachment passed to receive
+ */
+public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> {
+
+    /** A handler that continues on every notification. */
+    protected SctpjNotificationHandler() {}
+
+    /** Hands sctpj's own notifications to their typed method; others continue. */
+    @Override
+    public HandlerResult handleNotification(Notification n, T attachment) {
+        if (n instanceof RemoteErrorNotification r) {
+            return handleNotification(r, attachment);
+        } else if (n instanceof SenderDryNotification d) {
+            return handleNotification(d, attachment);
+        } else if (n instanceof AdaptationIndicationNotification ai) {
+            return handleNotification(ai, attachment);
+        } else if (n instanceof StreamResetNotification r) {
+            return handleNotification(r, attachment);
+        } else if (n instanceof AssociationResetNotification r) {
+            return handleNotification(r, attachment);
+        } else if (n instanceof StreamChangeNotification c) {
+            return handleNotification(c, attachment);
+        }
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The peer reported an error (RFC 6458 SCTP_REMOTE_ERROR). */
+    public HandlerResult handleNotification(RemoteErrorNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** Everything sent has been acknowledged (RFC 6458 SCTP_SENDER_DRY_EVENT). */
+    public HandlerResult handleNotification(SenderDryNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The peer announced an Adaptation Layer Indication (RFC 5061 section 4.2.6). */
+    public HandlerResult handleNotification(AdaptationIndicationNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** Streams were reset, or a reset was refused (RFC 6525 section 6.1.1). */
+    public HandlerResult handleNotification(StreamResetNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The association's TSNs and SSNs were reset, or that was refused (RFC 6525 section 6.1.2). */
+    public HandlerResult handleNotification(AssociationResetNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The stream counts changed, or an addition was refused (RFC 6525 section 6.1.3). */
+    public HandlerResult handleNotification(StreamChangeNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+}
