@@ -1,0 +1,39 @@
+package org.sctpj.journal;
+
+import java.nio.ByteBuffer;
+import org.sctpj.stack.wire.chunk.ChunkType;
+
+/**
+ * Cuts the user data out of a packet for {@link JournalRecorder.Builder#headersOnly}: the common
+ * header and every chunk are kept, but a DATA chunk (RFC 9260 section 3.3.1) keeps only its 16-byte
+ * header and an I-DATA chunk (RFC 8260 section 2.1) its 20-byte header; their length fields still
+ * give the original lengths.
+ */
+final class Headers {
+
+    private Headers() {}
+
+    static ByteBuffer cut(ByteBuffer p) {
+        int start = p.position();
+        int end = p.limit();
+        if (end - start < 12) {
+            return p.duplicate();
+        }
+        ByteBuffer out = ByteBuffer.allocate(end - start);
+        out.put(p.duplicate().limit(start + 12));
+        int off = start + 12;
+        while (off + 4 <= end) {
+            int type = p.get(off) & 0xff;
+            int len = p.getShort(off + 2) & 0xffff;
+            if (len < 4) {
+                break;
+            }
+            int padded = (len + 3) & ~3;
+            int keep = type == ChunkType.DATA ? 16 : type == ChunkType.I_DATA ? 20 : padded;
+            keep = Math.min(Math.min(keep, padded), end - off);
+            out.put(p.duplicate().position(off).limit(off + keep));
+            off += padded;
+        }
+        return out.flip();
+    }
+}
