@@ -28,16 +28,22 @@ final class Chronicle {
         System.setProperty(ANALYTICS_OFF, "true");
     }
 
-    /** A queue in {@code dir}, rolling by {@code roll}, with {@code listener} told of each cycle file. */
+    /**
+     * A queue in {@code dir}, rolling by {@code roll}, with {@code listener} (or null) told of each
+     * cycle file and {@code clock} (or null for the system's) deciding the cycles.
+     */
     static SingleChronicleQueue open(
-            Path dir, RollCycle roll, net.openhft.chronicle.queue.impl.StoreFileListener listener, boolean readOnly) {
+            Path dir,
+            RollCycle roll,
+            net.openhft.chronicle.queue.impl.StoreFileListener listener,
+            net.openhft.chronicle.core.time.TimeProvider clock) {
         disableAnalytics();
         SingleChronicleQueueBuilder b = SingleChronicleQueueBuilder.binary(dir).rollCycle(roll);
         if (listener != null) {
             b.storeFileListener(listener);
         }
-        if (readOnly) {
-            b.readOnly(true);
+        if (clock != null) {
+            b.timeProvider(clock);
         }
         return b.build();
     }

@@ -36,4 +36,36 @@ final class Headers {
         }
         return out.flip();
     }
+
+    /**
+     * The inverse of {@link #cut} for export: each cut DATA / I-DATA chunk gets zero bytes up to the
+     * length its header gives, and the checksum is computed afresh, so that a packet analyser sees a
+     * well-formed packet of the original size (with zeros for the user data).
+     */
+    static byte[] restore(byte[] p, int originalLength) {
+        if (p.length >= originalLength || p.length < 12) {
+            return p;
+        }
+        ByteBuffer in = ByteBuffer.wrap(p);
+        ByteBuffer out = ByteBuffer.allocate(originalLength);
+        out.put(p, 0, 12);
+        int off = 12;
+        while (off + 4 <= p.length && out.hasRemaining()) {
+            int type = p[off] & 0xff;
+            int len = in.getShort(off + 2) & 0xffff;
+            if (len < 4) {
+                break;
+            }
+            int padded = (len + 3) & ~3;
+            int header = type == ChunkType.DATA ? 16 : type == ChunkType.I_DATA ? 20 : padded;
+            int have = Math.min(Math.min(header, padded), p.length - off);
+            out.put(p, off, have);
+            int zeros = Math.min(padded - have, out.remaining());
+            out.position(out.position() + zeros);
+            off += have;
+        }
+        byte[] r = java.util.Arrays.copyOf(out.array(), out.position());
+        org.sctpj.stack.wire.Crc32c.fill(ByteBuffer.wrap(r), 0, r.length);
+        return r;
+    }
 }

@@ -26,7 +26,7 @@ public final class JournalReader implements Iterator<JournalEntry>, AutoCloseabl
     private JournalEntry next;
 
     private JournalReader(Path dir) {
-        this.queue = Chronicle.open(dir, RollCycles.FAST_HOURLY, null, false);
+        this.queue = Chronicle.open(dir, RollCycles.FAST_HOURLY, null, null);
         this.tailer = queue.createTailer().toStart();
     }
 

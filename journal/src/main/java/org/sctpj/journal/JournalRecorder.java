@@ -81,7 +81,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         this.batchBytes = b.batchBytes;
         this.batchNanos = b.batchNanos;
         this.batch = new Codec.Out(b.batchBytes + 70_000);
-        this.queue = Chronicle.open(b.directory, b.rollCycle, retention(b.directory, b.retainCycles), false);
+        this.queue = Chronicle.open(b.directory, b.rollCycle, retention(b.directory, b.retainCycles), b.clock);
         this.appender = queue.createAppender();
     }
 
@@ -123,6 +123,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         private int batchBytes = 64 * 1024;
         private long batchNanos = 10_000_000L;
         private String lowerLayer = "unknown";
+        private net.openhft.chronicle.core.time.TimeProvider clock;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -173,6 +174,12 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         /** The name of the lower layer the endpoint runs over, kept in the journal (e.g. "udp-encap"). */
         public Builder lowerLayer(String name) {
             this.lowerLayer = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** The wall clock that decides the roll cycles (tests give a settable one). */
+        Builder clock(net.openhft.chronicle.core.time.TimeProvider clock) {
+            this.clock = clock;
             return this;
         }
 

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
@@ -46,6 +47,7 @@ public final class Replay implements EventHandler {
 
     private final Path dir;
     private final Consumer<Endpoint> onCreated;
+    private final BiConsumer<JournalEntry, Endpoint> observer;
     private JournalReader cursor;
     private ReplayRandom random;
     private Endpoint endpoint;
@@ -55,9 +57,10 @@ public final class Replay implements EventHandler {
     private long inputs;
     private long checked;
 
-    private Replay(Path dir, Consumer<Endpoint> onCreated) {
+    private Replay(Path dir, Consumer<Endpoint> onCreated, BiConsumer<JournalEntry, Endpoint> observer) {
         this.dir = dir;
         this.onCreated = onCreated;
+        this.observer = observer;
     }
 
     /** Replays the journal in {@code dir}. */
@@ -70,8 +73,17 @@ public final class Replay implements EventHandler {
      * its creation (to inspect it, or to set a breakpoint's condition on it).
      */
     public static ReplayResult run(Path dir, Consumer<Endpoint> onCreated) throws IOException {
-        Replay r = new Replay(dir, onCreated);
-        return r.replay();
+        return run(dir, onCreated, (e, ep) -> {});
+    }
+
+    /**
+     * As {@link #run(Path, Consumer)}, showing {@code observer} each entry (random draws aside) just
+     * before the replay acts on it, with the endpoint (null before the CREATED entry), and once more
+     * at the end with a null entry: for timelines that read the endpoint's state between entries.
+     */
+    public static ReplayResult run(Path dir, Consumer<Endpoint> onCreated, BiConsumer<JournalEntry, Endpoint> observer)
+            throws IOException {
+        return new Replay(dir, onCreated, observer).replay();
     }
 
     /** A nanosecond time as milliseconds with 3 decimals. */
@@ -102,6 +114,7 @@ public final class Replay implements EventHandler {
                     fail(e, d.getMessage(), "", "");
                 }
             }
+            observer.accept(null, endpoint);
             if (difference == null && endpoint == null) {
                 fail(null, "the journal has no CREATED entry at its start (its first cycle was deleted?)", "", "");
             }
@@ -124,6 +137,7 @@ public final class Replay implements EventHandler {
             if (context.size() > CONTEXT + 1) {
                 context.removeFirst();
             }
+            observer.accept(e, endpoint);
             return e;
         }
         return null;

@@ -98,4 +98,38 @@ final class SimulatedRun {
             sent[0]++;
         }
     }
+
+    /**
+     * A short handshake and {@code messages} messages between two endpoints driven by hand (no
+     * simulator), with {@code rec} recording A: for journals of a given kind (headers only).
+     */
+    static void recordedPair(JournalRecorder rec, int messages) {
+        InetAddress a1 = ip("10.0.0.1");
+        InetAddress z1 = ip("10.0.1.1");
+        Endpoint a = new Endpoint(5000, List.of(a1), SctpOptions.DEFAULTS, new SplittableRandom(5), 0, rec);
+        Endpoint z = new Endpoint(5001, List.of(z1), SctpOptions.DEFAULTS, new SplittableRandom(6), 0);
+        z.listen(true);
+        AssociationId id = a.connect(List.of(z1), 5001, 0);
+        long now = 0;
+        int sent = 0;
+        for (int round = 0; round < 50; round++) {
+            now += MS;
+            if (a.info(id).map(i -> i.state().equals("ESTABLISHED")).orElse(false) && sent < messages) {
+                a.send(id, SendInfo.of(0, 0), ByteBuffer.allocate(800), now);
+                sent++;
+            }
+            exchange(a, z, now);
+            exchange(z, a, now);
+            while (a.pollEventOrNull() != null) {}
+            while (z.pollEventOrNull() != null) {}
+        }
+    }
+
+    private static void exchange(Endpoint from, Endpoint to, long now) {
+        java.util.Optional<org.sctpj.stack.Transmit> t;
+        while ((t = from.pollTransmit(now)).isPresent()) {
+            to.handleInput(
+                    ByteBuffer.wrap(t.get().packet()), t.get().source(), t.get().destination(), now);
+        }
+    }
 }
