@@ -14,7 +14,6 @@ import java.util.random.RandomGenerator;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;
-import net.openhft.chronicle.queue.impl.StoreFileListener;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.sctpj.stack.AssociationId;
@@ -35,12 +34,16 @@ import org.sctpj.stack.icmp.IcmpReport;
  * <h2>Cost on the endpoint's thread</h2>
  *
  * Entries are encoded into a batch in memory (a copy of each packet and message, a few dozen bytes
- * of framing) and written to the queue as one excerpt when the batch reaches {@link
- * Builder#batchBytes} or holds entries older than {@link Builder#batchNanos} of the endpoint's
- * clock, and on {@link #flush()} and {@link #close()}: Chronicle's per-excerpt cost is paid once
- * per batch, not once per packet. {@link Builder#headersOnly} keeps only the chunk headers of DATA
- * (the message bytes are left out): smaller and cheaper, but such a journal can be inspected and
- * exported, not replayed. What is still in the batch when the process dies is lost.
+ * of framing: about 100 ns for a pair of 1100-byte packets) and handed, when the batch reaches
+ * {@link Builder#batchBytes} or holds entries older than {@link Builder#batchNanos} of the
+ * endpoint's clock, and on {@link #flush()} and {@link #close()}, to the recorder's writer thread,
+ * which writes it to the queue as one excerpt: Chronicle's work (its per-excerpt cost, the copy
+ * into the memory-mapped file, page faults, the kernel's write-back) is paid once per batch and off
+ * the endpoint's thread. The endpoint's thread waits only when the writer is 32 batches behind
+ * (nothing is dropped). {@link Builder#headersOnly} keeps only the chunk headers of DATA (the
+ * message bytes are left out): smaller and cheaper, but such a journal can be inspected and
+ * exported, not replayed. What is still in memory when the process dies is lost; if the writer
+ * thread fails, recording stops (the endpoint goes on).
  *
  * <h2>Files</h2>
  *
@@ -61,13 +64,18 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     public static final int FORMAT = 1;
 
     private final SingleChronicleQueue queue;
+    /** Writes on the recording thread when there is no writer thread; null otherwise. */
     private final ExcerptAppender appender;
+    /** The thread that writes full batches to the queue, or null to write on the recording thread. */
+    private final Writer writer;
+
     private final Path directory;
     private final String lowerLayer;
     private final boolean headersOnly;
     private final int batchBytes;
     private final long batchNanos;
-    private final Codec.Out batch;
+    private Codec.Out batch;
+    private final Retention retention;
     private long batchStart = Long.MIN_VALUE;
     private long now;
     private long entries;
@@ -81,8 +89,127 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         this.batchBytes = b.batchBytes;
         this.batchNanos = b.batchNanos;
         this.batch = new Codec.Out(b.batchBytes + 70_000);
-        this.queue = Chronicle.open(b.directory, b.rollCycle, retention(b.directory, b.retainCycles), b.clock);
-        this.appender = queue.createAppender();
+        this.queue = Chronicle.open(b.directory, b.rollCycle, null, b.clock);
+        this.retention = new Retention(b.directory, b.retainCycles);
+        if (b.writerThread) {
+            this.appender = null;
+            this.writer = new Writer(queue, b.batchBytes, b.directory, retention);
+        } else {
+            this.appender = queue.createAppender();
+            this.writer = null;
+        }
+    }
+
+    /**
+     * The writer thread: takes full batches from the recording thread and writes each to the queue
+     * as one excerpt, so that Chronicle's work (copying into the memory-mapped file, its page
+     * faults, the kernel writing it back) happens off the recording thread. A pool of {@value
+     * #POOL} batch buffers sits between them: the recording thread waits only when all of them are
+     * full (the writer is that far behind), so nothing recorded is ever dropped.
+     */
+    private static final int POOL = 32;
+
+    private static final class Writer implements Runnable {
+        private final java.util.concurrent.ArrayBlockingQueue<Codec.Out> full =
+                new java.util.concurrent.ArrayBlockingQueue<>(POOL + 1);
+        private final java.util.concurrent.ArrayBlockingQueue<Codec.Out> free =
+                new java.util.concurrent.ArrayBlockingQueue<>(POOL);
+        private final SingleChronicleQueue queue;
+        private final Thread thread;
+        /** The batch that tells the writer to stop. */
+        private final Codec.Out stop = new Codec.Out(16);
+
+        private volatile long written;
+        private volatile Throwable failure;
+
+        private final Retention retention;
+
+        Writer(SingleChronicleQueue queue, int batchBytes, Path dir, Retention retention) {
+            this.queue = queue;
+            this.retention = retention;
+            for (int i = 0; i < POOL - 1; i++) {
+                free.add(new Codec.Out(batchBytes + 70_000));
+            }
+            thread = new Thread(this, "sctpj-journal-writer " + dir.getFileName());
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void run() {
+            try (ExcerptAppender app = queue.createAppender()) {
+                while (true) {
+                    Codec.Out b = full.take();
+                    if (b == stop) {
+                        return;
+                    }
+                    try (DocumentContext dc = app.writingDocument()) {
+                        dc.wire().bytes().write(b.buf, 0, b.pos);
+                    }
+                    retention.written(app);
+                    b.pos = 0;
+                    synchronized (this) {
+                        written++;
+                        notifyAll();
+                    }
+                    free.put(b);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException | Error e) {
+                failure = e;
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        }
+
+        /** Hands a full batch over; returns an empty one (waits while every buffer is full). */
+        Codec.Out handOver(Codec.Out b) {
+            if (failure != null) {
+                b.pos = 0; // the writer died: keep the stack running, record nothing more
+                return b;
+            }
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        full.put(b);
+                        return free.take();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** Waits until {@code count} batches are written (or the writer failed). */
+        synchronized void awaitWritten(long count) {
+            boolean interrupted = false;
+            while (written < count && failure == null && thread.isAlive()) {
+                try {
+                    wait(100);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void stop() {
+            try {
+                full.put(stop);
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Settings for a recorder writing to {@code directory} (created if missing). */
@@ -124,6 +251,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         private long batchNanos = 10_000_000L;
         private String lowerLayer = "unknown";
         private net.openhft.chronicle.core.time.TimeProvider clock;
+        private boolean writerThread = true;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -177,6 +305,16 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return this;
         }
 
+        /**
+         * Write batches to the queue on a thread of the recorder's own (the default), so that
+         * Chronicle's work stays off the endpoint's thread; false writes them on the endpoint's
+         * thread, with no extra thread.
+         */
+        public Builder writerThread(boolean on) {
+            this.writerThread = on;
+            return this;
+        }
+
         /** The wall clock that decides the roll cycles (tests give a settable one). */
         Builder clock(net.openhft.chronicle.core.time.TimeProvider clock) {
             this.clock = clock;
@@ -190,21 +328,26 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         }
     }
 
-    private static StoreFileListener retention(Path dir, int keep) {
-        if (keep <= 0) {
-            return null;
-        }
-        return new StoreFileListener() {
-            @Override
-            public void onReleased(int cycle, File file) {
-                deleteOldCycles(dir, keep);
-            }
+    /**
+     * Deletes old cycle files after a write that started a new cycle (done by the thread that
+     * writes, so it needs no listener of Chronicle's).
+     */
+    private static final class Retention {
+        private final Path dir;
+        private final int keep;
+        private int cycle = Integer.MIN_VALUE;
 
-            @Override
-            public void onAcquired(int cycle, File file) {
+        Retention(Path dir, int keep) {
+            this.dir = dir;
+            this.keep = keep;
+        }
+
+        void written(ExcerptAppender app) {
+            if (keep > 0 && app.cycle() != cycle) {
+                cycle = app.cycle();
                 deleteOldCycles(dir, keep);
             }
-        };
+        }
     }
 
     /** Deletes the oldest {@code .cq4} cycle files of {@code dir} beyond the newest {@code keep}. */
@@ -269,12 +412,17 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         if (batch.pos == 0) {
             return;
         }
+        batches++;
+        batchStart = Long.MIN_VALUE;
+        if (writer != null) {
+            batch = writer.handOver(batch);
+            return;
+        }
         try (DocumentContext dc = appender.writingDocument()) {
             dc.wire().bytes().write(batch.buf, 0, batch.pos);
         }
-        batches++;
+        retention.written(appender);
         batch.pos = 0;
-        batchStart = Long.MIN_VALUE;
     }
 
     /** Copies a packet, or with headers only, the packet with each DATA / I-DATA chunk cut to its header. */
@@ -468,10 +616,18 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         end(s, now);
     }
 
-    /** Writes what is batched to the queue now. */
-    public synchronized void flush() {
-        if (!closed) {
+    /** Writes what is batched to the queue now, and waits until it is written. */
+    public void flush() {
+        long target;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
             writeBatch();
+            target = batches;
+        }
+        if (writer != null) {
+            writer.awaitWritten(target);
         }
     }
 
@@ -485,7 +641,11 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             writeBatch();
         } finally {
             closed = true;
-            appender.close();
+            if (writer != null) {
+                writer.stop();
+            } else {
+                appender.close();
+            }
             queue.close();
         }
     }

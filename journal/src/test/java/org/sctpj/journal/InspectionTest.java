@@ -146,13 +146,17 @@ class InspectionTest {
                     5000, List.of(SimulatedRun.ip("10.0.0.1")), SctpOptions.DEFAULTS, new SplittableRandom(1), 0, rec);
             for (int i = 0; i < 6; i++) {
                 ep.handleTimeout(i);
+                rec.flush(); // written by the writer thread before the clock moves on
                 clock.advanceMillis(1_000);
             }
             ep.handleTimeout(7);
         }
         try (Stream<Path> s = Files.list(dir)) {
-            long cycles = s.filter(f -> f.toString().endsWith(".cq4")).count();
-            assertEquals(2, cycles);
+            List<String> cycles = s.map(f -> f.getFileName().toString())
+                    .filter(f -> f.endsWith(".cq4"))
+                    .sorted()
+                    .toList();
+            assertEquals(2, cycles.size(), cycles.toString());
         }
     }
 
