@@ -116,15 +116,15 @@ final class Codec {
             out.u8(CONGESTION);
             out.string(congestionName(f));
         } else if (v instanceof Record r) {
-            RecordComponent[] cs = r.getClass().getRecordComponents();
+            RecordShape shape = SHAPES.get(r.getClass());
             out.u8(RECORD);
-            out.string(r.getClass().getName());
-            out.u8(cs.length);
-            for (RecordComponent c : cs) {
+            out.raw(shape.name, 0, shape.name.length);
+            out.u8(shape.accessors.length);
+            for (java.lang.invoke.MethodHandle h : shape.accessors) {
                 Object x;
                 try {
-                    x = c.getAccessor().invoke(r);
-                } catch (ReflectiveOperationException e) {
+                    x = (Object) h.invokeExact((Object) r);
+                } catch (Throwable e) {
                     x = "unreadable: " + e;
                 }
                 write(out, x);
@@ -134,6 +134,31 @@ final class Codec {
             out.string(v.getClass().getName());
         }
     }
+
+    /** A record class's encoded name and its component accessors, looked up once per class. */
+    private record RecordShape(byte[] name, java.lang.invoke.MethodHandle[] accessors) {}
+
+    private static final ClassValue<RecordShape> SHAPES = new ClassValue<>() {
+        @Override
+        protected RecordShape computeValue(Class<?> type) {
+            RecordComponent[] cs = type.getRecordComponents();
+            java.lang.invoke.MethodHandle[] hs = new java.lang.invoke.MethodHandle[cs.length];
+            for (int i = 0; i < cs.length; i++) {
+                try {
+                    java.lang.reflect.Method m = cs[i].getAccessor();
+                    m.setAccessible(true);
+                    hs[i] = java.lang.invoke.MethodHandles.lookup()
+                            .unreflect(m)
+                            .asType(java.lang.invoke.MethodType.methodType(Object.class, Object.class));
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    throw new IllegalStateException("cannot read the components of " + type + ": " + e, e);
+                }
+            }
+            Out n = new Out(64);
+            n.string(type.getName());
+            return new RecordShape(n.toArray(), hs);
+        }
+    };
 
     private static String congestionName(CongestionControllerFactory f) {
         if (f == CongestionControllerFactory.RFC9260) {

@@ -13,32 +13,49 @@ final class Headers {
 
     private Headers() {}
 
-    static ByteBuffer cut(ByteBuffer p) {
+    /**
+     * Writes the cut form of {@code p} (position to limit, not moved) into {@code out} as {@code
+     * [i32 length][bytes]}, without allocating.
+     */
+    static void cutInto(ByteBuffer p, Codec.Out out) {
         int start = p.position();
         int end = p.limit();
+        int lengthAt = out.pos;
+        out.i32(0);
+        int from = out.pos;
         if (end - start < 12) {
-            return p.duplicate();
-        }
-        ByteBuffer out = ByteBuffer.allocate(end - start);
-        out.put(p.duplicate().limit(start + 12));
-        int off = start + 12;
-        while (off + 4 <= end) {
-            int type = p.get(off) & 0xff;
-            int len = p.getShort(off + 2) & 0xffff;
-            if (len < 4) {
-                break;
+            out.raw(p);
+        } else {
+            copy(p, start, 12, out);
+            int off = start + 12;
+            while (off + 4 <= end) {
+                int type = p.get(off) & 0xff;
+                int len = p.getShort(off + 2) & 0xffff;
+                if (len < 4) {
+                    break;
+                }
+                int padded = (len + 3) & ~3;
+                int keep = type == ChunkType.DATA ? 16 : type == ChunkType.I_DATA ? 20 : padded;
+                keep = Math.min(Math.min(keep, padded), end - off);
+                copy(p, off, keep, out);
+                off += padded;
             }
-            int padded = (len + 3) & ~3;
-            int keep = type == ChunkType.DATA ? 16 : type == ChunkType.I_DATA ? 20 : padded;
-            keep = Math.min(Math.min(keep, padded), end - off);
-            out.put(p.duplicate().position(off).limit(off + keep));
-            off += padded;
         }
-        return out.flip();
+        int n = out.pos - from;
+        out.buf[lengthAt] = (byte) n;
+        out.buf[lengthAt + 1] = (byte) (n >>> 8);
+        out.buf[lengthAt + 2] = (byte) (n >>> 16);
+        out.buf[lengthAt + 3] = (byte) (n >>> 24);
+    }
+
+    private static void copy(ByteBuffer p, int at, int n, Codec.Out out) {
+        out.ensure(n);
+        p.get(at, out.buf, out.pos, n);
+        out.pos += n;
     }
 
     /**
-     * The inverse of {@link #cut} for export: each cut DATA / I-DATA chunk gets zero bytes up to the
+     * The inverse of {@link #cutInto} for export: each cut DATA / I-DATA chunk gets zero bytes up to the
      * length its header gives, and the checksum is computed afresh, so that a packet analyser sees a
      * well-formed packet of the original size (with zeros for the user data).
      */

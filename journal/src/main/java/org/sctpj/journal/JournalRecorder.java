@@ -432,7 +432,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             batch.bytes0(p);
             return;
         }
-        batch.bytes0(Headers.cut(p));
+        Headers.cutInto(p, batch);
     }
 
     // ------------------------------------------------------------------ CoreJournal

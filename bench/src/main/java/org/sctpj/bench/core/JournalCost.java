@@ -31,11 +31,13 @@ import org.sctpj.timers.StackRuntime;
  * The journal's cost in the callback loopback bulk run (as {@code ./sctpj perf} does it: server and
  * client in one process, each on its own stack thread, UDP encapsulation on 127.0.0.1, LAN options,
  * send threshold at the message size): runs without recording (A) and with (B), alternated A B A B
- * in one process, and prints each run's throughput, the medians and B's median over A's.
+ * in one process after {@code --warmup} uncounted rounds of both (JIT), and prints each run's
+ * throughput and the process's CPU time per GB sent, their medians and B's medians over A's.
  *
  * <pre>
  * java $CHRONICLE_FLAGS -cp bench/target/benchmarks.jar org.sctpj.bench.core.JournalCost \
- *     [--size 1000] [--seconds 3] [--rounds 4] [--record both|client|server] [--headers-only] [--dir DIR]
+ *     [--size 1000] [--seconds 3] [--rounds 4] [--warmup 1] [--record both|client|server] [--headers-only]
+ *     [--dir DIR]
  * </pre>
  *
  * Throughput is user bytes sent over the time from connect to the end of the graceful shutdown (all
@@ -51,6 +53,7 @@ public final class JournalCost {
         int size = 1000;
         double seconds = 3;
         int rounds = 4;
+        int warmup = 1;
         String record = "both";
         boolean headersOnly = false;
         Path dir = null;
@@ -59,11 +62,12 @@ public final class JournalCost {
                 case "--size" -> size = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--record" -> record = args[++i];
                 case "--headers-only" -> headersOnly = true;
                 case "--dir" -> dir = Path.of(args[++i]);
                 default -> {
-                    System.err.println("unknown option " + args[i] + ": --size N --seconds S --rounds N"
+                    System.err.println("unknown option " + args[i] + ": --size N --seconds S --rounds N --warmup N"
                             + " --record both|client|server --headers-only --dir DIR");
                     System.exit(2);
                 }
@@ -76,6 +80,8 @@ public final class JournalCost {
         Path base = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("sctpj-journal-cost");
         List<Double> a = new ArrayList<>();
         List<Double> b = new ArrayList<>();
+        List<Double> cpuA = new ArrayList<>();
+        List<Double> cpuB = new ArrayList<>();
         System.out.printf(
                 Locale.ROOT,
                 "callback loopback bulk, %d-byte messages, %.1f s per run, %d rounds A (no journal) B (journal: %s%s)%n",
@@ -84,14 +90,29 @@ public final class JournalCost {
                 rounds,
                 record,
                 headersOnly ? ", headers only" : "");
+        for (int w = 0; w < warmup; w++) {
+            run(size, seconds, "none", false, base.resolve("w" + w));
+            Path jw = base.resolve("wb" + w);
+            run(size, seconds, record, headersOnly, jw);
+            delete(jw);
+            System.out.printf(Locale.ROOT, "warm-up round %d (A and B) not counted%n", w + 1);
+        }
         for (int r = 0; r < rounds; r++) {
-            double ma = run(size, seconds, "none", false, base.resolve("a" + r));
-            a.add(ma);
-            System.out.printf(Locale.ROOT, "round %d A %9.1f MB/s%n", r + 1, ma);
+            double[] ra = run(size, seconds, "none", false, base.resolve("a" + r));
+            a.add(ra[0]);
+            cpuA.add(ra[1]);
+            System.out.printf(Locale.ROOT, "round %d A %9.1f MB/s  %6.2f CPU s per GB%n", r + 1, ra[0], ra[1]);
             Path jb = base.resolve("b" + r);
-            double mb = run(size, seconds, record, headersOnly, jb);
-            b.add(mb);
-            System.out.printf(Locale.ROOT, "round %d B %9.1f MB/s  (journal %s)%n", r + 1, mb, sizeOf(jb));
+            double[] rb = run(size, seconds, record, headersOnly, jb);
+            b.add(rb[0]);
+            cpuB.add(rb[1]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "round %d B %9.1f MB/s  %6.2f CPU s per GB  (journal %s)%n",
+                    r + 1,
+                    rb[0],
+                    rb[1],
+                    sizeOf(jb));
             delete(jb);
         }
         double medA = median(a);
@@ -103,12 +124,19 @@ public final class JournalCost {
                 medB,
                 medB / medA,
                 100 * (1 - medB / medA));
+        System.out.printf(
+                Locale.ROOT,
+                "median CPU per GB sent: A %.2f s, B %.2f s: B/A = %.3f%n",
+                median(cpuA),
+                median(cpuB),
+                median(cpuB) / median(cpuA));
         if (dir == null) {
             delete(base);
         }
     }
 
-    private static double run(int size, double seconds, String record, boolean headersOnly, Path journals)
+    /** One run: {MB/s, CPU seconds of the whole process per GB sent}. */
+    private static double[] run(int size, double seconds, String record, boolean headersOnly, Path journals)
             throws Exception {
         InetAddress lo = InetAddress.getLoopbackAddress();
         AtomicLong sent = new AtomicLong();
@@ -169,6 +197,7 @@ public final class JournalCost {
                 client.setSendThreshold(size);
                 client.bind(5002, List.of(lo));
                 client.setUdpRemotePort(lo, server.udpLocalPort());
+                long cpu0 = cpu();
                 long t0 = System.nanoTime();
                 AssociationId id = client.connect(List.of(lo), 5001);
                 if (!up.await(10, TimeUnit.SECONDS)) {
@@ -181,11 +210,18 @@ public final class JournalCost {
                     throw new IOException("the shutdown did not complete");
                 }
                 long t1 = System.nanoTime();
+                long cpu1 = cpu();
                 client.close(true, Duration.ofSeconds(5));
                 server.close(true, Duration.ofSeconds(5));
-                return sent.get() / ((t1 - t0) / 1e9) / 1e6;
+                return new double[] {sent.get() / ((t1 - t0) / 1e9) / 1e6, (cpu1 - cpu0) / 1e9 / (sent.get() / 1e9)};
             }
         }
+    }
+
+    private static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static double median(List<Double> xs) {
