@@ -114,6 +114,9 @@ class InspectionTest {
         Result r = cli(new JournalCommand(), run.dirA.toString(), "--stats");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("DATA out, retransmitted " + s.dataOut + ", " + s.dataRetransmitted()), r.out());
+        Result st = cli(new StatsCommand(), run.dirA.toString());
+        assertEquals(0, st.code(), st.err());
+        assertEquals(r.out(), st.out());
     }
 
     @Test
