@@ -91,8 +91,9 @@ final class Describe {
                     in.pos = skipValue(in);
                     String layer = in.string();
                     boolean headers = in.u8() != 0;
+                    boolean digests = in.u8() != 0;
                     yield "endpoint port " + port + " on " + locals + " over " + layer + " (format " + format
-                            + (headers ? ", headers only" : "") + ")";
+                            + (headers ? ", headers only" : "") + (digests ? ", outputs by digest" : "") + ")";
                 }
                 case DRAW -> "random draw (method " + in.u8() + ")";
                 case DRAW_BYTES -> "random draw of " + in.bytes().length + " bytes";

@@ -74,6 +74,45 @@ class SimulatedReplayTest {
         assertFalse(d.context().isEmpty());
     }
 
+    @Test
+    void withOutputsByDigestTheRunReplaysAndAChangedPacketIsStillFound() throws IOException {
+        SimulatedRun r = new SimulatedRun(tmp.resolve("a"), tmp.resolve("z"));
+        r.settings = b -> b.digestOutputs(true);
+        r.run(42, 0.03, 400);
+        assertEquals(400, r.delivered);
+        ReplayResult a = Replay.run(r.dirA);
+        assertTrue(a.identical(), a.report());
+        ReplayResult z = Replay.run(r.dirZ);
+        assertTrue(z.identical(), z.report());
+        // Change one byte of the checksum of the 40th packet A sent, as recorded.
+        JournalEntry target = null;
+        int transmits = 0;
+        try (JournalReader in = JournalReader.open(r.dirA)) {
+            while (in.hasNext()) {
+                JournalEntry e = in.next();
+                if (e.kind() == Kind.TRANSMIT && ++transmits == 40) {
+                    target = e;
+                    break;
+                }
+            }
+        }
+        assertTrue(target != null);
+        byte[] body = Arrays.copyOfRange(target.batch(), target.bodyOffset(), target.bodyEnd());
+        assertTrue(body.length < 200, "the DATA is cut to its header: " + body.length + " bytes");
+        Path file;
+        try (Stream<Path> s = Files.list(r.dirA)) {
+            file = s.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        byte[] all = Files.readAllBytes(file);
+        List<Integer> at = occurrences(all, body);
+        assertEquals(1, at.size());
+        all[at.get(0) + 22 + 9] ^= 1; // byte 9 of the packet: its CRC32c
+        Files.write(file, all);
+        Difference d = Replay.run(r.dirA).difference().orElseThrow();
+        assertEquals(target.index(), d.index());
+        assertEquals("the packet sent differs in its CRC32c (recorded by digest: its user data differs)", d.what());
+    }
+
     static List<Integer> occurrences(byte[] hay, byte[] needle) {
         List<Integer> found = new ArrayList<>();
         outer:

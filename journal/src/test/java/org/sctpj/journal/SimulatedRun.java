@@ -32,6 +32,9 @@ final class SimulatedRun {
     final Path dirA;
     final Path dirZ;
     int delivered;
+    /** Settings for both recorders. */
+    java.util.function.UnaryOperator<JournalRecorder.Builder> settings = b -> b;
+
     LinkStats totals;
 
     SimulatedRun(Path dirA, Path dirZ) {
@@ -50,10 +53,11 @@ final class SimulatedRun {
     SimulatedRun run(long seed, double loss, int messages) throws IOException {
         InetAddress a1 = ip("10.0.0.1");
         InetAddress z1 = ip("10.0.1.1");
-        try (JournalRecorder ra =
-                        JournalRecorder.builder(dirA).lowerLayer("sim").open();
-                JournalRecorder rz =
-                        JournalRecorder.builder(dirZ).lowerLayer("sim").open()) {
+        try (JournalRecorder ra = settings.apply(JournalRecorder.builder(dirA).lowerLayer("sim"))
+                        .open();
+                JournalRecorder rz = settings.apply(
+                                JournalRecorder.builder(dirZ).lowerLayer("sim"))
+                        .open()) {
             Endpoint a = new Endpoint(5000, List.of(a1), SctpOptions.DEFAULTS, new SplittableRandom(seed), 0, ra);
             Endpoint z = new Endpoint(5001, List.of(z1), SctpOptions.DEFAULTS, new SplittableRandom(seed + 1), 0, rz);
             z.listen(true);

@@ -37,7 +37,7 @@ import org.sctpj.timers.StackRuntime;
  * <pre>
  * java $CHRONICLE_FLAGS -cp bench/target/benchmarks.jar org.sctpj.bench.core.JournalCost \
  *     [--size 1000] [--seconds 3] [--rounds 4] [--warmup 1] [--record both|client|server] [--headers-only]
- *     [--dir DIR]
+ *     [--digests] [--dir DIR]
  * </pre>
  *
  * Throughput is user bytes sent over the time from connect to the end of the graceful shutdown (all
@@ -56,6 +56,7 @@ public final class JournalCost {
         int warmup = 1;
         String record = "both";
         boolean headersOnly = false;
+        boolean digests = false;
         Path dir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -65,10 +66,11 @@ public final class JournalCost {
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--record" -> record = args[++i];
                 case "--headers-only" -> headersOnly = true;
+                case "--digests" -> digests = true;
                 case "--dir" -> dir = Path.of(args[++i]);
                 default -> {
                     System.err.println("unknown option " + args[i] + ": --size N --seconds S --rounds N --warmup N"
-                            + " --record both|client|server --headers-only --dir DIR");
+                            + " --record both|client|server --headers-only --digests --dir DIR");
                     System.exit(2);
                 }
             }
@@ -89,21 +91,21 @@ public final class JournalCost {
                 seconds,
                 rounds,
                 record,
-                headersOnly ? ", headers only" : "");
+                headersOnly ? ", headers only" : digests ? ", outputs by digest" : "");
         for (int w = 0; w < warmup; w++) {
-            run(size, seconds, "none", false, base.resolve("w" + w));
+            run(size, seconds, "none", false, false, base.resolve("w" + w));
             Path jw = base.resolve("wb" + w);
-            run(size, seconds, record, headersOnly, jw);
+            run(size, seconds, record, headersOnly, digests, jw);
             delete(jw);
             System.out.printf(Locale.ROOT, "warm-up round %d (A and B) not counted%n", w + 1);
         }
         for (int r = 0; r < rounds; r++) {
-            double[] ra = run(size, seconds, "none", false, base.resolve("a" + r));
+            double[] ra = run(size, seconds, "none", false, false, base.resolve("a" + r));
             a.add(ra[0]);
             cpuA.add(ra[1]);
             System.out.printf(Locale.ROOT, "round %d A %9.1f MB/s  %6.2f CPU s per GB%n", r + 1, ra[0], ra[1]);
             Path jb = base.resolve("b" + r);
-            double[] rb = run(size, seconds, record, headersOnly, jb);
+            double[] rb = run(size, seconds, record, headersOnly, digests, jb);
             b.add(rb[0]);
             cpuB.add(rb[1]);
             System.out.printf(
@@ -136,7 +138,8 @@ public final class JournalCost {
     }
 
     /** One run: {MB/s, CPU seconds of the whole process per GB sent}. */
-    private static double[] run(int size, double seconds, String record, boolean headersOnly, Path journals)
+    private static double[] run(
+            int size, double seconds, String record, boolean headersOnly, boolean digests, Path journals)
             throws Exception {
         InetAddress lo = InetAddress.getLoopbackAddress();
         AtomicLong sent = new AtomicLong();
@@ -156,7 +159,8 @@ public final class JournalCost {
                                 CallbackSocket s, AssociationId id, int stream, int ppid, boolean u, ByteBuffer d) {}
                     });
             if (record.equals("both") || record.equals("server")) {
-                server.recordTo(JournalRecorder.factory(journals, x -> x.headersOnly(headersOnly)));
+                server.recordTo(JournalRecorder.factory(
+                        journals, x -> x.headersOnly(headersOnly).digestOutputs(digests)));
             }
             server.bind(5001, List.of(lo));
             server.listen();
@@ -192,7 +196,8 @@ public final class JournalCost {
             try (CallbackSocket client =
                     CallbackSocket.open(rt.threads().get(1), SctpOptions.LAN, UdpLayers.factory(0), cb)) {
                 if (record.equals("both") || record.equals("client")) {
-                    client.recordTo(JournalRecorder.factory(journals, x -> x.headersOnly(headersOnly)));
+                    client.recordTo(JournalRecorder.factory(
+                            journals, x -> x.headersOnly(headersOnly).digestOutputs(digests)));
                 }
                 client.setSendThreshold(size);
                 client.bind(5002, List.of(lo));
