@@ -39,23 +39,10 @@ class SimulatedReplayTest {
     void aJournalEditedByOneByteIsReportedAtTheEditedEntry() throws IOException {
         SimulatedRun r = new SimulatedRun(tmp.resolve("a"), tmp.resolve("z")).run(7, 0.02, 100);
         // The 40th packet A sent: find its bytes in the queue file and change one byte of its DATA.
-        JournalEntry target = null;
-        int transmits = 0;
-        try (JournalReader in = JournalReader.open(r.dirA)) {
-            while (in.hasNext()) {
-                JournalEntry e = in.next();
-                if (e.kind() == Kind.TRANSMIT && ++transmits == 40) {
-                    target = e;
-                    break;
-                }
-            }
-        }
+        JournalEntry target = nthTransmit(r.dirA, 40);
         assertTrue(target != null, "A sent fewer than 40 packets");
         byte[] body = Arrays.copyOfRange(target.batch(), target.bodyOffset(), target.bodyEnd());
-        Path file;
-        try (Stream<Path> s = Files.list(r.dirA)) {
-            file = s.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow();
-        }
+        Path file = queueFile(r.dirA);
         byte[] all = Files.readAllBytes(file);
         List<Integer> at = occurrences(all, body);
         assertEquals(1, at.size(), "the entry's bytes occur once in " + file);
@@ -85,24 +72,11 @@ class SimulatedReplayTest {
         ReplayResult z = Replay.run(r.dirZ);
         assertTrue(z.identical(), z.report());
         // Change one byte of the checksum of the 40th packet A sent, as recorded.
-        JournalEntry target = null;
-        int transmits = 0;
-        try (JournalReader in = JournalReader.open(r.dirA)) {
-            while (in.hasNext()) {
-                JournalEntry e = in.next();
-                if (e.kind() == Kind.TRANSMIT && ++transmits == 40) {
-                    target = e;
-                    break;
-                }
-            }
-        }
+        JournalEntry target = nthTransmit(r.dirA, 40);
         assertTrue(target != null);
         byte[] body = Arrays.copyOfRange(target.batch(), target.bodyOffset(), target.bodyEnd());
         assertTrue(body.length < 200, "the DATA is cut to its header: " + body.length + " bytes");
-        Path file;
-        try (Stream<Path> s = Files.list(r.dirA)) {
-            file = s.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow();
-        }
+        Path file = queueFile(r.dirA);
         byte[] all = Files.readAllBytes(file);
         List<Integer> at = occurrences(all, body);
         assertEquals(1, at.size());
@@ -111,6 +85,27 @@ class SimulatedReplayTest {
         Difference d = Replay.run(r.dirA).difference().orElseThrow();
         assertEquals(target.index(), d.index());
         assertEquals("the packet sent differs in its CRC32c (recorded by digest: its user data differs)", d.what());
+    }
+
+    /** The {@code n}th TRANSMIT entry of the journal in {@code dir}, or null. */
+    static JournalEntry nthTransmit(Path dir, int n) throws IOException {
+        int transmits = 0;
+        try (JournalReader in = JournalReader.open(dir)) {
+            while (in.hasNext()) {
+                JournalEntry e = in.next();
+                if (e.kind() == Kind.TRANSMIT && ++transmits == n) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The queue file of a journal written within one cycle. */
+    static Path queueFile(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
     }
 
     static List<Integer> occurrences(byte[] hay, byte[] needle) {
