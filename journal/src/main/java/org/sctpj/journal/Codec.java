@@ -336,6 +336,10 @@ final class Codec {
             case DURATION:
                 return Duration.ofSeconds(in.i64(), in.i32()).toString();
             case OPTIONAL:
+                if (in.hasMore() && in.buf[in.pos] == NULL) {
+                    in.u8();
+                    return "none";
+                }
                 return describe(in);
             case OPTIONAL_LONG: {
                 boolean present = in.u8() != 0;
