@@ -20,6 +20,7 @@ REQUIRED_TOOLS=(
   "kmod|has_kmod|depmod/modprobe for the kernel-peer VM's modules"
   "nftables|has_nft|loss and path cuts in the interop and multi-path tests"
   "iproute2|has_ip|network namespaces, veth and tbf for the interop and multi-path tests"
+  "strace|has_strace|the journal's test that recording and replaying connect nowhere outside loopback"
 )
 
 has_tshark() {
@@ -52,6 +53,10 @@ has_nft() {
 
 has_ip() {
   command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ]
+}
+
+has_strace() {
+  command -v strace >/dev/null 2>&1
 }
 
 has_gcc() {

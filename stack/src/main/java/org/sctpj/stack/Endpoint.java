@@ -161,6 +161,12 @@ public final class Endpoint {
     private AddressPolicy policy;
     private int nextId = 1;
     private int pollCursor;
+    /** The recorder of every input and output, or null (see {@link CoreJournal}). */
+    private final CoreJournal journal;
+    /** The time of the last call that carried one, for journal entries of calls without. */
+    private long journalNow;
+    /** Forwards to the handler what the journal has seen: only with a journal. */
+    private final JournalTap tap;
 
     /**
      * An endpoint on {@code localPort} with the given local addresses (at least one; they are
@@ -172,6 +178,21 @@ public final class Endpoint {
      */
     public Endpoint(
             int localPort, List<InetAddress> localAddresses, SctpOptions options, RandomGenerator random, long now) {
+        this(localPort, localAddresses, options, random, now, null);
+    }
+
+    /**
+     * As {@link #Endpoint(int, List, SctpOptions, RandomGenerator, long)}, with {@code journal}
+     * (null for none) seeing every input and output from the start, its random draws included
+     * ({@link CoreJournal#random} may replace {@code random}).
+     */
+    public Endpoint(
+            int localPort,
+            List<InetAddress> localAddresses,
+            SctpOptions options,
+            RandomGenerator random,
+            long now,
+            CoreJournal journal) {
         if (localPort <= 0 || localPort > 65535) {
             throw new IllegalArgumentException("local port must be 1..65535, was " + localPort);
         }
@@ -181,6 +202,13 @@ public final class Endpoint {
         this.localPort = localPort;
         this.localAddresses = List.copyOf(localAddresses);
         this.options = options;
+        this.journal = journal;
+        this.tap = journal == null ? null : new JournalTap();
+        if (journal != null) {
+            random = journal.random(random);
+            journalNow = now;
+            journal.created(localPort, this.localAddresses, options, now);
+        }
         this.random = random;
         this.secrets = new CookieSecrets(random, options.cookieSecretRotation().toNanos(), now);
     }
@@ -225,6 +253,9 @@ public final class Endpoint {
 
     /** As {@link #setAddressPolicy(List, AddressSelector, CollisionInfo)}; {@code null} removes the policy. */
     public void setAddressPolicy(AddressPolicy policy) {
+        if (journal != null) {
+            journal.command("setAddressPolicy", journalNow, handingOut, policy == null ? "none" : policy);
+        }
         this.policy = policy;
     }
 
@@ -235,6 +266,9 @@ public final class Endpoint {
 
     /** Accept (true) or refuse (false, the default) associations initiated by peers. */
     public void listen(boolean on) {
+        if (journal != null) {
+            journal.command("listen", journalNow, handingOut, on);
+        }
         listening = on;
     }
 
@@ -260,6 +294,9 @@ public final class Endpoint {
 
     /** As {@link #connect(List, int, long)}, with options for this association only. */
     public AssociationId connect(List<InetAddress> peers, int peerPort, SctpOptions opts, long now) {
+        if (journal != null) {
+            journal.command("connect", journalNow = now, handingOut, List.copyOf(peers), peerPort, opts);
+        }
         if (peers.isEmpty()) {
             throw new IllegalArgumentException("give at least one peer address");
         }
@@ -292,6 +329,9 @@ public final class Endpoint {
      * @throws IllegalStateException if the association is not established or is shutting down
      */
     public SendStatus send(AssociationId id, SendInfo info, ByteBuffer data, long now) {
+        if (journal != null) {
+            journal.send(id, info, data, journalNow = now, handingOut);
+        }
         Association a = assoc(id);
         enter();
         SendStatus s;
@@ -312,6 +352,9 @@ public final class Endpoint {
      * already copied the message to hand it over from another thread.
      */
     public SendStatus sendOwned(AssociationId id, SendInfo info, byte[] array, int length, long now) {
+        if (journal != null) {
+            journal.send(id, info, ByteBuffer.wrap(array, 0, length), journalNow = now, handingOut);
+        }
         Association a = assoc(id);
         enter();
         SendStatus s;
@@ -327,12 +370,18 @@ public final class Endpoint {
 
     /** Starts a graceful shutdown of the association (RFC 9260 section 9.2). */
     public void shutdown(AssociationId id, long now) {
+        if (journal != null) {
+            journal.command("shutdown", journalNow = now, handingOut, id);
+        }
         Association a = assoc(id);
         call(() -> a.shutdown(now));
     }
 
     /** Aborts the association with a User-Initiated Abort cause carrying {@code reason}. */
     public void abort(AssociationId id, byte[] reason, long now) {
+        if (journal != null) {
+            journal.command("abort", journalNow = now, handingOut, id, reason.clone());
+        }
         Association a = assoc(id);
         call(() -> a.abort(Bytes.of(reason), now));
     }
@@ -345,6 +394,9 @@ public final class Endpoint {
      * messages after the end).
      */
     public void releaseReceived(AssociationId id, long bytes) {
+        if (journal != null) {
+            journal.command("releaseReceived", journalNow, handingOut, id, bytes);
+        }
         Association a = byId.get(id);
         if (a == null) {
             return;
@@ -354,6 +406,9 @@ public final class Endpoint {
 
     /** Sets the send-space threshold of the association (see {@link SctpEvent.SendSpaceAvailable}). */
     public void setSendThreshold(AssociationId id, long bytes) {
+        if (journal != null) {
+            journal.command("setSendThreshold", journalNow, handingOut, id, bytes);
+        }
         assoc(id).setSendThreshold(bytes);
     }
 
@@ -363,6 +418,9 @@ public final class Endpoint {
      * initial default). Takes effect for the next send.
      */
     public void setDefaultPrPolicy(AssociationId id, PrPolicy policy) {
+        if (journal != null) {
+            journal.command("setDefaultPrPolicy", journalNow, handingOut, id, policy);
+        }
         assoc(id).setDefaultPrPolicy(java.util.Objects.requireNonNull(policy, "policy: use PrPolicy.RELIABLE"));
     }
 
@@ -400,6 +458,9 @@ public final class Endpoint {
      * @throws NullPointerException for a null kind
      */
     public void setStreamScheduler(AssociationId id, StreamSchedulerKind kind) {
+        if (journal != null) {
+            journal.command("setStreamScheduler", journalNow, handingOut, id, kind);
+        }
         assoc(id).setStreamScheduler(kind);
     }
 
@@ -425,6 +486,9 @@ public final class Endpoint {
      *     no per-stream value (switch to one that has first)
      */
     public void setStreamValue(AssociationId id, int streamId, int value) {
+        if (journal != null) {
+            journal.command("setStreamValue", journalNow, handingOut, id, streamId, value);
+        }
         assoc(id).setStreamValue(streamId, value);
     }
 
@@ -452,6 +516,9 @@ public final class Endpoint {
      *     association is not established
      */
     public void resetStreams(AssociationId id, int[] streams, boolean outgoing, boolean incoming, long now) {
+        if (journal != null) {
+            journal.command("resetStreams", journalNow = now, handingOut, id, streams.clone(), outgoing, incoming);
+        }
         Association a = assoc(id);
         int[] copy = streams.clone();
         call(() -> a.resetStreams(copy, outgoing, incoming, now));
@@ -467,6 +534,9 @@ public final class Endpoint {
      *     established, or an association reset is already under way
      */
     public void resetAssociation(AssociationId id, long now) {
+        if (journal != null) {
+            journal.command("resetAssociation", journalNow = now, handingOut, id);
+        }
         Association a = assoc(id);
         call(() -> a.resetAssociation(now));
     }
@@ -482,6 +552,9 @@ public final class Endpoint {
      *     established
      */
     public void addStreams(AssociationId id, int outbound, int inbound, long now) {
+        if (journal != null) {
+            journal.command("addStreams", journalNow = now, handingOut, id, outbound, inbound);
+        }
         Association a = assoc(id);
         call(() -> a.addStreams(outbound, inbound, now));
     }
@@ -494,6 +567,9 @@ public final class Endpoint {
      * @throws IllegalArgumentException for an unknown association
      */
     public void setAcceptedReconfigRequests(AssociationId id, java.util.Set<ReconfigRequestKind> kinds) {
+        if (journal != null) {
+            journal.command("setAcceptedReconfigRequests", journalNow, handingOut, id, java.util.Set.copyOf(kinds));
+        }
         assoc(id).setAcceptedReconfigRequests(kinds);
     }
 
@@ -509,12 +585,18 @@ public final class Endpoint {
 
     /** Makes {@code address} the association's primary path. */
     public void setPrimary(AssociationId id, InetAddress address) {
+        if (journal != null) {
+            journal.command("setPrimary", journalNow, handingOut, id, address);
+        }
         Association a = assoc(id);
         call(() -> a.setPrimary(address));
     }
 
     /** Sets the MTU of the path to {@code address}. */
     public void setPathMtu(AssociationId id, InetAddress address, int mtu) {
+        if (journal != null) {
+            journal.command("setPathMtu", journalNow, handingOut, id, address, mtu);
+        }
         assoc(id).setPathMtu(address, mtu);
     }
 
@@ -578,6 +660,9 @@ public final class Endpoint {
      * from the buffer's position to its limit; the buffer is not kept).
      */
     public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+        if (journal != null) {
+            journal.packetIn(packet, from, to, journalNow = now);
+        }
         enter();
         try {
             input(packet, from, to, now);
@@ -640,6 +725,9 @@ public final class Endpoint {
      * #stats()}. Never throws for any report.
      */
     public void handleIcmp(IcmpReport report, long now) {
+        if (journal != null) {
+            journal.icmp(report, journalNow = now);
+        }
         enter();
         try {
             icmp(report, now);
@@ -883,6 +971,9 @@ public final class Endpoint {
 
     /** Runs every timer due at {@code now}. */
     public void handleTimeout(long now) {
+        if (journal != null) {
+            journal.timeout(journalNow = now);
+        }
         enter();
         try {
             // Backwards, so that an association closing (and leaving the list) does not skip another.
@@ -913,6 +1004,20 @@ public final class Endpoint {
      *     buffer of 65535 bytes fits all); less room makes smaller DATA packets
      */
     public InetAddress pollTransmit(ByteBuffer out, long now) {
+        if (journal == null) {
+            return poll(out, now);
+        }
+        int room = out.remaining();
+        InetAddress d = poll(out, journalNow = now);
+        if (d == null) {
+            journal.noTransmit(room, now);
+        } else {
+            journal.transmit(out.duplicate(), transmitSource, d, room, now);
+        }
+        return d;
+    }
+
+    private InetAddress poll(ByteBuffer out, long now) {
         Transmit t = endpointOutput.poll();
         if (t != null) {
             stats.sent++;
@@ -983,6 +1088,20 @@ public final class Endpoint {
 
     /** The next packet to send, or empty when there is nothing to send now. */
     public Optional<Transmit> pollTransmit(long now) {
+        if (journal == null) {
+            return poll(now);
+        }
+        Optional<Transmit> t = poll(journalNow = now);
+        if (t.isEmpty()) {
+            journal.noTransmit(-1, now);
+        } else {
+            Transmit x = t.get();
+            journal.transmit(ByteBuffer.wrap(x.packet()), x.source(), x.destination(), -1, now);
+        }
+        return t;
+    }
+
+    private Optional<Transmit> poll(long now) {
         Transmit t = endpointOutput.poll();
         if (t != null) {
             stats.sent++;
@@ -1029,7 +1148,11 @@ public final class Endpoint {
 
     /** As {@link #pollEvent()} without the {@link Optional}: the next event, or {@code null} when none. */
     public SctpEvent pollEventOrNull() {
-        return outbox.poll();
+        SctpEvent e = outbox.poll();
+        if (journal != null && e != null) {
+            journal.event(e, true);
+        }
+        return e;
     }
 
     /**
@@ -1041,6 +1164,9 @@ public final class Endpoint {
      * only.
      */
     public void setEventHandler(EventHandler handler) {
+        if (journal != null) {
+            journal.command("setEventHandler", journalNow, handingOut, handler != null);
+        }
         this.handler = handler;
         if (handler != null && depth == 0 && !handingOut) {
             handOut();
@@ -1121,12 +1247,16 @@ public final class Endpoint {
             while ((h = handler) != null) {
                 try {
                     if (!outbox.isEmpty()) {
-                        outbox.handOutNext(h);
+                        outbox.handOutNext(tap == null ? h : tap.to(h));
                     } else if (!spaceFreed.isEmpty()) {
                         AssociationId id = spaceFreed.remove(0);
                         Association a = byId.get(id);
                         if (a != null) {
-                            h.onSendBufferFreed(id, a.sendBufferFree());
+                            long free = a.sendBufferFree();
+                            if (journal != null) {
+                                journal.sendBufferFreed(id, free);
+                            }
+                            h.onSendBufferFreed(id, free);
                         }
                     } else {
                         break;
@@ -1201,6 +1331,28 @@ public final class Endpoint {
                     icmpNotVerified,
                     icmpActedOn,
                     lowerLayerDropped);
+        }
+    }
+
+    /** Shows the journal each event and message on its way to the handler. */
+    private final class JournalTap implements EventHandler {
+        private EventHandler target;
+
+        JournalTap to(EventHandler h) {
+            target = h;
+            return this;
+        }
+
+        @Override
+        public void onEvent(SctpEvent event) {
+            journal.event(event, false);
+            target.onEvent(event);
+        }
+
+        @Override
+        public void onMessage(AssociationId association, int streamId, int ppid, boolean unordered, ByteBuffer data) {
+            journal.message(association, streamId, ppid, unordered, data.duplicate());
+            target.onMessage(association, streamId, ppid, unordered, data);
         }
     }
 

@@ -51,7 +51,13 @@ public final class Main implements Callable<Integer> {
      * The subcommands, each a picocli {@code @Command} class with a public no-argument constructor
      * (or a {@code @Command} object). Add a command here: one line.
      */
-    static final List<Object> COMMANDS = List.of(Perf.class, Echo.class, Demo.class);
+    static final List<Object> COMMANDS = List.of(
+            Perf.class,
+            Echo.class,
+            Demo.class,
+            org.sctpj.journal.ReplayCommand.class,
+            org.sctpj.journal.JournalCommand.class,
+            org.sctpj.journal.StatsCommand.class);
 
     @Spec
     CommandLine.Model.CommandSpec spec;

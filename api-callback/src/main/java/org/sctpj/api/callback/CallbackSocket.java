@@ -25,6 +25,7 @@ import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.AssociationInfo;
 import org.sctpj.stack.AssociationStats;
+import org.sctpj.stack.CoreJournal;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.PrStatus;
@@ -136,6 +137,9 @@ public final class CallbackSocket implements AutoCloseable {
     private volatile int boundPort;
     private volatile int highestId;
     private volatile boolean closed;
+    private volatile CoreJournal.Factory journals;
+    /** The endpoint's journal, closed with the endpoint; null when not recording. */
+    private volatile CoreJournal journal;
 
     private CallbackSocket(StackThread thread, SctpOptions options, LowerLayerFactory layers, Callbacks callbacks) {
         this.thread = thread;
@@ -216,7 +220,9 @@ public final class CallbackSocket implements AutoCloseable {
                             .build();
             Endpoint ep;
             try {
-                ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now());
+                CoreJournal.Factory f = journals;
+                journal = f == null ? null : f.open(port, layer.getClass().getSimpleName());
+                ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now(), journal);
                 options = o;
                 boundPort = port;
                 handle = thread.register(ep, layer, new Listener());
@@ -224,6 +230,22 @@ public final class CallbackSocket implements AutoCloseable {
                 layer.close();
                 throw e;
             }
+        }
+    }
+
+    /**
+     * Records every input and output of the socket's endpoint into the journal {@code factory}
+     * makes at {@link #bind} (for example the {@code journal} module's recorder, for a replay or an
+     * export to pcap later). Off by default; the journal is closed when the socket is.
+     *
+     * @throws IllegalStateException if already bound
+     */
+    public void recordTo(CoreJournal.Factory factory) {
+        synchronized (bindLock) {
+            if (handle != null) {
+                throw new IllegalStateException("recordTo must come before bind: a journal starts with the endpoint");
+            }
+            journals = factory;
         }
     }
 
@@ -1141,6 +1163,15 @@ public final class CallbackSocket implements AutoCloseable {
                 a.phase = ENDING;
             }
             assocs.clear();
+            if (journal instanceof AutoCloseable c) {
+                guarded(() -> {
+                    try {
+                        c.close();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("closing the journal: " + e, e);
+                    }
+                });
+            }
             closedLatch.countDown();
             guarded(() -> callbacks.onClosed(CallbackSocket.this));
         }

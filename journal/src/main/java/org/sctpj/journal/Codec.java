@@ -1,0 +1,540 @@
+package org.sctpj.journal;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.sctpj.stack.cc.CongestionControllerFactory;
+
+/**
+ * The journal's encoding of the values the core takes and hands out (command arguments, options,
+ * events): a tag byte, then the value, little-endian. Records are encoded by their components, so
+ * every event and option record of the stack is covered without a codec per type; sets are
+ * written in a canonical order (by encoded bytes), so that equal values encode to equal bytes in
+ * any JVM. A value of another type is written as opaque (its class name): it can be shown, but
+ * not rebuilt for a replay.
+ */
+final class Codec {
+
+    static final int NULL = 0;
+    static final int BOOL = 1;
+    static final int INT = 2;
+    static final int LONG = 3;
+    static final int STRING = 4;
+    static final int BYTES = 5;
+    static final int INTS = 6;
+    static final int ADDRESS = 7;
+    static final int ENUM = 8;
+    static final int LIST = 9;
+    static final int SET = 10;
+    static final int RECORD = 11;
+    static final int DURATION = 12;
+    static final int OPTIONAL = 13;
+    static final int OPTIONAL_LONG = 14;
+    static final int CONGESTION = 15;
+    static final int DOUBLE = 16;
+    static final int OPAQUE = 17;
+
+    private Codec() {}
+
+    /** Writes {@code v} with its tag. */
+    static void write(Out out, Object v) {
+        if (v == null) {
+            out.u8(NULL);
+        } else if (v instanceof Boolean b) {
+            out.u8(BOOL);
+            out.u8(b ? 1 : 0);
+        } else if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            out.u8(INT);
+            out.i32(((Number) v).intValue());
+        } else if (v instanceof Long l) {
+            out.u8(LONG);
+            out.i64(l);
+        } else if (v instanceof Double || v instanceof Float) {
+            out.u8(DOUBLE);
+            out.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
+        } else if (v instanceof String s) {
+            out.u8(STRING);
+            out.string(s);
+        } else if (v instanceof byte[] b) {
+            out.u8(BYTES);
+            out.bytes(b, 0, b.length);
+        } else if (v instanceof int[] a) {
+            out.u8(INTS);
+            out.i32(a.length);
+            for (int x : a) {
+                out.i32(x);
+            }
+        } else if (v instanceof InetAddress a) {
+            out.u8(ADDRESS);
+            out.address(a);
+        } else if (v instanceof Enum<?> e) {
+            out.u8(ENUM);
+            out.string(e.getDeclaringClass().getName());
+            out.string(e.name());
+        } else if (v instanceof Duration d) {
+            out.u8(DURATION);
+            out.i64(d.getSeconds());
+            out.i32(d.getNano());
+        } else if (v instanceof Optional<?> o) {
+            out.u8(OPTIONAL);
+            write(out, o.orElse(null));
+        } else if (v instanceof OptionalLong o) {
+            out.u8(OPTIONAL_LONG);
+            out.u8(o.isPresent() ? 1 : 0);
+            out.i64(o.orElse(0));
+        } else if (v instanceof List<?> l) {
+            out.u8(LIST);
+            out.i32(l.size());
+            for (Object x : l) {
+                write(out, x);
+            }
+        } else if (v instanceof Set<?> s) {
+            List<byte[]> parts = new ArrayList<>();
+            for (Object x : s) {
+                Out o = new Out(32);
+                write(o, x);
+                parts.add(o.toArray());
+            }
+            parts.sort(Arrays::compare);
+            out.u8(SET);
+            out.i32(parts.size());
+            for (byte[] p : parts) {
+                out.raw(p, 0, p.length);
+            }
+        } else if (v instanceof CongestionControllerFactory f && congestionName(f) != null) {
+            out.u8(CONGESTION);
+            out.string(congestionName(f));
+        } else if (v instanceof Record r) {
+            RecordShape shape = SHAPES.get(r.getClass());
+            out.u8(RECORD);
+            out.raw(shape.name, 0, shape.name.length);
+            out.u8(shape.accessors.length);
+            for (java.lang.invoke.MethodHandle h : shape.accessors) {
+                Object x;
+                try {
+                    x = (Object) h.invokeExact((Object) r);
+                } catch (Throwable e) {
+                    x = "unreadable: " + e;
+                }
+                write(out, x);
+            }
+        } else {
+            out.u8(OPAQUE);
+            out.string(v.getClass().getName());
+        }
+    }
+
+    /** A record class's encoded name and its component accessors, looked up once per class. */
+    private record RecordShape(byte[] name, java.lang.invoke.MethodHandle[] accessors) {}
+
+    private static final ClassValue<RecordShape> SHAPES = new ClassValue<>() {
+        @Override
+        protected RecordShape computeValue(Class<?> type) {
+            RecordComponent[] cs = type.getRecordComponents();
+            java.lang.invoke.MethodHandle[] hs = new java.lang.invoke.MethodHandle[cs.length];
+            for (int i = 0; i < cs.length; i++) {
+                try {
+                    java.lang.reflect.Method m = cs[i].getAccessor();
+                    m.setAccessible(true);
+                    hs[i] = java.lang.invoke.MethodHandles.lookup()
+                            .unreflect(m)
+                            .asType(java.lang.invoke.MethodType.methodType(Object.class, Object.class));
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    throw new IllegalStateException("cannot read the components of " + type + ": " + e, e);
+                }
+            }
+            Out n = new Out(64);
+            n.string(type.getName());
+            return new RecordShape(n.toArray(), hs);
+        }
+    };
+
+    private static String congestionName(CongestionControllerFactory f) {
+        if (f == CongestionControllerFactory.RFC9260) {
+            return "RFC9260";
+        }
+        if (f == CongestionControllerFactory.LINKED_INCREASES) {
+            return "LINKED_INCREASES";
+        }
+        return null;
+    }
+
+    /**
+     * Reads a value written by {@link #write}, rebuilding records, enums and the stack's
+     * congestion controllers.
+     *
+     * @throws IllegalArgumentException for an opaque value or a class this JVM does not have
+     */
+    static Object read(In in) {
+        int tag = in.u8();
+        switch (tag) {
+            case NULL:
+                return null;
+            case BOOL:
+                return in.u8() != 0;
+            case INT:
+                return in.i32();
+            case LONG:
+                return in.i64();
+            case DOUBLE:
+                return Double.longBitsToDouble(in.i64());
+            case STRING:
+                return in.string();
+            case BYTES:
+                return in.bytes();
+            case INTS: {
+                int[] a = new int[in.i32()];
+                for (int i = 0; i < a.length; i++) {
+                    a[i] = in.i32();
+                }
+                return a;
+            }
+            case ADDRESS:
+                return in.address();
+            case ENUM: {
+                String cls = in.string();
+                String name = in.string();
+                return enumValue(cls, name);
+            }
+            case DURATION:
+                return Duration.ofSeconds(in.i64(), in.i32());
+            case OPTIONAL:
+                return Optional.ofNullable(read(in));
+            case OPTIONAL_LONG: {
+                boolean present = in.u8() != 0;
+                long x = in.i64();
+                return present ? OptionalLong.of(x) : OptionalLong.empty();
+            }
+            case LIST: {
+                int n = in.i32();
+                List<Object> l = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    l.add(read(in));
+                }
+                return l;
+            }
+            case SET: {
+                int n = in.i32();
+                Set<Object> s = new HashSet<>();
+                for (int i = 0; i < n; i++) {
+                    s.add(read(in));
+                }
+                return s;
+            }
+            case CONGESTION:
+                return in.string().equals("RFC9260")
+                        ? CongestionControllerFactory.RFC9260
+                        : CongestionControllerFactory.LINKED_INCREASES;
+            case RECORD:
+                return readRecord(in);
+            case OPAQUE:
+                throw new IllegalArgumentException("the journal holds a value of " + in.string()
+                        + ", which it recorded by name only: a replay cannot rebuild it (use the stack's own"
+                        + " types, e.g. a built-in congestion controller, in a run you want to replay)");
+            default:
+                throw new IllegalArgumentException("unknown value tag " + tag + " at byte " + (in.position() - 1));
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object enumValue(String cls, String name) {
+        try {
+            return Enum.valueOf((Class) Class.forName(cls), name);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("the journal names enum " + cls + ", unknown to this build", e);
+        }
+    }
+
+    private static Object readRecord(In in) {
+        String name = in.string();
+        int n = in.u8();
+        Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = read(in);
+        }
+        try {
+            Class<?> c = Class.forName(name);
+            RecordComponent[] cs = c.getRecordComponents();
+            if (cs == null || cs.length != n) {
+                throw new IllegalArgumentException("the journal's " + name + " has " + n
+                        + " components, this build's has " + (cs == null ? 0 : cs.length)
+                        + ": replay with the build that recorded it");
+            }
+            Class<?>[] types = new Class<?>[n];
+            for (int i = 0; i < n; i++) {
+                types[i] = cs[i].getType();
+                values[i] = adapt(values[i], types[i]);
+            }
+            Constructor<?> k = c.getDeclaredConstructor(types);
+            k.setAccessible(true);
+            return k.newInstance(values);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            if (e instanceof IllegalArgumentException iae && iae.getMessage() != null) {
+                throw iae;
+            }
+            throw new IllegalArgumentException("cannot rebuild " + name + " from the journal: " + e, e);
+        }
+    }
+
+    /** Fits a decoded value to a component's declared type (sets and lists keep their own classes). */
+    private static Object adapt(Object v, Class<?> type) {
+        if (v instanceof Collection<?> c && type == Set.class && !(v instanceof Set<?>)) {
+            return Set.copyOf(c);
+        }
+        if (v instanceof Collection<?> c && type == List.class) {
+            return List.copyOf(c);
+        }
+        return v;
+    }
+
+    /**
+     * A short human form of an encoded value, for timelines and difference reports: records as
+     * {@code Name[a, b]}, byte arrays by length.
+     */
+    static String describe(In in) {
+        int tag = in.u8();
+        switch (tag) {
+            case NULL:
+                return "null";
+            case BOOL:
+                return Boolean.toString(in.u8() != 0);
+            case INT:
+                return Integer.toString(in.i32());
+            case LONG:
+                return Long.toString(in.i64());
+            case DOUBLE:
+                return Double.toString(Double.longBitsToDouble(in.i64()));
+            case STRING:
+                return in.string();
+            case BYTES:
+                return in.bytes().length + " bytes";
+            case INTS: {
+                int n = in.i32();
+                int[] a = new int[n];
+                for (int i = 0; i < n; i++) {
+                    a[i] = in.i32();
+                }
+                return Arrays.toString(a);
+            }
+            case ADDRESS:
+                return in.address().getHostAddress();
+            case ENUM: {
+                in.string();
+                return in.string();
+            }
+            case DURATION:
+                return Duration.ofSeconds(in.i64(), in.i32()).toString();
+            case OPTIONAL:
+                if (in.hasMore() && in.buf[in.pos] == NULL) {
+                    in.u8();
+                    return "none";
+                }
+                return describe(in);
+            case OPTIONAL_LONG: {
+                boolean present = in.u8() != 0;
+                long x = in.i64();
+                return present ? Long.toString(x) : "none";
+            }
+            case LIST:
+            case SET: {
+                int n = in.i32();
+                StringBuilder b = new StringBuilder("[");
+                for (int i = 0; i < n; i++) {
+                    b.append(i == 0 ? "" : ", ").append(describe(in));
+                }
+                return b.append(']').toString();
+            }
+            case CONGESTION:
+                return in.string();
+            case RECORD: {
+                String name = in.string();
+                String simple = name.substring(Math.max(name.lastIndexOf('.'), name.lastIndexOf('$')) + 1);
+                if (simple.equals("AssociationId")) {
+                    in.u8();
+                    return "assoc " + describe(in);
+                }
+                int n = in.u8();
+                StringBuilder b = new StringBuilder(simple).append('[');
+                for (int i = 0; i < n; i++) {
+                    b.append(i == 0 ? "" : ", ").append(describe(in));
+                }
+                return b.append(']').toString();
+            }
+            case OPAQUE:
+                return "opaque " + in.string();
+            default:
+                return "?tag" + tag;
+        }
+    }
+
+    /** A growable little-endian writer. */
+    static final class Out {
+        byte[] buf;
+        int pos;
+
+        Out(int capacity) {
+            buf = new byte[Math.max(16, capacity)];
+        }
+
+        void ensure(int n) {
+            if (pos + n > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
+            }
+        }
+
+        void u8(int v) {
+            ensure(1);
+            buf[pos++] = (byte) v;
+        }
+
+        void i32(int v) {
+            ensure(4);
+            buf[pos] = (byte) v;
+            buf[pos + 1] = (byte) (v >>> 8);
+            buf[pos + 2] = (byte) (v >>> 16);
+            buf[pos + 3] = (byte) (v >>> 24);
+            pos += 4;
+        }
+
+        void i64(long v) {
+            i32((int) v);
+            i32((int) (v >>> 32));
+        }
+
+        void raw(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, pos, len);
+            pos += len;
+        }
+
+        void raw(java.nio.ByteBuffer b) {
+            int len = b.remaining();
+            ensure(len);
+            b.get(b.position(), buf, pos, len);
+            pos += len;
+        }
+
+        void bytes(byte[] b, int off, int len) {
+            i32(len);
+            raw(b, off, len);
+        }
+
+        /** A length-prefixed copy of {@code b} from position to limit (the buffer is not moved). */
+        void bytes0(java.nio.ByteBuffer b) {
+            i32(b.remaining());
+            raw(b);
+        }
+
+        void string(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            bytes(b, 0, b.length);
+        }
+
+        void address(InetAddress a) {
+            if (a == null) {
+                u8(0);
+                return;
+            }
+            byte[] b = a.getAddress();
+            u8(b.length);
+            raw(b, 0, b.length);
+        }
+
+        byte[] toArray() {
+            return Arrays.copyOf(buf, pos);
+        }
+    }
+
+    /** A little-endian reader over a byte array. */
+    static final class In {
+        final byte[] buf;
+        int pos;
+        final int end;
+
+        In(byte[] buf, int off, int end) {
+            this.buf = buf;
+            this.pos = off;
+            this.end = end;
+        }
+
+        int position() {
+            return pos;
+        }
+
+        boolean hasMore() {
+            return pos < end;
+        }
+
+        private void need(int n) {
+            if (pos + n > end) {
+                throw new IllegalArgumentException(
+                        "truncated entry: " + n + " bytes needed at " + pos + ", " + (end - pos) + " left");
+            }
+        }
+
+        int u8() {
+            need(1);
+            return buf[pos++] & 0xff;
+        }
+
+        int i32() {
+            need(4);
+            int v = (buf[pos] & 0xff)
+                    | (buf[pos + 1] & 0xff) << 8
+                    | (buf[pos + 2] & 0xff) << 16
+                    | (buf[pos + 3] & 0xff) << 24;
+            pos += 4;
+            return v;
+        }
+
+        long i64() {
+            long lo = i32() & 0xffffffffL;
+            long hi = i32() & 0xffffffffL;
+            return lo | hi << 32;
+        }
+
+        byte[] bytes() {
+            int n = i32();
+            if (n < 0) {
+                throw new IllegalArgumentException("negative length " + n + " at " + (pos - 4));
+            }
+            need(n);
+            byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
+            pos += n;
+            return b;
+        }
+
+        String string() {
+            return new String(bytes(), StandardCharsets.UTF_8);
+        }
+
+        InetAddress address() {
+            int n = u8();
+            if (n == 0) {
+                return null;
+            }
+            if (n != 4 && n != 16) {
+                throw new IllegalArgumentException("address of " + n + " bytes at " + (pos - 1));
+            }
+            need(n);
+            byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
+            pos += n;
+            try {
+                return InetAddress.getByAddress(b);
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,680 @@
+package org.sctpj.journal;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.CoreJournal;
+import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.icmp.IcmpReport;
+
+/**
+ * Records every input and output of one {@link Endpoint} into a Chronicle Queue directory: the
+ * {@link CoreJournal} to give to the endpoint's constructor ({@link #open} then {@code new
+ * Endpoint(port, addresses, options, random, now, recorder)}). What it writes is listed in {@link
+ * Kind}; the random source is wrapped so that every draw is recorded too, so the endpoint keeps the
+ * {@link java.security.SecureRandom} it was given and a replay gets the same numbers.
+ *
+ * <h2>Cost on the endpoint's thread</h2>
+ *
+ * Entries are encoded into a batch in memory (a copy of each packet and message, a few dozen bytes
+ * of framing: about 100 ns for a pair of 1100-byte packets) and handed, when the batch reaches
+ * {@link Builder#batchBytes} or holds entries older than {@link Builder#batchNanos} of the
+ * endpoint's clock, and on {@link #flush()} and {@link #close()}, to the recorder's writer thread,
+ * which writes it to the queue as one excerpt: Chronicle's work (its per-excerpt cost, the copy
+ * into the memory-mapped file, page faults, the kernel's write-back) is paid once per batch and off
+ * the endpoint's thread. The endpoint's thread waits only when the writer is 32 batches behind
+ * (nothing is dropped). {@link Builder#headersOnly} keeps only the chunk headers of DATA (the
+ * message bytes are left out): smaller and cheaper, but such a journal can be inspected and
+ * exported, not replayed. What is still in memory when the process dies is lost; if the writer
+ * thread fails, recording stops (the endpoint goes on).
+ *
+ * <h2>Files</h2>
+ *
+ * One queue per recorder, in its own directory, rolling to a new file every {@link
+ * Builder#rollCycle} period; with {@link Builder#retainCycles}, older cycle files are deleted as
+ * new ones are made. A replay needs the journal from its first entry, so a journal whose first
+ * cycle was deleted can be inspected and exported but not replayed.
+ *
+ * <h2>Threads</h2>
+ *
+ * The endpoint calls the recorder on its owner thread. {@link #flush()} and {@link #close()} may
+ * be called from another thread; the recorder's methods are synchronized for that (uncontended on
+ * the endpoint's thread). Entries recorded after {@link #close()} are dropped.
+ */
+public final class JournalRecorder implements CoreJournal, AutoCloseable {
+
+    /** The journal format's version, written in the {@link Kind#CREATED} entry. */
+    public static final int FORMAT = 1;
+
+    private final SingleChronicleQueue queue;
+    /** Writes on the recording thread when there is no writer thread; null otherwise. */
+    private final ExcerptAppender appender;
+    /** The thread that writes full batches to the queue, or null to write on the recording thread. */
+    private final Writer writer;
+
+    private final Path directory;
+    private final String lowerLayer;
+    private final boolean headersOnly;
+    private final boolean digestOutputs;
+    private final int batchBytes;
+    private final long batchNanos;
+    private Codec.Out batch;
+    private final Retention retention;
+    private long batchStart = Long.MIN_VALUE;
+    private long now;
+    private long entries;
+    private long batches;
+    private boolean closed;
+
+    private JournalRecorder(Builder b) {
+        this.directory = b.directory;
+        this.lowerLayer = b.lowerLayer;
+        this.headersOnly = b.headersOnly;
+        this.digestOutputs = b.digestOutputs;
+        this.batchBytes = b.batchBytes;
+        this.batchNanos = b.batchNanos;
+        this.batch = new Codec.Out(b.batchBytes + 70_000);
+        this.queue = Chronicle.open(b.directory, b.rollCycle, null, b.clock);
+        this.retention = new Retention(b.directory, b.retainCycles);
+        if (b.writerThread) {
+            this.appender = null;
+            this.writer = new Writer(queue, b.batchBytes, b.directory, retention);
+        } else {
+            this.appender = queue.createAppender();
+            this.writer = null;
+        }
+    }
+
+    /**
+     * The writer thread: takes full batches from the recording thread and writes each to the queue
+     * as one excerpt, so that Chronicle's work (copying into the memory-mapped file, its page
+     * faults, the kernel writing it back) happens off the recording thread. A pool of {@value
+     * #POOL} batch buffers sits between them: the recording thread waits only when all of them are
+     * full (the writer is that far behind), so nothing recorded is ever dropped.
+     */
+    private static final int POOL = 32;
+
+    private static final class Writer implements Runnable {
+        private final java.util.concurrent.ArrayBlockingQueue<Codec.Out> full =
+                new java.util.concurrent.ArrayBlockingQueue<>(POOL + 1);
+        private final java.util.concurrent.ArrayBlockingQueue<Codec.Out> free =
+                new java.util.concurrent.ArrayBlockingQueue<>(POOL);
+        private final SingleChronicleQueue queue;
+        private final Thread thread;
+        /** The batch that tells the writer to stop. */
+        private final Codec.Out stop = new Codec.Out(16);
+
+        private volatile long written;
+        private volatile Throwable failure;
+
+        private final Retention retention;
+
+        Writer(SingleChronicleQueue queue, int batchBytes, Path dir, Retention retention) {
+            this.queue = queue;
+            this.retention = retention;
+            for (int i = 0; i < POOL - 1; i++) {
+                free.add(new Codec.Out(batchBytes + 70_000));
+            }
+            thread = new Thread(this, "sctpj-journal-writer " + dir.getFileName());
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void run() {
+            try (ExcerptAppender app = queue.createAppender()) {
+                while (true) {
+                    Codec.Out b = full.take();
+                    if (b == stop) {
+                        return;
+                    }
+                    try (DocumentContext dc = app.writingDocument()) {
+                        dc.wire().bytes().write(b.buf, 0, b.pos);
+                    }
+                    retention.written(app);
+                    b.pos = 0;
+                    synchronized (this) {
+                        written++;
+                        notifyAll();
+                    }
+                    free.put(b);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException | Error e) {
+                failure = e;
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        }
+
+        /** Hands a full batch over; returns an empty one (waits while every buffer is full). */
+        Codec.Out handOver(Codec.Out b) {
+            if (failure != null) {
+                b.pos = 0; // the writer died: keep the stack running, record nothing more
+                return b;
+            }
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        full.put(b);
+                        return free.take();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** Waits until {@code count} batches are written (or the writer failed). */
+        synchronized void awaitWritten(long count) {
+            boolean interrupted = false;
+            while (written < count && failure == null && thread.isAlive()) {
+                try {
+                    wait(100);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void stop() {
+            try {
+                full.put(stop);
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Settings for a recorder writing to {@code directory} (created if missing). */
+    public static Builder builder(Path directory) {
+        return new Builder(directory);
+    }
+
+    /**
+     * A {@link CoreJournal.Factory} for an API that creates endpoints (the callback API's {@code
+     * CallbackSocket.recordTo}): each endpoint gets a recorder in {@code base/port-PORT}, with the
+     * settings {@code settings} applies to the builder (e.g. {@code b -> b.headersOnly(true)}),
+     * closed by the API with the endpoint.
+     */
+    public static CoreJournal.Factory factory(Path base, java.util.function.UnaryOperator<Builder> settings) {
+        Objects.requireNonNull(base, "base");
+        Objects.requireNonNull(settings, "settings");
+        return (port, layer) -> {
+            try {
+                return settings.apply(builder(base.resolve("port-" + port)).lowerLayer(layer))
+                        .open();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot create the journal under " + base + ": " + e, e);
+            }
+        };
+    }
+
+    /** A recorder with the default settings writing to {@code directory}. */
+    public static JournalRecorder open(Path directory) throws IOException {
+        return builder(directory).open();
+    }
+
+    /** Settings of a {@link JournalRecorder}. */
+    public static final class Builder {
+        private final Path directory;
+        private RollCycle rollCycle = RollCycles.FAST_HOURLY;
+        private int retainCycles;
+        private boolean headersOnly;
+        private boolean digestOutputs;
+        private int batchBytes = 64 * 1024;
+        private long batchNanos = 10_000_000L;
+        private String lowerLayer = "unknown";
+        private net.openhft.chronicle.core.time.TimeProvider clock;
+        private boolean writerThread = true;
+
+        private Builder(Path directory) {
+            this.directory = Objects.requireNonNull(directory, "directory");
+        }
+
+        /** How often the queue starts a new file (default: hourly, Chronicle's FAST_HOURLY). */
+        public Builder rollCycle(RollCycle cycle) {
+            this.rollCycle = Objects.requireNonNull(cycle, "cycle");
+            return this;
+        }
+
+        /**
+         * Keep at most {@code cycles} cycle files, deleting the oldest as new ones are made (0, the
+         * default: keep all).
+         */
+        public Builder retainCycles(int cycles) {
+            if (cycles < 0) {
+                throw new IllegalArgumentException("retainCycles must be >= 0 (0 keeps all), was " + cycles);
+            }
+            this.retainCycles = cycles;
+            return this;
+        }
+
+        /** Record DATA chunk headers and message lengths without the user's bytes (not replayable). */
+        public Builder headersOnly(boolean on) {
+            this.headersOnly = on;
+            return this;
+        }
+
+        /**
+         * Record the endpoint's outputs by digest: each packet sent with its DATA / I-DATA chunks
+         * cut to their headers (its CRC32c, which covers every byte, stays in its common header),
+         * each message handed out by its length and CRC32c. The inputs stay whole, so the journal
+         * still replays, and the replay still finds a changed output (CRC32c catches every change of
+         * up to 32 consecutive bits, others but for one chance in 2^32), but about half the bytes
+         * are written. An export to pcap then shows the sent
+         * DATA with zeros for the user data.
+         */
+        public Builder digestOutputs(boolean on) {
+            this.digestOutputs = on;
+            return this;
+        }
+
+        /** Write a batch once it holds this many bytes (default 64 KiB; 1 writes every entry at once). */
+        public Builder batchBytes(int bytes) {
+            if (bytes < 1 || bytes > 16 << 20) {
+                throw new IllegalArgumentException("batchBytes must be 1..16 MiB, was " + bytes);
+            }
+            this.batchBytes = bytes;
+            return this;
+        }
+
+        /** Write a batch once its first entry is this old on the endpoint's clock (default 10 ms). */
+        public Builder batchNanos(long nanos) {
+            if (nanos < 0) {
+                throw new IllegalArgumentException("batchNanos must be >= 0, was " + nanos);
+            }
+            this.batchNanos = nanos;
+            return this;
+        }
+
+        /** The name of the lower layer the endpoint runs over, kept in the journal (e.g. "udp-encap"). */
+        public Builder lowerLayer(String name) {
+            this.lowerLayer = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * Write batches to the queue on a thread of the recorder's own (the default), so that
+         * Chronicle's work stays off the endpoint's thread; false writes them on the endpoint's
+         * thread, with no extra thread.
+         */
+        public Builder writerThread(boolean on) {
+            this.writerThread = on;
+            return this;
+        }
+
+        /** The wall clock that decides the roll cycles (tests give a settable one). */
+        Builder clock(net.openhft.chronicle.core.time.TimeProvider clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** Creates the directory if needed and opens the queue. */
+        public JournalRecorder open() throws IOException {
+            Files.createDirectories(directory);
+            return new JournalRecorder(this);
+        }
+    }
+
+    /**
+     * Deletes old cycle files after a write that started a new cycle (done by the thread that
+     * writes, so it needs no listener of Chronicle's).
+     */
+    private static final class Retention {
+        private final Path dir;
+        private final int keep;
+        private int cycle = Integer.MIN_VALUE;
+
+        Retention(Path dir, int keep) {
+            this.dir = dir;
+            this.keep = keep;
+        }
+
+        void written(ExcerptAppender app) {
+            if (keep > 0 && app.cycle() != cycle) {
+                cycle = app.cycle();
+                deleteOldCycles(dir, keep);
+            }
+        }
+    }
+
+    /** Deletes the oldest {@code .cq4} cycle files of {@code dir} beyond the newest {@code keep}. */
+    static void deleteOldCycles(Path dir, int keep) {
+        File[] files = dir.toFile().listFiles((d, name) -> name.endsWith(".cq4"));
+        if (files == null || files.length <= keep) {
+            return;
+        }
+        Arrays.sort(files, (a, b) -> a.getName().compareTo(b.getName()));
+        for (int i = 0; i < files.length - keep; i++) {
+            try {
+                Files.deleteIfExists(files[i].toPath());
+            } catch (IOException | RuntimeException e) {
+                // still mapped or already gone: tried again at the next cycle
+            }
+        }
+    }
+
+    /** The queue's directory. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** Entries recorded so far. */
+    public synchronized long entries() {
+        return entries;
+    }
+
+    /** Batches (queue excerpts) written so far. */
+    public synchronized long batches() {
+        return batches;
+    }
+
+    // ------------------------------------------------------------------ framing
+
+    private int begin(Kind kind, long time) {
+        Codec.Out o = batch;
+        int start = o.pos;
+        o.i32(0); // length, patched by end()
+        o.u8(kind.ordinal());
+        o.i64(time);
+        return start;
+    }
+
+    private void end(int start, long time) {
+        Codec.Out o = batch;
+        int len = o.pos - start - 4;
+        o.buf[start] = (byte) len;
+        o.buf[start + 1] = (byte) (len >>> 8);
+        o.buf[start + 2] = (byte) (len >>> 16);
+        o.buf[start + 3] = (byte) (len >>> 24);
+        entries++;
+        if (batchStart == Long.MIN_VALUE) {
+            batchStart = time;
+        }
+        if (o.pos >= batchBytes || time - batchStart >= batchNanos) {
+            writeBatch();
+        }
+    }
+
+    private void writeBatch() {
+        if (batch.pos == 0) {
+            return;
+        }
+        batches++;
+        batchStart = Long.MIN_VALUE;
+        if (writer != null) {
+            batch = writer.handOver(batch);
+            return;
+        }
+        try (DocumentContext dc = appender.writingDocument()) {
+            dc.wire().bytes().write(batch.buf, 0, batch.pos);
+        }
+        retention.written(appender);
+        batch.pos = 0;
+    }
+
+    /** Copies a packet, or when {@code cut}, the packet with each DATA / I-DATA chunk cut to its header. */
+    private void packet(ByteBuffer p, boolean cut) {
+        batch.i32(p.remaining());
+        if (!cut) {
+            batch.bytes0(p);
+            return;
+        }
+        Headers.cutInto(p, batch);
+    }
+
+    // ------------------------------------------------------------------ CoreJournal
+
+    @Override
+    public RandomGenerator random(RandomGenerator source) {
+        return new RecordingRandom(source, this);
+    }
+
+    synchronized void draw(int method, long value) {
+        if (closed) {
+            return;
+        }
+        int s = begin(Kind.DRAW, now);
+        batch.u8(method);
+        batch.i64(value);
+        end(s, now);
+    }
+
+    synchronized void drawBytes(byte[] b) {
+        if (closed) {
+            return;
+        }
+        int s = begin(Kind.DRAW_BYTES, now);
+        batch.bytes(b, 0, b.length);
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void created(int localPort, List<InetAddress> localAddresses, SctpOptions options, long now) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        int s = begin(Kind.CREATED, now);
+        batch.i32(FORMAT);
+        batch.i32(localPort);
+        Codec.write(batch, new ArrayList<>(localAddresses));
+        Codec.write(batch, options);
+        batch.string(lowerLayer);
+        batch.u8(headersOnly ? 1 : 0);
+        batch.u8(digestOutputs ? 1 : 0);
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        int s = begin(Kind.PACKET_IN, now);
+        batch.address(from);
+        batch.address(to);
+        batch.i32(-1); // ECN bits: not reported by the lower layers yet
+        packet(packet, headersOnly);
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void icmp(IcmpReport report, long now) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        int s = begin(Kind.ICMP, now);
+        Codec.write(batch, report);
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void timeout(long now) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        end(begin(Kind.TIMEOUT, now), now);
+    }
+
+    @Override
+    public synchronized void send(AssociationId id, SendInfo info, ByteBuffer data, long now, boolean nested) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        int s = begin(Kind.SEND, now);
+        batch.u8(nested ? 1 : 0);
+        batch.i32(id.value());
+        Codec.write(batch, info);
+        batch.i32(data.remaining());
+        if (headersOnly) {
+            batch.i32(0);
+        } else {
+            batch.bytes0(data);
+        }
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void command(String name, long now, boolean nested, Object... args) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        int s = begin(Kind.COMMAND, now);
+        batch.u8(nested ? 1 : 0);
+        batch.string(name);
+        batch.u8(args.length);
+        for (Object a : args) {
+            Codec.write(batch, a);
+        }
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void transmit(
+            ByteBuffer packet, InetAddress source, InetAddress destination, int room, long now) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        int s = begin(Kind.TRANSMIT, now);
+        batch.i32(room);
+        batch.address(source);
+        batch.address(destination);
+        packet(packet, headersOnly || digestOutputs);
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void noTransmit(int room, long now) {
+        if (closed) {
+            return;
+        }
+        this.now = now;
+        int s = begin(Kind.NO_TRANSMIT, now);
+        batch.i32(room);
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void event(SctpEvent event, boolean polled) {
+        if (closed) {
+            return;
+        }
+        int s = begin(Kind.EVENT, now);
+        batch.u8(polled ? 1 : 0);
+        if (headersOnly && event instanceof SctpEvent.MessageReceived m) {
+            event = new SctpEvent.MessageReceived(m.association(), m.streamId(), m.ppid(), m.unordered(), new byte[0]);
+        }
+        Codec.write(batch, event);
+        end(s, now);
+    }
+
+    @Override
+    public synchronized void message(AssociationId id, int streamId, int ppid, boolean unordered, ByteBuffer data) {
+        if (closed) {
+            return;
+        }
+        int s = begin(Kind.MESSAGE, now);
+        batch.i32(id.value());
+        batch.i32(streamId);
+        batch.i32(ppid);
+        batch.u8(unordered ? 1 : 0);
+        batch.i32(data.remaining());
+        if (headersOnly) {
+            batch.i32(0);
+        } else if (digestOutputs) {
+            digest(data, batch);
+        } else {
+            batch.bytes0(data);
+        }
+        end(s, now);
+    }
+
+    /** Writes {@code [i32 4][i32 CRC32c of data]} (position to limit; not moved). */
+    static void digest(ByteBuffer data, Codec.Out out) {
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(data.duplicate());
+        out.i32(4);
+        out.i32((int) c.getValue());
+    }
+
+    @Override
+    public synchronized void sendBufferFreed(AssociationId id, long freeBytes) {
+        if (closed) {
+            return;
+        }
+        int s = begin(Kind.FREED, now);
+        batch.i32(id.value());
+        batch.i64(freeBytes);
+        end(s, now);
+    }
+
+    /** Writes what is batched to the queue now, and waits until it is written. */
+    public void flush() {
+        long target;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            writeBatch();
+            target = batches;
+        }
+        if (writer != null) {
+            writer.awaitWritten(target);
+        }
+    }
+
+    /** Writes what is batched and closes the queue. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            writeBatch();
+        } finally {
+            closed = true;
+            if (writer != null) {
+                writer.stop();
+            } else {
+                appender.close();
+            }
+            queue.close();
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package org.sctpj.journal;
+
+import java.util.Optional;
+
+/**
+ * What a {@link Replay} found.
+ *
+ * @param entries journal entries read
+ * @param inputs inputs fed to the replayed endpoint (packets, timers, commands, polls)
+ * @param outputsChecked outputs compared byte for byte (packets, events, messages, send space)
+ * @param difference the first difference, or empty when the replay matched the journal entirely
+ */
+public record ReplayResult(long entries, long inputs, long outputsChecked, Optional<Difference> difference) {
+
+    /** True when every output matched. */
+    public boolean identical() {
+        return difference.isEmpty();
+    }
+
+    /** One line for a match, the difference report otherwise. */
+    public String report() {
+        return difference
+                .map(Difference::report)
+                .orElse("replay identical: " + entries + " entries, " + inputs + " inputs fed, " + outputsChecked
+                        + " outputs identical byte for byte\n");
+    }
+}
