@@ -33,6 +33,8 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
             return handleNotification(r, attachment);
         } else if (n instanceof StreamChangeNotification c) {
             return handleNotification(c, attachment);
+        } else if (n instanceof AuthenticationNotification au) {
+            return handleNotification(au, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -84,6 +86,11 @@ public class AbstractNotificationHandler<T> implements NotificationHandler<T> {
 
     /** The stream counts changed, or an addition was refused (RFC 6525 section 6.1.3; sctpj). */
     public HandlerResult handleNotification(StreamChangeNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** A new key, a freed key, or a peer without AUTH (RFC 6458 section 6.1.8; sctpj). */
+    public HandlerResult handleNotification(AuthenticationNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

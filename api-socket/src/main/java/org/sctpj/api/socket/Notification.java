@@ -14,7 +14,8 @@ public sealed interface Notification
                 AdaptationIndicationNotification,
                 StreamResetNotification,
                 AssociationResetNotification,
-                StreamChangeNotification {
+                StreamChangeNotification,
+                AuthenticationNotification {
 
     /** The association this notification concerns; may be {@code null} if unknown. */
     Association association();

@@ -155,7 +155,9 @@ public final class SctpStandardSocketOptions {
         /** {@link AssociationResetNotification}. */
         ASSOCIATION_RESET,
         /** {@link StreamChangeNotification}. */
-        STREAM_CHANGE
+        STREAM_CHANGE,
+        /** {@link AuthenticationNotification}. */
+        AUTHENTICATION
     }
 
     /**
