@@ -1,7 +1,6 @@
 package org.sctpj.stack.auth;
 
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,6 +73,15 @@ public final class Authentication implements PacketSigner {
     private int lastPeerKey;
 
     private final byte[] computed = new byte[64];
+    /** The MAC of the last key we sent with, and that key (no map lookup per packet). */
+    private Mac sendMac;
+
+    private int sendKey;
+    /** The MAC, key and algorithm of the last AUTH received. */
+    private Mac recvMac;
+
+    private int recvKey;
+    private HmacAlgorithm recvAlgorithm;
     private final byte[] zeros = new byte[64];
 
     /** The authentication of the association {@code t}; its keys are a copy of {@code endpointKeys}. */
@@ -154,9 +162,12 @@ public final class Authentication implements PacketSigner {
      */
     public void adopt(KeyVector ours, KeyVector theirs) {
         local = ours;
-        peer = theirs;
+        // Without our offer the peer's vector is of no use: not kept (a hostile list stays unheld).
+        peer = ours == null ? null : theirs;
         derived.clear();
         macs.clear();
+        sendMac = null;
+        recvMac = null;
         java.util.Arrays.fill(weRequire, false);
         java.util.Arrays.fill(peerRequires, false);
         java.util.Arrays.fill(ourHmacs, false);
@@ -212,22 +223,37 @@ public final class Authentication implements PacketSigner {
      * The AUTH chunk {@code i} of {@code pkt} (RFC 4895 section 6.3), when authentication is in
      * force: checks it, answers an unsupported HMAC Identifier with an ERROR, and gives the
      * NEW_KEY event when the peer switched keys. The caller discards the rest of the packet
-     * unless {@link Verdict#OK}.
+     * unless {@link Verdict#OK}. Allocates nothing once the key's MAC is made.
      */
     public Verdict onAuth(InboundPacket pkt, int i) {
-        Verdict v = verify(pkt, i, local, peer, keys, ourHmacs, derived, macs, computed, zeros);
+        ByteBuffer b = pkt.buffer();
+        int off = pkt.offset(i);
+        Verdict v = header(pkt, i, ourHmacs);
         if (v == Verdict.UNSUPPORTED_HMAC) {
-            int hmacId = Wire.u16(pkt.buffer(), pkt.offset(i) + 6);
             t.queue(
-                    new ErrorChunk(List.of(new UnsupportedHmacIdentifierCause(hmacId))),
+                    new ErrorChunk(List.of(new UnsupportedHmacIdentifierCause(Wire.u16(b, off + 6)))),
                     t.pathSet.replyTo(pkt.from()),
                     t.peerTag);
-        } else if (v == Verdict.OK) {
-            int keyId = Wire.u16(pkt.buffer(), pkt.offset(i) + 4);
-            if (keyId != lastPeerKey) {
-                lastPeerKey = keyId;
-                t.host.emit(new SctpEvent.Authentication(t.id, SctpEvent.AuthIndication.NEW_KEY, keyId));
+            return v;
+        }
+        if (v != Verdict.OK) {
+            return v;
+        }
+        int keyId = Wire.u16(b, off + 4);
+        HmacAlgorithm a = HmacAlgorithm.of(Wire.u16(b, off + 6));
+        if (recvMac == null || recvKey != keyId || recvAlgorithm != a) {
+            Mac m = mac(a, keyId, local, peer, keys, derived, macs);
+            if (m == null) {
+                return Verdict.UNKNOWN_KEY;
             }
+            recvMac = m;
+            recvKey = keyId;
+            recvAlgorithm = a;
+        }
+        v = check(pkt, i, a, recvMac, computed, zeros);
+        if (v == Verdict.OK && keyId != lastPeerKey) {
+            lastPeerKey = keyId;
+            t.host.emit(new SctpEvent.Authentication(t.id, SctpEvent.AuthIndication.NEW_KEY, keyId));
         }
         return v;
     }
@@ -249,48 +275,43 @@ public final class Authentication implements PacketSigner {
                 hmacs[a.ordinal()] = true;
             }
         }
-        return verify(
-                pkt,
-                i,
+        Verdict v = header(pkt, i, hmacs);
+        if (v != Verdict.OK) {
+            return v;
+        }
+        ByteBuffer b = pkt.buffer();
+        HmacAlgorithm a = HmacAlgorithm.of(Wire.u16(b, pkt.offset(i) + 6));
+        Mac m = mac(
+                a,
+                Wire.u16(b, pkt.offset(i) + 4),
                 ours,
                 theirs,
                 endpointKeys == null ? new SharedKeys() : endpointKeys,
-                hmacs,
                 new HashMap<>(),
-                new HashMap<>(),
-                new byte[64],
-                new byte[64]);
+                new HashMap<>());
+        return m == null ? Verdict.UNKNOWN_KEY : check(pkt, i, a, m, new byte[64], new byte[64]);
     }
 
-    private static Verdict verify(
-            InboundPacket pkt,
-            int i,
-            KeyVector ours,
-            KeyVector theirs,
-            SharedKeys keys,
-            boolean[] ourHmacs,
-            Map<Integer, byte[]> derived,
-            Map<Long, Mac> macs,
-            byte[] computed,
-            byte[] zeros) {
-        ByteBuffer b = pkt.buffer();
-        int off = pkt.offset(i);
+    /** The header checks of an AUTH chunk: a supported HMAC Identifier we listed, the HMAC's length. */
+    private static Verdict header(InboundPacket pkt, int i, boolean[] ourHmacs) {
         int length = pkt.length(i);
         if (length < AuthChunk.FIXED_LENGTH) {
             return Verdict.BAD_HMAC;
         }
-        int keyId = Wire.u16(b, off + 4);
-        HmacAlgorithm a = HmacAlgorithm.of(Wire.u16(b, off + 6));
+        HmacAlgorithm a = HmacAlgorithm.of(Wire.u16(pkt.buffer(), pkt.offset(i) + 6));
         if (a == null || !ourHmacs[a.ordinal()]) {
             return Verdict.UNSUPPORTED_HMAC;
         }
-        if (length != AuthChunk.FIXED_LENGTH + a.length()) {
-            return Verdict.BAD_HMAC;
-        }
-        Mac mac = mac(a, keyId, ours, theirs, keys, derived, macs);
-        if (mac == null) {
-            return Verdict.UNKNOWN_KEY;
-        }
+        return length == AuthChunk.FIXED_LENGTH + a.length() ? Verdict.OK : Verdict.BAD_HMAC;
+    }
+
+    /**
+     * Computes the HMAC over the AUTH chunk {@code i} (HMAC field taken as zero) and the rest of
+     * the packet with {@code mac}, and compares it with the one carried, in constant time.
+     */
+    private static Verdict check(InboundPacket pkt, int i, HmacAlgorithm a, Mac mac, byte[] computed, byte[] zeros) {
+        ByteBuffer b = pkt.buffer();
+        int off = pkt.offset(i);
         int last = pkt.chunkCount() - 1;
         int end = pkt.offset(last) + Wire.pad4(pkt.length(last));
         ByteBuffer d = b.duplicate();
@@ -304,11 +325,11 @@ public final class Authentication implements PacketSigner {
         } catch (javax.crypto.ShortBufferException e) {
             throw new IllegalStateException(e); // 64 bytes hold any MAC we support
         }
-        byte[] received = new byte[a.length()];
-        b.get(off + AuthChunk.FIXED_LENGTH, received);
-        return MessageDigest.isEqual(java.util.Arrays.copyOf(computed, a.length()), received)
-                ? Verdict.OK
-                : Verdict.BAD_HMAC;
+        int diff = 0;
+        for (int k = 0; k < a.length(); k++) {
+            diff |= computed[k] ^ b.get(off + AuthChunk.FIXED_LENGTH + k);
+        }
+        return diff == 0 ? Verdict.OK : Verdict.BAD_HMAC;
     }
 
     /** The MAC for key {@code keyId} under algorithm {@code a}, or null when there is no such key. */
@@ -367,7 +388,11 @@ public final class Authentication implements PacketSigner {
 
     @Override
     public void sign(ByteBuffer buf, int authOffset, int end) {
-        Mac m = mac(sendAlgorithm, keys.active(), local, peer, keys, derived, macs);
+        if (sendMac == null || sendKey != keys.active()) {
+            sendMac = mac(sendAlgorithm, keys.active(), local, peer, keys, derived, macs);
+            sendKey = keys.active();
+        }
+        Mac m = sendMac;
         ByteBuffer d = buf.duplicate();
         d.limit(end).position(authOffset);
         m.update(d);
@@ -440,6 +465,8 @@ public final class Authentication implements PacketSigner {
     }
 
     private void forget(int keyId) {
+        sendMac = null;
+        recvMac = null;
         derived.remove(keyId);
         macs.keySet().removeIf(slot -> (slot & 0xffff) == keyId);
     }
