@@ -127,6 +127,10 @@ public final class Authentication implements PacketSigner {
         if (peer.chunks() != null && peer.chunks().size() > KeyVector.MAX_CHUNKS) {
             return "CHUNKS of " + peer.chunks().size() + " types (at most 256)";
         }
+        if (peer.hmacs().size() > KeyVector.MAX_HMACS) {
+            // Not truncated: the key vector must be the parameter as sent, or no HMAC would verify.
+            return "HMAC-ALGO of " + peer.hmacs().size() + " identifiers (we keep at most " + KeyVector.MAX_HMACS + ")";
+        }
         return null;
     }
 

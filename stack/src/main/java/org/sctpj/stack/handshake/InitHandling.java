@@ -114,13 +114,11 @@ public final class InitHandling {
             // Known parameters we do not use (ECN, ...) are ignored.
         }
         if (out.random != null && out.hmacs != null) {
-            // RFC 4895 section 6.1: the peer sends AUTH's parameters once each (the first counts);
-            // bounded so that a hostile list cannot grow a State Cookie or the association.
-            List<Integer> hmacs = out.hmacs.hmacIds();
+            // RFC 4895 section 6.1: the peer sends AUTH's parameters once each (the first counts).
+            // Kept whole (the key vector is what was sent); Authentication.refusal bounds them
+            // before a State Cookie or an association keeps them.
             out.auth = new KeyVector(
-                    out.random.random(),
-                    out.chunks == null ? null : out.chunks.chunkTypes(),
-                    hmacs.size() > KeyVector.MAX_HMACS ? hmacs.subList(0, KeyVector.MAX_HMACS) : hmacs);
+                    out.random.random(), out.chunks == null ? null : out.chunks.chunkTypes(), out.hmacs.hmacIds());
             out.extensions |= Negotiation.bit(Extension.AUTH);
         } else {
             out.extensions &= ~Negotiation.bit(Extension.AUTH);

@@ -181,6 +181,13 @@ class AuthenticationTest {
         assertEquals(null, Authentication.refusal(new KeyVector(PEER.random(), null, List.of(0x99, 3))));
         assertEquals(true, Authentication.refusal(new KeyVector(Bytes.of(new byte[16]), null, List.of(1))) != null);
         assertEquals(true, Authentication.refusal(new KeyVector(PEER.random(), null, List.of(2, 0x99))) != null);
+        List<Integer> many = new java.util.ArrayList<>(java.util.Collections.nCopies(KeyVector.MAX_HMACS, 0x99));
+        many.add(1);
+        assertEquals(true, Authentication.refusal(new KeyVector(PEER.random(), null, many)) != null);
+        assertEquals(
+                true,
+                Authentication.refusal(new KeyVector(PEER.random(), java.util.Collections.nCopies(257, 0), List.of(1)))
+                        != null);
     }
 
     @Test
