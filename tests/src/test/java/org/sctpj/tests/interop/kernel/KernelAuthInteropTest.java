@@ -12,24 +12,24 @@ import org.sctpj.tests.Requirements;
 
 /**
  * AUTH (RFC 4895) against the Linux kernel (6.1, in the test VM, {@code net.sctp.auth_enable=1}),
- * over UDP encapsulation: our client offers AUTH and requires DATA and SACK authenticated, so
- * every echo and acknowledgement the kernel sends carries an AUTH chunk that Linux computed and
- * our stack verifies (a packet that fails is discarded and the echo never arrives). 100 messages
- * on 4 streams, some fragmented, then a graceful shutdown. The kernel's own CHUNKS list is empty
- * here (kpeer does not set SCTP_AUTH_CHUNK), so Linux checks no HMAC of ours: that direction is
- * covered against usrsctp.
+ * over UDP encapsulation: both sides require DATA and SACK authenticated (ours through {@link
+ * org.sctpj.stack.SctpOptions#authChunks()}, the kernel's echo server through {@code kpeer
+ * --auth-chunk}, SCTP_AUTH_CHUNK), so every data packet either way carries an AUTH chunk the other
+ * implementation computed and verifies (a packet that fails is discarded and the echo never
+ * arrives). 100 messages on 4 streams, some fragmented, then a graceful shutdown.
  */
 class KernelAuthInteropTest {
 
     @Test
     @Timeout(value = 20, unit = TimeUnit.MINUTES)
-    void kernelSignsWhatOurClientRequiresAuthenticated() throws Exception {
+    void kernelAndOurClientVerifyEachOthersHmacs() throws Exception {
         Optional<String> why = KernelVm.unavailable();
         Requirements.need(why.isEmpty(), () -> "kernel VM unavailable: " + why.orElse(""));
         try (KernelVm vm = KernelVm.start()) {
             vm.ok("sysctl net.sctp.udp_port 9899");
             vm.ok("sysctl net.sctp.auth_enable 1");
-            String server = vm.ok("echo 7001 --streams 4 --bind " + KernelVm.GUEST);
+            // The kernel requires DATA and SACK authenticated too: it verifies our HMACs.
+            String server = vm.ok("echo 7001 --streams 4 --bind " + KernelVm.GUEST + " --auth-chunk 0 --auth-chunk 3");
             String job = KernelVm.field(server, "job").orElseThrow();
             KernelVm.Result r = vm.runInNamespace(
                     KernelVm.javaCommand(
