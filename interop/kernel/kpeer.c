@@ -61,6 +61,7 @@
 #define K_SCTP_ADD_STREAMS 121
 #define K_SCTP_INTERLEAVING_SUPPORTED 125
 #define K_SCTP_EVENT 127
+#define K_SCTP_AUTH_CHUNK 21
 
 /* PR-SCTP policies (RFC 7496) in struct sctp_prinfo.pr_policy */
 #define K_SCTP_PR_SCTP_TTL 0x0010
@@ -338,6 +339,9 @@ struct opts {
     int reset_at;    /* --reset-at K: ... before client message K / after K messages received */
     int add_streams; /* --add-streams N: SCTP_ADD_STREAMS N in, N out ... */
     int add_at;      /* --add-at K: ... before client message K / after K messages received */
+    /* AUTH (issue 13, RFC 4895; needs net.sctp.auth_enable=1 before the socket is made) */
+    int auth_chunks[8]; /* --auth-chunk T (repeatable): SCTP_AUTH_CHUNK, types required authenticated */
+    int nauth_chunks;
 };
 
 static void opts_init(struct opts *o) {
@@ -396,6 +400,13 @@ static const char *opts_parse(struct opts *o, int argc, char **argv, int i) {
         NUM("--add-at", add_at)
         FLAG("--idata", idata)
         FLAG("--reconfig", reconfig)
+        if (strcmp(a, "--auth-chunk") == 0) {
+            if (!v) goto missing;
+            if (o->nauth_chunks == 8) return "at most 8 --auth-chunk";
+            o->auth_chunks[o->nauth_chunks++] = (int)strtol(v, NULL, 0);
+            i++;
+            continue;
+        }
         if (strcmp(a, "--pr-value") == 0) {
             if (!v) goto missing;
             o->pr_value = (uint32_t)strtoul(v, NULL, 0);
@@ -563,6 +574,13 @@ static int sctp_socket(int family, const struct opts *o, char *err, size_t errle
         av.assoc_value = K_SCTP_ENABLE_ALL_RESET;
         if (setsockopt(fd, K_SOL_SCTP, K_SCTP_ENABLE_STREAM_RESET, &av, sizeof av) < 0) {
             snprintf(err, errlen, "SCTP_ENABLE_STREAM_RESET: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    for (int k = 0; k < o->nauth_chunks; k++) {
+        uint8_t chunk = (uint8_t)o->auth_chunks[k];
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_AUTH_CHUNK, &chunk, sizeof chunk) < 0) {
+            snprintf(err, errlen, "SCTP_AUTH_CHUNK (net.sctp.auth_enable=1?): %s", strerror(errno));
             goto fail;
         }
     }
@@ -2035,7 +2053,8 @@ static int usage(void) {
             "         --noecho --reconnect R --timeout S --nodelay --rto-min MS --rto-max MS\n"
             "         --rto-initial MS --pmr N --buf BYTES --pause-at K --wait-end\n"
             "extensions: --pr ttl|rtx|prio --pr-value V --idata --big B --reconfig --reset out|in|both\n"
-            "         --reset-at K --add-streams N --add-at K (see README.md)\n");
+            "         --reset-at K --add-streams N --add-at K (see README.md)\n"
+            "auth: --auth-chunk T (repeatable; net.sctp.auth_enable=1)\n");
     return 2;
 }
 

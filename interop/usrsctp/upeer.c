@@ -96,11 +96,15 @@ static struct {
 	long reset_at;          /* --reset-at K: ... before client message K / after K messages received */
 	int add_streams;        /* --add-streams N: SCTP_ADD_STREAMS, N incoming and N outgoing ... */
 	long add_at;            /* --add-at K: ... before client message K / after K messages received */
+	/* AUTH (issue 13, RFC 4895) */
+	const char *auth_chunks; /* --auth-chunks T,T,..: chunk types we require authenticated (SCTP_AUTH_CHUNK) */
+	const char *auth_key;    /* --auth-key ID:HEX: an endpoint pair shared key (SCTP_AUTH_KEY) */
+	int auth_active;         /* --auth-active ID: the key we send with (SCTP_AUTH_ACTIVE_KEY); -1 = default */
 } o = {
 	.mode = M_ECHO, .udp_port = 9899, .remote_udp_port = 9899, .local_addr = "127.0.0.1",
 	.port = 5001, .peer_addr = "127.0.0.1", .peer_port = 5001, .streams = 16, .messages = 0,
 	.size = 1000, .ppid = 0, .duration = 5, .timeout = 30, .hb_interval = -1, .expect_echo = 1,
-	.assocs = 1, .warmup = 10,
+	.assocs = 1, .warmup = 10, .auth_active = -1,
 };
 
 /* ------------------------------------------------------------------ addresses */
@@ -772,6 +776,48 @@ static void setopt(struct socket *s, int level, int name, const void *v, socklen
 {
 	if (usrsctp_setsockopt(s, level, name, v, len) < 0) {
 		die(what);
+	}
+}
+
+/* RFC 4895 through RFC 6458 sections 8.1.20, 8.1.22 and 8.1.23, for every future association. */
+static void configure_auth(struct socket *s)
+{
+	if (o.auth_chunks != NULL) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "%s", o.auth_chunks);
+		for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+			struct sctp_authchunk ac;
+			memset(&ac, 0, sizeof ac);
+			ac.sauth_chunk = (uint8_t)atoi(tok);
+			setopt(s, IPPROTO_SCTP, SCTP_AUTH_CHUNK, &ac, sizeof ac, "SCTP_AUTH_CHUNK");
+		}
+	}
+	if (o.auth_key != NULL) {
+		const char *colon = strchr(o.auth_key, ':');
+		size_t hex = colon == NULL ? 0 : strlen(colon + 1);
+		if (colon == NULL || hex % 2 != 0 || hex > 512) {
+			fprintf(stderr, "--auth-key ID:HEX\n");
+			exit(64);
+		}
+		size_t n = hex / 2;
+		struct sctp_authkey *k = calloc(1, sizeof *k + n);
+		k->sca_assoc_id = SCTP_FUTURE_ASSOC;
+		k->sca_keynumber = (uint16_t)atoi(o.auth_key);
+		k->sca_keylength = (uint16_t)n;
+		for (size_t i = 0; i < n; i++) {
+			unsigned v;
+			sscanf(colon + 1 + 2 * i, "%2x", &v);
+			k->sca_key[i] = (uint8_t)v;
+		}
+		setopt(s, IPPROTO_SCTP, SCTP_AUTH_KEY, k, (socklen_t)(sizeof *k + n), "SCTP_AUTH_KEY");
+		free(k);
+	}
+	if (o.auth_active >= 0) {
+		struct sctp_authkeyid a;
+		memset(&a, 0, sizeof a);
+		a.scact_assoc_id = SCTP_FUTURE_ASSOC;
+		a.scact_keynumber = (uint16_t)o.auth_active;
+		setopt(s, IPPROTO_SCTP, SCTP_AUTH_ACTIVE_KEY, &a, sizeof a, "SCTP_AUTH_ACTIVE_KEY");
 	}
 }
 
@@ -1549,6 +1595,9 @@ static void usage(void)
 	       "                       tsctp; 0 = after every SACK otherwise)\n"
 	       "  --bulk-thread        bulk: send from the main thread woken by the callback (older design)\n"
 	       "  --echo-callback      echo: send each echo from the receive callback (no hand-off)\n"
+	       "  --auth-chunks T,..   AUTH: chunk types to require authenticated (SCTP_AUTH_CHUNK)\n"
+	       "  --auth-key ID:HEX    AUTH: an endpoint pair shared key (SCTP_AUTH_KEY)\n"
+	       "  --auth-active ID     AUTH: the key to send with (SCTP_AUTH_ACTIVE_KEY)\n"
 	       "  --plain              disable PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN in INIT\n"
 	       "  --warmup N           pingpong: round trips not measured (default 10)\n"
 	       "  --pr ttl|rtx|prio    client: send every message with this PR-SCTP policy (RFC 7496); prio:\n"
@@ -1580,7 +1629,8 @@ int main(int argc, char **argv)
 		{"pause-at", 1, 0, 1005}, {"linger", 1, 0, 1006}, {"pr", 1, 0, 1007}, {"pr-value", 1, 0, 1008},
 		{"idata", 0, 0, 1009}, {"big", 1, 0, 1010}, {"reconfig", 0, 0, 1011}, {"reset", 1, 0, 1012},
 		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015},
-		{"bulk-thread", 0, 0, 1016}, {"echo-callback", 0, 0, 1017}, {0, 0, 0, 0}};
+		{"bulk-thread", 0, 0, 1016}, {"echo-callback", 0, 0, 1017}, {"auth-chunks", 1, 0, 1018},
+		{"auth-key", 1, 0, 1019}, {"auth-active", 1, 0, 1020}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1636,6 +1686,9 @@ int main(int argc, char **argv)
 			break;
 		case 1016: o.bulk_thread = 1; break;
 		case 1017: o.echo_callback = 1; break;
+		case 1018: o.auth_chunks = optarg; break;
+		case 1019: o.auth_key = optarg; break;
+		case 1020: o.auth_active = atoi(optarg); break;
 		case 'x': o.plain = 1; break;
 		case 'w': o.warmup = atoi(optarg); break;
 		case 'v': o.verbose = 1; break;
@@ -1740,6 +1793,7 @@ int main(int argc, char **argv)
 		die("usrsctp_socket");
 	}
 	configure(s);
+	configure_auth(s);
 	switch (o.mode) {
 	case M_ECHO:
 	case M_SINK: run_server(s); break;

@@ -312,6 +312,35 @@ public final class Replay implements EventHandler {
             case "setAcceptedReconfigRequests" -> guarded(() -> ep.setAcceptedReconfigRequests(id, kinds(a[1])));
             case "setPrimary" -> guarded(() -> ep.setPrimary(id, (InetAddress) a[1]));
             case "setPathMtu" -> guarded(() -> ep.setPathMtu(id, (InetAddress) a[1], (Integer) a[2]));
+                // AUTH keys (RFC 4895): endpoint-wide without an association, else the association's
+            case "setAuthKey" -> guarded(() -> {
+                if (id == null) {
+                    ep.setAuthKey((Integer) a[0], (byte[]) a[1]);
+                } else {
+                    ep.setAuthKey(id, (Integer) a[1], (byte[]) a[2]);
+                }
+            });
+            case "setActiveAuthKey" -> guarded(() -> {
+                if (id == null) {
+                    ep.setActiveAuthKey((Integer) a[0]);
+                } else {
+                    ep.setActiveAuthKey(id, (Integer) a[1]);
+                }
+            });
+            case "deactivateAuthKey" -> guarded(() -> {
+                if (id == null) {
+                    ep.deactivateAuthKey((Integer) a[0]);
+                } else {
+                    ep.deactivateAuthKey(id, (Integer) a[1]);
+                }
+            });
+            case "deleteAuthKey" -> guarded(() -> {
+                if (id == null) {
+                    ep.deleteAuthKey((Integer) a[0]);
+                } else {
+                    ep.deleteAuthKey(id, (Integer) a[1]);
+                }
+            });
             case "setEventHandler" -> ep.setEventHandler((Boolean) a[0] ? this : null);
             default -> fail(
                     e, "command " + name + " is unknown to this replay (recorded by a newer build?)", e.describe(), "");

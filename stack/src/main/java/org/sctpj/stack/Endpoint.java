@@ -18,6 +18,8 @@ import org.sctpj.stack.addr.LocalInterface;
 import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.assoc.AssociationHost;
 import org.sctpj.stack.assoc.InboundPacket;
+import org.sctpj.stack.auth.Authentication;
+import org.sctpj.stack.auth.SharedKeys;
 import org.sctpj.stack.handshake.CookieSecrets;
 import org.sctpj.stack.handshake.Handshake;
 import org.sctpj.stack.handshake.InitHandling;
@@ -139,6 +141,9 @@ public final class Endpoint {
     private final List<AssociationId> spaceFreed = new ArrayList<>();
 
     private final InboundPacket inbound = new InboundPacket();
+    /** The endpoint pair shared keys new associations copy (RFC 4895 section 6.1). */
+    private final SharedKeys keys = new SharedKeys();
+
     private final Stats stats = new Stats();
     private boolean listening;
     private EventHandler handler;
@@ -583,6 +588,131 @@ public final class Endpoint {
         return assoc(id).peerPort();
     }
 
+    // ------------------------------------------------------------------ AUTH keys (RFC 4895, RFC 6458)
+
+    /**
+     * Sets the endpoint pair shared key {@code keyId} (0..65535) of the endpoint (RFC 6458 section
+     * 8.1.22 SCTP_AUTH_KEY with SCTP_FUTURE_ASSOC): associations made from now on start with it;
+     * live ones keep their own keys (use the form with an association for them). Key 0 exists from
+     * the start, empty (RFC 4895 section 6.2). A key never travels: both ends must set the same.
+     *
+     * @throws IllegalArgumentException for an identifier outside 0..65535 or a key over {@link
+     *     SharedKeys#MAX_KEY_LENGTH} bytes
+     * @throws IllegalStateException when {@link SharedKeys#MAX_KEYS} keys exist already
+     */
+    public void setAuthKey(int keyId, byte[] key) {
+        if (journal != null) {
+            journal.command("setAuthKey", journalNow, handingOut, keyId, key.clone());
+        }
+        keys.set(keyId, key);
+    }
+
+    /** Makes {@code keyId} the key new associations send with (SCTP_AUTH_ACTIVE_KEY, endpoint-wide). */
+    public void setActiveAuthKey(int keyId) {
+        if (journal != null) {
+            journal.command("setActiveAuthKey", journalNow, handingOut, keyId);
+        }
+        keys.activate(keyId);
+    }
+
+    /** Deactivates {@code keyId} for new associations (SCTP_AUTH_DEACTIVATE_KEY, endpoint-wide). */
+    public void deactivateAuthKey(int keyId) {
+        if (journal != null) {
+            journal.command("deactivateAuthKey", journalNow, handingOut, keyId);
+        }
+        keys.deactivate(keyId);
+    }
+
+    /** Deletes {@code keyId} for new associations (SCTP_AUTH_DELETE_KEY, endpoint-wide). */
+    public void deleteAuthKey(int keyId) {
+        if (journal != null) {
+            journal.command("deleteAuthKey", journalNow, handingOut, keyId);
+        }
+        keys.delete(keyId);
+    }
+
+    /** The key new associations send with. */
+    public int activeAuthKey() {
+        return keys.active();
+    }
+
+    /**
+     * Sets the association's shared key {@code keyId} (RFC 6458 section 8.1.22 SCTP_AUTH_KEY): it
+     * verifies what the peer sends with it at once, and is sent with once made active.
+     *
+     * @throws IllegalArgumentException for an unknown association, an identifier outside
+     *     0..65535 or a key too long
+     */
+    public void setAuthKey(AssociationId id, int keyId, byte[] key) {
+        if (journal != null) {
+            journal.command("setAuthKey", journalNow, handingOut, id, keyId, key.clone());
+        }
+        assoc(id).tcb().auth.setKey(keyId, key);
+    }
+
+    /**
+     * Makes {@code keyId} the key the association sends with (RFC 6458 section 8.1.23
+     * SCTP_AUTH_ACTIVE_KEY): the next packet that needs AUTH uses it. Set the same key at the
+     * peer first: until then the peer discards what we authenticate with it.
+     *
+     * @throws IllegalArgumentException for an unknown association or key
+     */
+    public void setActiveAuthKey(AssociationId id, int keyId) {
+        if (journal != null) {
+            journal.command("setActiveAuthKey", journalNow, handingOut, id, keyId);
+        }
+        assoc(id).tcb().auth.activateKey(keyId);
+    }
+
+    /**
+     * Deactivates the association's key {@code keyId} (RFC 6458 section 8.3.5
+     * SCTP_AUTH_DEACTIVATE_KEY): it is no longer sent with, still accepted; a {@link
+     * SctpEvent.Authentication} FREE_KEY event says it may be deleted.
+     *
+     * @throws IllegalStateException for the active key (activate another one first)
+     */
+    public void deactivateAuthKey(AssociationId id, int keyId) {
+        if (journal != null) {
+            journal.command("deactivateAuthKey", journalNow, handingOut, id, keyId);
+        }
+        Association a = assoc(id);
+        call(() -> a.tcb().auth.deactivateKey(keyId));
+    }
+
+    /**
+     * Deletes the association's key {@code keyId} (RFC 6458 section 8.3.4 SCTP_AUTH_DELETE_KEY):
+     * what the peer authenticates with it is discarded from now on.
+     *
+     * @throws IllegalStateException for the active key (activate another one first)
+     */
+    public void deleteAuthKey(AssociationId id, int keyId) {
+        if (journal != null) {
+            journal.command("deleteAuthKey", journalNow, handingOut, id, keyId);
+        }
+        assoc(id).tcb().auth.deleteKey(keyId);
+    }
+
+    /** The key the association sends with (SCTP_AUTH_ACTIVE_KEY). */
+    public int activeAuthKey(AssociationId id) {
+        return assoc(id).tcb().auth.activeKey();
+    }
+
+    /**
+     * The chunk types the peer requires us to authenticate (RFC 6458 section 8.2.3
+     * SCTP_PEER_AUTH_CHUNKS); empty when the association does not use AUTH.
+     */
+    public java.util.Set<Integer> peerAuthChunks(AssociationId id) {
+        return assoc(id).tcb().auth.peerRequiredChunks();
+    }
+
+    /**
+     * The chunk types we require the peer to authenticate on this association (RFC 6458 section
+     * 8.2.4 SCTP_LOCAL_AUTH_CHUNKS); empty when the association does not use AUTH.
+     */
+    public java.util.Set<Integer> localAuthChunks(AssociationId id) {
+        return assoc(id).tcb().auth.localRequiredChunks();
+    }
+
     /** Makes {@code address} the association's primary path. */
     public void setPrimary(AssociationId id, InetAddress address) {
         if (journal != null) {
@@ -691,7 +821,11 @@ public final class Endpoint {
             return;
         }
         if (pkt.type(0) == ChunkType.COOKIE_ECHO) {
-            cookieEcho(pkt, now); // routed by the cookie, not by the source address
+            cookieEcho(pkt, 0, now); // routed by the cookie, not by the source address
+            return;
+        }
+        if (pkt.type(0) == ChunkType.AUTH && pkt.chunkCount() > 1 && pkt.type(1) == ChunkType.COOKIE_ECHO) {
+            cookieEcho(pkt, 1, now); // RFC 4895 section 6.3: an authenticated COOKIE ECHO
             return;
         }
         Association a;
@@ -803,8 +937,14 @@ public final class Endpoint {
      *
      * A cookie that concerns no association creates one (5.1.5), once: replaying it afterwards
      * finds that association by its tags.
+     *
+     * <p>{@code ci} is the COOKIE ECHO's chunk: 1 when an AUTH chunk precedes it (RFC 4895 section
+     * 6.3). Without an association, the AUTH chunk is checked with the key vectors the cookie
+     * carries and the endpoint's shared keys, and the packet is discarded unless it verifies; a
+     * COOKIE ECHO without AUTH is discarded when the cookie's association would use AUTH and we
+     * require COOKIE ECHO to be authenticated. An existing association checks with its own.
      */
-    private void cookieEcho(InboundPacket pkt, long now) {
+    private void cookieEcho(InboundPacket pkt, int ci, long now) {
         int vtag = pkt.verificationTag();
         boolean known = byTag.get(vtag) != null || byPeer.get(new PeerKey(pkt.from(), pkt.sourcePort())) != null;
         if (!known) {
@@ -816,7 +956,7 @@ public final class Endpoint {
             }
             return;
         }
-        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(0), pkt.length(0));
+        Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(ci), pkt.length(ci));
         if (!p.isOk() || !(p.value() instanceof CookieEchoChunk echo)) {
             stats.malformed++;
             return;
@@ -843,8 +983,22 @@ public final class Endpoint {
         }
         Association a = cookieOwner(c);
         if (a != null && (staleness < 0 || (a.localTag() == c.localTag() && a.peerTag() == c.peerTag()))) {
-            a.handleCookieEcho(pkt, c, now);
+            a.handleCookieEcho(pkt, ci, c, now);
             return;
+        }
+        boolean authenticated = false;
+        if (ci == 1) {
+            if (Authentication.verifyWith(pkt, 0, c.localAuth(), c.peerAuth(), keys) != Authentication.Verdict.OK) {
+                stats.badCookies++;
+                return;
+            }
+            authenticated = true;
+        } else if (c.localAuth() != null
+                && c.peerAuth() != null
+                && c.localAuth().chunks() != null
+                && c.localAuth().chunks().contains(ChunkType.COOKIE_ECHO)) {
+            stats.badCookies++;
+            return; // RFC 4895 section 6.3: we require COOKIE ECHO to be authenticated
         }
         if (staleness >= 0) {
             // 5.1.5 step 3 / 5.2.4 step 3: Stale Cookie error, tagged for the peer that sent it.
@@ -862,7 +1016,7 @@ public final class Endpoint {
         byId.put(id, a);
         byTag.putIfAbsent(a.localTag(), a);
         live.add(a);
-        a.handlePacket(pkt, 1, now); // chunks bundled after the COOKIE ECHO
+        a.handlePacket(pkt, ci + 1, authenticated, now); // chunks bundled after the COOKIE ECHO
     }
 
     /**
@@ -936,6 +1090,7 @@ public final class Endpoint {
                         random.nextInt(),
                         0,
                         0,
+                        Authentication.offer(options, random),
                         now)
                 .ifPresent(ans -> reply(pkt, ans.verificationTag(), ans.chunk()));
     }
@@ -1402,6 +1557,11 @@ public final class Endpoint {
         @Override
         public CookieSecrets cookieSecrets() {
             return secrets;
+        }
+
+        @Override
+        public SharedKeys endpointKeys() {
+            return keys;
         }
 
         @Override

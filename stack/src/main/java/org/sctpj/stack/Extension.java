@@ -20,7 +20,15 @@ public enum Extension {
      */
     I_DATA(0x40),
     /** Stream reconfiguration (RFC 6525): the RE-CONFIG chunk (type 130) in Supported Extensions. */
-    RECONFIG(0x82);
+    RECONFIG(0x82),
+    /**
+     * Authenticated chunks (RFC 4895): the AUTH chunk (type 15) in Supported Extensions, with the
+     * RANDOM, CHUNKS and HMAC-ALGO parameters (section 3) that the peer must send too for the
+     * association to use it. The chunk types we require authenticated and the HMACs we accept are
+     * {@link SctpOptions#authChunks()} and {@link SctpOptions#authHmacs()}; keys are managed with
+     * {@link Endpoint#setAuthKey} and its siblings. Not offered by default.
+     */
+    AUTH(0x0F);
 
     private final int chunkType;
 

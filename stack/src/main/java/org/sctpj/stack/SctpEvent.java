@@ -306,4 +306,34 @@ public sealed interface SctpEvent {
      */
     record StreamChange(AssociationId association, ReconfigOutcome outcome, int inboundStreams, int outboundStreams)
             implements SctpEvent {}
+
+    /** What an {@link Authentication} event reports (RFC 6458 section 6.1.8, {@code auth_indication}). */
+    enum AuthIndication {
+        /**
+         * The peer authenticated a packet with a key identifier other than the one it used before
+         * (SCTP_AUTH_NEW_KEY): it has switched to that key.
+         */
+        NEW_KEY,
+        /**
+         * A deactivated key is no longer used by this association (SCTP_AUTH_FREE_KEY): it may now
+         * be deleted.
+         */
+        FREE_KEY,
+        /**
+         * We offered AUTH (RFC 4895) but the peer does not support it (SCTP_AUTH_NO_AUTH): the
+         * association runs unauthenticated. Given once, after COMMUNICATION_UP.
+         */
+        NO_AUTH
+    }
+
+    /**
+     * An authentication event (RFC 6458 section 6.1.8, SCTP_AUTHENTICATION_EVENT) of an
+     * association that offered AUTH (RFC 4895): the peer switched keys, a deactivated key became
+     * free, or the peer has no AUTH.
+     *
+     * @param association the association
+     * @param indication what happened ({@code auth_indication})
+     * @param keyId the Shared Key Identifier concerned ({@code auth_keynumber}; 0 for NO_AUTH)
+     */
+    record Authentication(AssociationId association, AuthIndication indication, int keyId) implements SctpEvent {}
 }

@@ -3,6 +3,7 @@ package org.sctpj.stack;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.sctpj.stack.cc.CongestionControllerFactory;
@@ -121,6 +122,15 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     RFC 9260 appendix C and RFC 6951 section 5.5 say (on by default): a verified Port
  *     Unreachable over UDP or Protocol Unreachable ends the setup or the association, a host or
  *     network unreachable counts against its path; off, every ICMP report is ignored
+ * @param authChunks with {@link Extension#AUTH}, the chunk types we require the peer to send
+ *     authenticated (RFC 4895 section 3.2, the CHUNKS parameter; RFC 6458 section 8.1.20
+ *     SCTP_AUTH_CHUNK): a chunk of such a type that does not follow a valid AUTH chunk in its packet
+ *     is discarded. 0..255 each; INIT, INIT ACK, SHUTDOWN COMPLETE and AUTH cannot be listed.
+ *     Empty by default (the peer may authenticate nothing)
+ * @param authHmacs with {@link Extension#AUTH}, the HMAC Identifiers we accept, most preferred
+ *     first (RFC 4895 section 3.3, the HMAC-ALGO parameter; RFC 6458 section 8.1.21
+ *     SCTP_HMAC_IDENT): 1 (HMAC-SHA-1, which must be listed) and/or 3 (HMAC-SHA-256). By default
+ *     [3, 1]
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -160,7 +170,9 @@ public record SctpOptions(
         StreamSchedulerKind streamScheduler,
         Set<ReconfigRequestKind> acceptedReconfigRequests,
         IDataFragmentNumbering iDataFragmentNumbering,
-        boolean icmpHandling) {
+        boolean icmpHandling,
+        Set<Integer> authChunks,
+        List<Integer> authHmacs) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -251,7 +263,9 @@ public record SctpOptions(
             StreamSchedulerKind.ROUND_ROBIN,
             EnumSet.allOf(ReconfigRequestKind.class),
             IDataFragmentNumbering.AUTO,
-            true);
+            true,
+            Set.of(),
+            List.of(3, 1));
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -378,6 +392,30 @@ public record SctpOptions(
         // An unmodifiable EnumSet: iteration in declaration order, so INIT parameters are stable.
         extensions =
                 extensions.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(EnumSet.copyOf(extensions));
+        if (authChunks == null) {
+            throw new IllegalArgumentException("authChunks must be a set of chunk types (empty for none)");
+        }
+        for (int c : authChunks) {
+            if (c < 0 || c > 255) {
+                throw new IllegalArgumentException("authChunks: a chunk type is 0..255, was " + c);
+            }
+            if (c == 0x01 || c == 0x02 || c == 0x0E || c == 0x0F) {
+                throw new IllegalArgumentException("authChunks: INIT, INIT ACK, SHUTDOWN COMPLETE and AUTH cannot be"
+                        + " authenticated (RFC 4895 section 3.2), was " + c);
+            }
+        }
+        authChunks = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(authChunks));
+        if (authHmacs == null || !authHmacs.contains(1)) {
+            throw new IllegalArgumentException("authHmacs must list HMAC-SHA-1 (1), which RFC 4895 section 3.3"
+                    + " makes mandatory, was " + authHmacs);
+        }
+        for (int h : authHmacs) {
+            if (h != 1 && h != 3) {
+                throw new IllegalArgumentException(
+                        "authHmacs: 1 (HMAC-SHA-1) and 3 (HMAC-SHA-256) are supported, was " + h);
+            }
+        }
+        authHmacs = List.copyOf(new java.util.LinkedHashSet<>(authHmacs));
         if (adaptationIndication == null) {
             throw new IllegalArgumentException("adaptationIndication must be OptionalLong.empty() to send none");
         }
@@ -458,6 +496,8 @@ public record SctpOptions(
         private Set<ReconfigRequestKind> acceptedReconfigRequests;
         private IDataFragmentNumbering iDataFragmentNumbering;
         private boolean icmpHandling;
+        private Set<Integer> authChunks;
+        private List<Integer> authHmacs;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -501,6 +541,8 @@ public record SctpOptions(
             acceptedReconfigRequests = o.acceptedReconfigRequests;
             iDataFragmentNumbering = o.iDataFragmentNumbering;
             icmpHandling = o.icmpHandling;
+            authChunks = o.authChunks;
+            authHmacs = o.authHmacs;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -784,6 +826,24 @@ public record SctpOptions(
             return this;
         }
 
+        /**
+         * Sets {@link SctpOptions#authChunks()}: the chunk types we require the peer to send
+         * authenticated when AUTH is used (RFC 4895 section 3.2).
+         */
+        public Builder authChunks(Set<Integer> v) {
+            authChunks = v;
+            return this;
+        }
+
+        /**
+         * Sets {@link SctpOptions#authHmacs()}: the HMAC Identifiers we accept, most preferred
+         * first (must include 1, HMAC-SHA-1).
+         */
+        public Builder authHmacs(List<Integer> v) {
+            authHmacs = v;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -849,7 +909,9 @@ public record SctpOptions(
                     streamScheduler,
                     acceptedReconfigRequests,
                     iDataFragmentNumbering,
-                    icmpHandling);
+                    icmpHandling,
+                    authChunks,
+                    authHmacs);
         }
     }
 }

@@ -560,6 +560,112 @@ public final class CallbackSocket implements AutoCloseable {
         });
     }
 
+    // ------------------------------------------------------------------ AUTH keys (RFC 4895, RFC 6458)
+
+    /**
+     * Sets the endpoint pair shared key {@code keyId} (0..65535) for associations made from now on
+     * (RFC 6458 section 8.1.22 SCTP_AUTH_KEY with SCTP_FUTURE_ASSOC); key 0, empty, exists from
+     * the start. Both ends must set the same key; it never travels. Used when {@link
+     * org.sctpj.stack.Extension#AUTH} is offered. Any thread, after bind; waits for the stack
+     * thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an identifier outside 0..65535 or a key too long
+     * @throws IllegalStateException before bind, or when the endpoint has too many keys
+     */
+    public void setAuthKey(int keyId, byte[] key) {
+        byte[] copy = key.clone();
+        authKeys(e -> e.setAuthKey(keyId, copy));
+    }
+
+    /** Makes {@code keyId} the key new associations send with (SCTP_AUTH_ACTIVE_KEY, endpoint-wide). */
+    public void setActiveAuthKey(int keyId) {
+        authKeys(e -> e.setActiveAuthKey(keyId));
+    }
+
+    /** Deactivates {@code keyId} for new associations (SCTP_AUTH_DEACTIVATE_KEY, endpoint-wide). */
+    public void deactivateAuthKey(int keyId) {
+        authKeys(e -> e.deactivateAuthKey(keyId));
+    }
+
+    /** Deletes {@code keyId} for new associations (SCTP_AUTH_DELETE_KEY, endpoint-wide). */
+    public void deleteAuthKey(int keyId) {
+        authKeys(e -> e.deleteAuthKey(keyId));
+    }
+
+    /**
+     * Sets the association's shared key {@code keyId} (SCTP_AUTH_KEY): it verifies what the peer
+     * sends with it at once, and is sent with once made active. Waits for the stack thread when
+     * called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown association, identifier or a key too long
+     */
+    public void setAuthKey(AssociationId association, int keyId, byte[] key) {
+        known(association);
+        byte[] copy = key.clone();
+        authKeys(e -> e.setAuthKey(association, keyId, copy));
+    }
+
+    /**
+     * Makes {@code keyId} the key the association sends with (RFC 6458 section 8.1.23
+     * SCTP_AUTH_ACTIVE_KEY). Set it at the peer first: until then the peer discards what we
+     * authenticate with it.
+     */
+    public void setActiveAuthKey(AssociationId association, int keyId) {
+        known(association);
+        authKeys(e -> e.setActiveAuthKey(association, keyId));
+    }
+
+    /**
+     * Deactivates the association's key {@code keyId} (RFC 6458 section 8.3.5
+     * SCTP_AUTH_DEACTIVATE_KEY): no longer sent with, still accepted; {@link
+     * Callbacks#onAuthentication} reports FREE_KEY when it may be deleted.
+     *
+     * @throws IllegalStateException for the active key (activate another one first)
+     */
+    public void deactivateAuthKey(AssociationId association, int keyId) {
+        known(association);
+        authKeys(e -> e.deactivateAuthKey(association, keyId));
+    }
+
+    /**
+     * Deletes the association's key {@code keyId} (RFC 6458 section 8.3.4 SCTP_AUTH_DELETE_KEY).
+     *
+     * @throws IllegalStateException for the active key (activate another one first)
+     */
+    public void deleteAuthKey(AssociationId association, int keyId) {
+        known(association);
+        authKeys(e -> e.deleteAuthKey(association, keyId));
+    }
+
+    /** The key the association sends with (SCTP_AUTH_ACTIVE_KEY). */
+    public int activeAuthKey(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint().activeAuthKey(association));
+    }
+
+    /** The chunk types the peer requires us to authenticate (RFC 6458 section 8.2.3 SCTP_PEER_AUTH_CHUNKS). */
+    public java.util.Set<Integer> peerAuthChunks(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint().peerAuthChunks(association));
+    }
+
+    /** The chunk types we require the peer to authenticate (RFC 6458 section 8.2.4 SCTP_LOCAL_AUTH_CHUNKS). */
+    public java.util.Set<Integer> localAuthChunks(AssociationId association) {
+        known(association);
+        EndpointHandle h = bound();
+        return call(() -> h.endpoint().localAuthChunks(association));
+    }
+
+    private void authKeys(java.util.function.Consumer<org.sctpj.stack.Endpoint> op) {
+        EndpointHandle h = bound();
+        call(() -> {
+            op.accept(h.endpoint());
+            return null;
+        });
+    }
+
     /**
      * The association's stream scheduler.
      *
@@ -1107,6 +1213,8 @@ public final class CallbackSocket implements AutoCloseable {
                     a.outboundStreams = c.outboundStreams(); // added streams can be sent on from now
                 }
                 guarded(() -> callbacks.onStreamChange(CallbackSocket.this, c));
+            } else if (event instanceof SctpEvent.Authentication au) {
+                guarded(() -> callbacks.onAuthentication(CallbackSocket.this, au));
             }
         }
 

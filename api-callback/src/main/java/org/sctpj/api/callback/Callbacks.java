@@ -165,6 +165,15 @@ public interface Callbacks {
      */
     default void onStreamChange(CallbackSocket socket, SctpEvent.StreamChange change) {}
 
+    /**
+     * An authentication event (RFC 6458 section 6.1.8, SCTP_AUTHENTICATION_EVENT) of an
+     * association that offered AUTH (RFC 4895): the peer switched to a new key (NEW_KEY), a key
+     * deactivated with {@link CallbackSocket#deactivateAuthKey} is no longer used and may be
+     * deleted (FREE_KEY), or the peer does not support AUTH (NO_AUTH, right after {@link
+     * #onAssociationChange} reported the association up). Fires on the stack thread.
+     */
+    default void onAuthentication(CallbackSocket socket, SctpEvent.Authentication event) {}
+
     /** The socket was closed and its lower layer released; the last callback of the socket. */
     default void onClosed(CallbackSocket socket) {}
 

@@ -337,4 +337,50 @@ class CallbackSocketTest extends SocketFixture {
         Thread.sleep(100);
         assertEquals(List.of(), serverSaw);
     }
+
+    /**
+     * AUTH (RFC 4895) through the callback API: both ends offer it and require DATA authenticated;
+     * the client switches to a key it set on both sides (RFC 6458 8.1.22, 8.1.23) and the server's
+     * {@link Callbacks#onAuthentication} reports NEW_KEY; deactivating the old key gives FREE_KEY on
+     * the client. A message sent after the switch still arrives.
+     */
+    @Test
+    void authKeysAndTheirEventsThroughTheCallbackApi() throws Exception {
+        org.sctpj.stack.SctpOptions auth = OPTS.toBuilder()
+                .enable(org.sctpj.stack.Extension.AUTH)
+                .authChunks(java.util.Set.of(0))
+                .build();
+        Recorder srv = new Recorder() {
+            @Override
+            public void onAuthentication(CallbackSocket s, SctpEvent.Authentication a) {
+                events.add(a);
+            }
+        };
+        CallbackSocket server = server(auth, srv);
+        Recorder rec = new Recorder() {
+            @Override
+            public void onAuthentication(CallbackSocket s, SctpEvent.Authentication a) {
+                events.add(a);
+            }
+        };
+        CallbackSocket client = socket(auth, rec, CLIENT_PORT);
+        AssociationId id = client.connect(List.of(LOCAL), SERVER_PORT);
+        rec.awaitUp();
+        AssociationId sid = srv.awaitUp();
+        assertEquals(java.util.Set.of(0), client.peerAuthChunks(id));
+        byte[] key = {1, 2, 3, 4};
+        server.setAuthKey(sid, 7, key);
+        client.setAuthKey(id, 7, key);
+        client.setActiveAuthKey(id, 7);
+        assertEquals(7, client.activeAuthKey(id));
+        client.deactivateAuthKey(id, 0);
+        assertEquals(
+                new SctpEvent.Authentication(id, SctpEvent.AuthIndication.FREE_KEY, 0),
+                rec.await(e -> e instanceof SctpEvent.Authentication));
+        sendBlocking(client, rec, id, SendInfo.DEFAULT, new byte[] {42});
+        assertEquals(
+                new SctpEvent.Authentication(sid, SctpEvent.AuthIndication.NEW_KEY, 7),
+                srv.await(e -> e instanceof SctpEvent.Authentication));
+        assertThrows(IllegalStateException.class, () -> client.deleteAuthKey(id, 7)); // the active key
+    }
 }

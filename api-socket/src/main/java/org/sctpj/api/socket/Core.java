@@ -669,6 +669,31 @@ final class Core implements Callbacks {
         }
     }
 
+    @Override
+    public void onAuthentication(CallbackSocket s, SctpEvent.Authentication e) {
+        AssocState a = assocs.get(e.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(Event.AUTHENTICATION, new AuthenticationNotification(a.view, e.indication(), e.keyId()));
+        }
+    }
+
+    /**
+     * AUTH key management of RFC 6458 sections 8.1.22, 8.1.23, 8.3.4 and 8.3.5 on the stack
+     * thread; {@code op} is 0 set (with {@code key}), 1 activate, 2 deactivate, 3 delete. See
+     * {@link CallbackSocket#setAuthKey(org.sctpj.stack.AssociationId, int, byte[])}.
+     */
+    void authKey(AssocState a, int op, int keyId, byte[] key) throws IOException {
+        onStack(() -> {
+            switch (op) {
+                case 0 -> socket.setAuthKey(a.id, keyId, key);
+                case 1 -> socket.setActiveAuthKey(a.id, keyId);
+                case 2 -> socket.deactivateAuthKey(a.id, keyId);
+                default -> socket.deleteAuthKey(a.id, keyId);
+            }
+            return null;
+        });
+    }
+
     /** Stream reconfiguration of RFC 6525 on the stack thread; see {@link CallbackSocket#resetStreams}. */
     void resetStreams(AssocState a, int[] streams, boolean outgoing, boolean incoming) throws IOException {
         onStack(() -> {

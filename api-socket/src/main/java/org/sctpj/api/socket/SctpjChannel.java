@@ -481,6 +481,53 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
     }
 
     /**
+     * Sets the association's AUTH shared key {@code keyId} (RFC 4895; RFC 6458 section 8.1.22
+     * SCTP_AUTH_KEY; sctpj): it verifies what the peer sends with it at once. Both ends must set
+     * the same key; it never travels.
+     *
+     * @throws IllegalArgumentException for an identifier outside 0..65535 or a key too long
+     */
+    public SctpChannel setAuthKey(int keyId, byte[] key) throws IOException {
+        ensureOpen();
+        core.authKey(connected(), 0, keyId, key.clone());
+        return this;
+    }
+
+    /**
+     * Makes {@code keyId} the key the association sends with (RFC 6458 section 8.1.23
+     * SCTP_AUTH_ACTIVE_KEY; sctpj). Set it at the peer first.
+     */
+    public SctpChannel setActiveAuthKey(int keyId) throws IOException {
+        ensureOpen();
+        core.authKey(connected(), 1, keyId, null);
+        return this;
+    }
+
+    /**
+     * Deactivates the association's key {@code keyId} (RFC 6458 section 8.3.5
+     * SCTP_AUTH_DEACTIVATE_KEY; sctpj); an {@link AuthenticationNotification} FREE_KEY follows.
+     *
+     * @throws IllegalStateException for the active key
+     */
+    public SctpChannel deactivateAuthKey(int keyId) throws IOException {
+        ensureOpen();
+        core.authKey(connected(), 2, keyId, null);
+        return this;
+    }
+
+    /**
+     * Deletes the association's key {@code keyId} (RFC 6458 section 8.3.4 SCTP_AUTH_DELETE_KEY;
+     * sctpj).
+     *
+     * @throws IllegalStateException for the active key
+     */
+    public SctpChannel deleteAuthKey(int keyId) throws IOException {
+        ensureOpen();
+        core.authKey(connected(), 3, keyId, null);
+        return this;
+    }
+
+    /**
      * Resets the association's TSNs and every SSN in both directions (RFC 6525 section 5.1.4;
      * SCTP_RESET_ASSOC of section 6.3.3; sctpj). The outcome comes as an {@link
      * AssociationResetNotification}.

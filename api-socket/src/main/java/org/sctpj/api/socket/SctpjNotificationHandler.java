@@ -34,6 +34,8 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
             return handleNotification(r, attachment);
         } else if (n instanceof StreamChangeNotification c) {
             return handleNotification(c, attachment);
+        } else if (n instanceof AuthenticationNotification a) {
+            return handleNotification(a, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -65,6 +67,11 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
 
     /** The stream counts changed, or an addition was refused (RFC 6525 section 6.1.3). */
     public HandlerResult handleNotification(StreamChangeNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** A new key is in use, a key may be freed, or the peer has no AUTH (RFC 6458 section 6.1.8). */
+    public HandlerResult handleNotification(AuthenticationNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

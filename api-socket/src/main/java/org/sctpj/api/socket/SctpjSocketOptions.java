@@ -179,7 +179,9 @@ public final class SctpjSocketOptions {
         /** {@link AssociationResetNotification}. */
         ASSOCIATION_RESET,
         /** {@link StreamChangeNotification}. */
-        STREAM_CHANGE
+        STREAM_CHANGE,
+        /** {@link AuthenticationNotification}. */
+        AUTHENTICATION
     }
 
     /**

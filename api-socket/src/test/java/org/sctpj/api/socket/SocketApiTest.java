@@ -817,6 +817,37 @@ class SocketApiTest {
         }
     }
 
+    /**
+     * RFC 6458 section 6.1.8: a client offering AUTH (RFC 4895) to a server that does not gets the
+     * NO_AUTH notification once subscribed; then a key it sets, activates and deactivates on its
+     * channel gives FREE_KEY for the key it left (the association runs without AUTH, so the keys
+     * are only kept).
+     */
+    @Test
+    void authenticationNotificationsWhenSubscribed() throws Exception {
+        SctpjServerChannel s = serverP.openServerChannel();
+        toClose.add(s);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.bind(new InetSocketAddress(LO, 0));
+        SctpjChannel c = SctpProvider.of(
+                        CallbackRuntime.of(clientRt),
+                        OPTS.toBuilder().enable(org.sctpj.stack.Extension.AUTH).build())
+                .openSctpChannel();
+        toClose.add(c);
+        c.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
+        c.setOption(SctpjSocketOptions.SCTP_EVENTS, EnumSet.of(Event.ASSOCIATION_CHANGE, Event.AUTHENTICATION));
+        c.connect(addr(s));
+        toClose.add(s.accept());
+        AuthenticationNotification n = nextNotification(c, AuthenticationNotification.class);
+        assertEquals(org.sctpj.stack.SctpEvent.AuthIndication.NO_AUTH, n.indication());
+        c.setAuthKey(3, new byte[] {9});
+        c.setActiveAuthKey(3);
+        c.deactivateAuthKey(0);
+        n = nextNotification(c, AuthenticationNotification.class);
+        assertEquals(org.sctpj.stack.SctpEvent.AuthIndication.FREE_KEY, n.indication());
+        assertEquals(0, n.keyId());
+    }
+
     /** The notifications of stream reconfiguration (RFC 6525 section 6.1), with ASSOCIATION_CHANGE. */
     static final EnumSet<Event> RECONFIG_EVENTS =
             EnumSet.of(Event.ASSOCIATION_CHANGE, Event.STREAM_RESET, Event.STREAM_CHANGE, Event.ASSOCIATION_RESET);

@@ -100,6 +100,7 @@ public final class ConformanceMonitor {
     static final int COOKIE_ECHO = 10;
     static final int COOKIE_ACK = 11;
     static final int SHUTDOWN_COMPLETE = 14;
+    static final int AUTH = 15;
     static final int NR_SACK = 16;
     static final int I_DATA = 64;
     static final int RECONFIG = 130;
@@ -123,6 +124,12 @@ public final class ConformanceMonitor {
     static final int EXT_I_DATA = 2;
     static final int EXT_RECONFIG = 4;
     static final int EXT_ADAPTATION = 8;
+    /** AUTH (RFC 4895): announced by a RANDOM and an HMAC-ALGO parameter in the INIT or INIT ACK. */
+    static final int EXT_AUTH = 16;
+
+    static final int RANDOM = 0x8002;
+    static final int CHUNK_LIST = 0x8003;
+    static final int HMAC_ALGO = 0x8004;
 
     static final int FORWARD_TSN_SUPPORTED = 0xc000;
     static final int SUPPORTED_EXTENSIONS = 0x8008;
@@ -162,6 +169,10 @@ public final class ConformanceMonitor {
         final Map<Integer, Integer> peerExtensions = new HashMap<>();
         /** The peer's Initiate Tag -> the Initial TSN the peer announced with it. */
         final Map<Integer, Integer> peerInitialTsn = new HashMap<>();
+        /** The peer's Initiate Tag -> the chunk types its CHUNKS parameter asks to be authenticated. */
+        final Map<Integer, boolean[]> peerAuthChunks = new HashMap<>();
+        /** The peer's Initiate Tag -> the HMAC Identifiers of its HMAC-ALGO parameter. */
+        final Map<Integer, Set<Integer>> peerHmacs = new HashMap<>();
         /** HEARTBEAT chunk value (its Heartbeat Information) -> the address it was sent to. */
         final Map<ByteBuffer, InetAddress> heartbeatsSent = new LinkedHashMap<>() {
             @Override
@@ -445,6 +456,7 @@ public final class ConformanceMonitor {
                         c.peerTags.add(initTag);
                         c.peerExtensions.put(initTag, extensionsOf(b, off, clen));
                         c.peerInitialTsn.put(initTag, b.getInt(off + 16));
+                        learnAuth(c, initTag, b, off, clen);
                         if (type == INIT_ACK) {
                             c.pair(vtag, initTag);
                         }
@@ -550,6 +562,8 @@ public final class ConformanceMonitor {
      */
     static int extensionsOf(ByteBuffer b, int off, int clen) {
         int ext = 0;
+        boolean random = false;
+        boolean hmacs = false;
         for (int p = off + 20; p + 4 <= off + clen; ) {
             int ptype = b.getShort(p) & 0xffff;
             int plen = b.getShort(p + 2) & 0xffff;
@@ -557,6 +571,8 @@ public final class ConformanceMonitor {
                 break;
             }
             switch (ptype) {
+                case RANDOM -> random = true;
+                case HMAC_ALGO -> hmacs = true;
                 case FORWARD_TSN_SUPPORTED -> ext |= EXT_PR_SCTP;
                 case ADAPTATION_LAYER_INDICATION -> ext |= EXT_ADAPTATION;
                 case SUPPORTED_EXTENSIONS -> {
@@ -573,7 +589,39 @@ public final class ConformanceMonitor {
             }
             p += (plen + 3) & ~3;
         }
-        return ext;
+        return random && hmacs ? ext | EXT_AUTH : ext;
+    }
+
+    /**
+     * Keeps what the peer's INIT or INIT ACK with Initiate Tag {@code initTag} asks of AUTH (RFC
+     * 4895 sections 3.2, 3.3): the chunk types to authenticate (INIT, INIT ACK, SHUTDOWN COMPLETE
+     * and AUTH ignored) and the HMAC Identifiers it accepts. Only the first of each parameter counts.
+     */
+    private static void learnAuth(Conn c, int initTag, ByteBuffer b, int off, int clen) {
+        boolean[] chunks = null;
+        Set<Integer> hmacs = null;
+        for (int p = off + 20; p + 4 <= off + clen; ) {
+            int ptype = b.getShort(p) & 0xffff;
+            int plen = b.getShort(p + 2) & 0xffff;
+            if (plen < 4 || p + plen > off + clen) {
+                break;
+            }
+            if (ptype == CHUNK_LIST && chunks == null) {
+                chunks = new boolean[256];
+                for (int i = p + 4; i < p + plen; i++) {
+                    int t = b.get(i) & 0xff;
+                    chunks[t] = t != INIT && t != INIT_ACK && t != SHUTDOWN_COMPLETE && t != AUTH;
+                }
+            } else if (ptype == HMAC_ALGO && hmacs == null) {
+                hmacs = new HashSet<>();
+                for (int i = p + 4; i + 2 <= p + plen && hmacs.size() < 64; i += 2) {
+                    hmacs.add(b.getShort(i) & 0xffff);
+                }
+            }
+            p += (plen + 3) & ~3;
+        }
+        c.peerAuthChunks.put(initTag, chunks == null ? new boolean[256] : chunks);
+        c.peerHmacs.put(initTag, hmacs == null ? Set.of() : hmacs);
     }
 
     /**
@@ -814,6 +862,7 @@ public final class ConformanceMonitor {
             int first = -1;
             boolean dataSeen = false;
             boolean abortSeen = false;
+            int authAt = -1;
             int[] once = new int[256];
             for (int off = start + 12; off + 4 <= start + len; ) {
                 int type = b.get(off) & 0xff;
@@ -827,8 +876,16 @@ public final class ConformanceMonitor {
                     fail("a chunk follows the ABORT: the ABORT ends the packet, its receiver stops there"
                             + " (RFC 9260 6.10, 8.5.1 B)");
                 }
-                if (type == COOKIE_ECHO && n != 1) {
-                    fail("COOKIE ECHO is not the first chunk of its packet (RFC 9260 5.1, 6.10)");
+                if (type == COOKIE_ECHO && n != 1 && !(n == 2 && first == AUTH)) {
+                    fail("COOKIE ECHO is not the first chunk of its packet, nor second after AUTH (RFC 9260 5.1,"
+                            + " 6.10; RFC 4895 6.3)");
+                }
+                if (type == AUTH) {
+                    authAt = n;
+                    checkAuth(c, vtag, negotiated, off, clen);
+                } else if (authAt < 0 && (negotiated & EXT_AUTH) != 0 && peerRequires(c, vtag, type)) {
+                    fail(name(type) + " not preceded by an AUTH chunk though the peer's CHUNKS parameter asks for"
+                            + " it to be authenticated (RFC 4895 6.2)");
                 }
                 boolean isData = type == DATA || type == I_DATA;
                 if (isData) {
@@ -883,10 +940,37 @@ public final class ConformanceMonitor {
                 off += (clen + 3) & ~3;
             }
             if (dataSeen) {
-                if (state.equals("COOKIE_ECHOED") && first != COOKIE_ECHO) {
+                if (state.equals("COOKIE_ECHOED")
+                        && first != COOKIE_ECHO
+                        && !(first == AUTH && once[COOKIE_ECHO] > 0)) {
                     fail("DATA in COOKIE-ECHOED without the COOKIE ECHO first in its packet (RFC 9260 5.1)");
                 }
                 checkData(srcPort, dstPort, vtag);
+            }
+        }
+
+        /**
+         * An AUTH chunk (RFC 4895): only on an association that negotiated AUTH (section 6.2), with
+         * an HMAC Identifier the peer's HMAC-ALGO listed and an HMAC of that algorithm's length
+         * (sections 3.3, 4.2: 20 bytes for SHA-1, 32 for SHA-256).
+         */
+        void checkAuth(Conn c, int vtag, int negotiated, int off, int clen) {
+            if ((negotiated & EXT_AUTH) == 0) {
+                fail("AUTH on an association that did not negotiate it: both ends must send RANDOM and HMAC-ALGO"
+                        + " (RFC 4895 6.1)");
+            }
+            if (clen < 8) {
+                fail("AUTH chunk shorter than its 8-byte header (RFC 4895 4.2)");
+            }
+            int hmacId = b.getShort(off + 6) & 0xffff;
+            if (!c.peerHmacs.getOrDefault(vtag, Set.of()).contains(hmacId)) {
+                fail("AUTH with HMAC Identifier " + hmacId
+                        + ", which the peer's HMAC-ALGO does not list (RFC 4895 6.1)");
+            }
+            int expected = hmacId == 1 ? 20 : hmacId == 3 ? 32 : -1;
+            if (expected >= 0 && clen != 8 + expected) {
+                fail("AUTH with an HMAC of " + (clen - 8) + " bytes for HMAC Identifier " + hmacId + " (RFC 4895 4.2: "
+                        + expected + ")");
             }
         }
 
@@ -1413,9 +1497,16 @@ public final class ConformanceMonitor {
         return type == DATA ? "SSN" : "MID";
     }
 
+    /** Whether the peer whose Initiate Tag is {@code peerTag} asked for {@code type} to be authenticated. */
+    private static boolean peerRequires(Conn c, int peerTag, int type) {
+        boolean[] chunks = c.peerAuthChunks.get(peerTag);
+        return chunks != null && chunks[type];
+    }
+
     private static boolean onceOnly(int type) {
         return switch (type) {
-            case INIT,
+            case AUTH,
+                    INIT,
                     INIT_ACK,
                     SACK,
                     NR_SACK,
@@ -1453,6 +1544,9 @@ public final class ConformanceMonitor {
                             ? "FORWARD TSN on an association that uses I-DATA: I-FORWARD-TSN replaces it"
                                     + " (RFC 8260 2.3)"
                             : null;
+            case AUTH -> (negotiated & EXT_AUTH) != 0
+                    ? null
+                    : "AUTH without AUTH negotiated by both ends (RFC 4895 6.1)";
             case I_FORWARD_TSN -> pr && idata
                     ? null
                     : "I-FORWARD-TSN without both I-DATA and PR-SCTP negotiated by both ends (RFC 8260 2.3)";
@@ -1511,9 +1605,9 @@ public final class ConformanceMonitor {
             }
             case "COOKIE_ECHOED" -> {
                 return switch (type) {
-                    case COOKIE_ECHO, DATA, I_DATA, INIT_ACK, ABORT -> null;
-                    default -> "until the COOKIE ACK arrives only the COOKIE ECHO (with DATA bundled) is sent"
-                            + " (RFC 9260 5.1)";
+                    case COOKIE_ECHO, DATA, I_DATA, INIT_ACK, ABORT, AUTH -> null;
+                    default -> "until the COOKIE ACK arrives only the COOKIE ECHO (with DATA bundled, and AUTH"
+                            + " before them, RFC 4895 6.2) is sent (RFC 9260 5.1)";
                 };
             }
             case "ESTABLISHED" -> {

@@ -20,6 +20,7 @@ import org.sctpj.stack.SendStatus;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.Transmit;
 import org.sctpj.stack.addr.AddressPolicy;
+import org.sctpj.stack.auth.Authentication;
 import org.sctpj.stack.handshake.StateCookie;
 import org.sctpj.stack.icmp.IcmpHandling;
 import org.sctpj.stack.icmp.IcmpReport;
@@ -487,10 +488,22 @@ public final class Association {
      * passes 1 after it built this association from the COOKIE ECHO in chunk 0.
      */
     public void handlePacket(InboundPacket pkt, int start, long now) {
+        handlePacket(pkt, start, false, now);
+    }
+
+    /**
+     * As {@link #handlePacket(InboundPacket, int, long)}; {@code authenticated}: the chunks from
+     * {@code start} on follow an AUTH chunk that verified (RFC 4895 section 6.3).
+     *
+     * <p>With AUTH in force, a chunk of a type we require to be authenticated that does not follow
+     * a verified AUTH chunk in its packet is silently discarded; an AUTH chunk that does not verify
+     * discards the rest of the packet (with an ERROR for an HMAC Identifier we did not request).
+     */
+    public void handlePacket(InboundPacket pkt, int start, boolean authenticated, long now) {
         if (t.state == State.CLOSED) {
             return;
         }
-        if (start == 0 && !verificationTagOk(pkt, pkt.type(0))) {
+        if (start == 0 && !verificationTagOk(pkt, firstNonAuth(pkt))) {
             return;
         }
         boolean hadData = false;
@@ -498,7 +511,19 @@ public final class Association {
         boolean closedDuring = false;
         for (int i = start; i < pkt.chunkCount() && !closedDuring; i++) {
             int type = pkt.type(i);
+            if (!authenticated && t.auth.weRequire(type)) {
+                continue; // RFC 4895 section 6.3: silently discarded
+            }
             switch (type) {
+                case ChunkType.AUTH -> {
+                    if (!t.auth.inForce()) {
+                        closedDuring |= !onUnrecognized(pkt, i);
+                    } else if (t.auth.onAuth(pkt, i) == Authentication.Verdict.OK) {
+                        authenticated = true;
+                    } else {
+                        closedDuring = true; // the rest of the packet is discarded (section 6.3)
+                    }
+                }
                 case ChunkType.DATA, ChunkType.I_DATA -> {
                     int r = type == ChunkType.DATA ? t.data.onData(pkt, i, now) : t.data.onIData(pkt, i, now);
                     if (r < 0) {
@@ -561,6 +586,14 @@ public final class Association {
         t.reconfig.afterPacket(now);
     }
 
+    /**
+     * The type of the packet's first chunk that is not AUTH: an AUTH chunk goes first (RFC 4895
+     * section 6.2) where the Verification Tag rules of the chunk after it apply.
+     */
+    private static int firstNonAuth(InboundPacket pkt) {
+        return pkt.type(0) == ChunkType.AUTH && pkt.chunkCount() > 1 ? pkt.type(1) : pkt.type(0);
+    }
+
     /** RFC 9260 sections 8.5 and 8.5.1. */
     private boolean verificationTagOk(InboundPacket pkt, int first) {
         int vtag = pkt.verificationTag();
@@ -591,11 +624,34 @@ public final class Association {
      * are processed; otherwise the whole packet is discarded.
      */
     public void handleCookieEcho(InboundPacket pkt, StateCookie c, long now) {
+        handleCookieEcho(pkt, 0, c, now);
+    }
+
+    /**
+     * As {@link #handleCookieEcho(InboundPacket, StateCookie, long)} for a COOKIE ECHO at chunk
+     * {@code ci}: 1 when an AUTH chunk precedes it (RFC 4895 section 6.3). The AUTH chunk is
+     * checked with this association's keys when it has AUTH in force, else with the cookie's key
+     * vectors; one that does not verify discards the packet, and so does a COOKIE ECHO without
+     * AUTH when we require COOKIE ECHO to be authenticated.
+     */
+    public void handleCookieEcho(InboundPacket pkt, int ci, StateCookie c, long now) {
         if (t.state == State.CLOSED) {
             return;
         }
+        boolean authenticated = false;
+        if (ci == 1) {
+            Authentication.Verdict v = t.auth.inForce()
+                    ? t.auth.onAuth(pkt, 0)
+                    : Authentication.verifyWith(pkt, 0, c.localAuth(), c.peerAuth(), t.host.endpointKeys());
+            if (v != Authentication.Verdict.OK) {
+                return;
+            }
+            authenticated = true;
+        } else if (t.auth.weRequire(ChunkType.COOKIE_ECHO)) {
+            return;
+        }
         if (t.collision.onCookieEcho(c, pkt.from(), now) && pkt.verificationTag() == t.localTag) {
-            handlePacket(pkt, 1, now);
+            handlePacket(pkt, ci + 1, authenticated, now);
         }
     }
 

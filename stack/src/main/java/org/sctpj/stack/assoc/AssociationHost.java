@@ -48,6 +48,14 @@ public interface AssociationHost {
         return Optional.empty();
     }
 
+    /**
+     * The endpoint's shared keys for AUTH (RFC 4895 section 6.1), which a new association copies;
+     * null (the default) for key 0, empty, only.
+     */
+    default org.sctpj.stack.auth.SharedKeys endpointKeys() {
+        return null;
+    }
+
     /** Cookie secrets, for INIT ACKs made by an association (collision cases). */
     CookieSecrets cookieSecrets();
 

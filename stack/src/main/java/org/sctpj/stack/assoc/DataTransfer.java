@@ -554,6 +554,9 @@ public final class DataTransfer {
             int vtag = c.verificationTag();
             Path p = t.pathOf(dest);
             pb.reset(t.host.localPort(), t.peerPort, vtag, maxPacket(dest, p != null ? p.mtu() : t.o.pathMtu()));
+            if (vtag == t.peerTag && vtag != 0) {
+                pb.authenticate(t.auth.signer()); // RFC 4895 section 6.2
+            }
             boolean alone = false;
             while (!alone
                     && (c = t.controls.peek()) != null
@@ -637,6 +640,7 @@ public final class DataTransfer {
 
     private void startPacket(Path p) {
         pb.reset(t.host.localPort(), t.peerPort, t.peerTag, maxPacket(p));
+        pb.authenticate(t.auth.signer()); // RFC 4895 section 6.2: AUTH before what the peer requires
     }
 
     /**

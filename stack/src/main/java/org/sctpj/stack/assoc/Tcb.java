@@ -16,6 +16,7 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
+import org.sctpj.stack.auth.Authentication;
 import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.forwardtsn.ForwardTsn;
 import org.sctpj.stack.handshake.Connect;
@@ -185,6 +186,8 @@ public final class Tcb {
     public final ForwardTsn forwardTsn;
     /** ICMP errors about our packets (RFC 9260 appendix C, RFC 6951 section 5.5). */
     public final IcmpHandling icmp;
+    /** Authenticated chunks: key vectors, shared keys, AUTH checked and added (RFC 4895). */
+    public final Authentication auth;
 
     /** Observability counters of both directions (see {@link Counters}). */
     public final Counters counters = new Counters();
@@ -207,6 +210,7 @@ public final class Tcb {
         this.reconfig = new StreamReset(this);
         this.forwardTsn = new ForwardTsn(this);
         this.icmp = new IcmpHandling(this);
+        this.auth = new Authentication(this, host.endpointKeys());
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

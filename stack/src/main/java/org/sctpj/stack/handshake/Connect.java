@@ -12,11 +12,13 @@ import org.sctpj.stack.assoc.Association.State;
 import org.sctpj.stack.assoc.InboundPacket;
 import org.sctpj.stack.assoc.Tcb;
 import org.sctpj.stack.assoc.TimerKind;
+import org.sctpj.stack.auth.Authentication;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.Parsed;
 import org.sctpj.stack.wire.cause.InvalidMandatoryParameterCause;
+import org.sctpj.stack.wire.cause.ProtocolViolationCause;
 import org.sctpj.stack.wire.cause.StaleCookieCause;
 import org.sctpj.stack.wire.chunk.AbortChunk;
 import org.sctpj.stack.wire.chunk.Chunk;
@@ -67,6 +69,7 @@ public final class Connect {
         t.userPeers = List.copyOf(new LinkedHashSet<>(peers));
         plan.ifPresent(t.pathSet::applyPlan);
         t.state = State.COOKIE_WAIT;
+        t.auth.setLocal(Authentication.offer(t.o, t.host.random()));
         sendInit(now);
     }
 
@@ -108,13 +111,15 @@ public final class Connect {
         t.peerTag = c.peerTag();
         t.localInitialTsn = c.localInitialTsn();
         t.negotiate(c.peerExtensions(), c.peerAdaptation());
+        t.auth.adopt(c.localAuth(), c.peerAuth());
         t.data.startDataPath(
                 c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
     }
 
     private void sendInit(long now) {
         Path p = t.paths.get(t.primary);
-        sentInit = Handshake.buildInit(t.host, t.o, p.address(), t.localTag, t.localInitialTsn, preservativeMillis);
+        sentInit = Handshake.buildInit(
+                t.host, t.o, p.address(), t.localTag, t.localInitialTsn, preservativeMillis, t.auth.local());
         t.queue(sentInit, p.address(), 0);
         startT1(TimerKind.T1_INIT, now + p.rto().rto());
     }
@@ -149,6 +154,13 @@ public final class Connect {
             t.abort.close(AssociationChangeType.CANT_START, List.of(), "INIT ACK with a host name address", now);
             return;
         }
+        String authRefusal = t.auth.local() == null ? null : Authentication.refusal(pp.auth);
+        if (authRefusal != null) {
+            // RFC 4895 section 6.1: an unusable RANDOM (or HMAC-ALGO) aborts the association.
+            t.queue(AbortChunk.of(false, ProtocolViolationCause.of(authRefusal)), pkt.from(), ack.initiateTag());
+            t.abort.close(AssociationChangeType.CANT_START, List.of(), "INIT ACK with " + authRefusal, now);
+            return;
+        }
         if (!pp.toReport.isEmpty()) {
             // RFC 9260 section 3.2.1: report unrecognized parameters in an ERROR bundled with the COOKIE ECHO.
             t.queue(
@@ -165,6 +177,7 @@ public final class Connect {
         }
         t.pathSet.addListedPaths(pkt.from(), pp.addresses, now);
         t.negotiate(pp.extensions, pp.adaptation);
+        t.auth.adopt(t.auth.local(), pp.auth);
         t.data.startDataPath(
                 t.localInitialTsn, ack.initialTsn(), ack.aRwnd(), ack.outboundStreams(), ack.inboundStreams());
         cookieToEcho = pp.cookie;
@@ -280,5 +293,6 @@ public final class Connect {
             // association's COMMUNICATION_UP (or RESTART).
             t.host.emit(new SctpEvent.AdaptationIndication(t.id, t.peerAdaptation));
         }
+        t.auth.afterUp();
     }
 }

@@ -8,6 +8,9 @@ import java.util.Optional;
 import java.util.Set;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.assoc.AssociationHost;
+import org.sctpj.stack.auth.Authentication;
+import org.sctpj.stack.auth.KeyVector;
+import org.sctpj.stack.wire.cause.ProtocolViolationCause;
 import org.sctpj.stack.wire.chunk.AbortChunk;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;
@@ -40,6 +43,8 @@ public final class Handshake {
      * @param localInitialTsn our initial TSN
      * @param localTieTag tie-tag (section 5.2.2), 0 when there is no association
      * @param peerTieTag tie-tag of the peer, 0 when there is no association
+     * @param localAuth our AUTH key vector for the INIT ACK (RFC 4895 section 6.1: a new Random
+     *     with a new tag, our INIT's with our INIT's tag), null when we do not offer AUTH
      */
     public static Optional<InitAnswer> answerInit(
             AssociationHost host,
@@ -52,6 +57,7 @@ public final class Handshake {
             int localInitialTsn,
             int localTieTag,
             int peerTieTag,
+            KeyVector localAuth,
             long now) {
         if (init.initiateTag() == 0
                 || init.outboundStreams() == 0
@@ -73,6 +79,12 @@ public final class Handshake {
                         AbortChunk.of(false, InitHandling.unrecognizedCause(pp.toReport)), init.initiateTag()));
             }
             return Optional.empty();
+        }
+        String authRefusal = localAuth == null ? null : Authentication.refusal(pp.auth);
+        if (authRefusal != null) {
+            // RFC 4895 section 6.1: an unusable RANDOM (or HMAC-ALGO) aborts the association.
+            return Optional.of(
+                    new InitAnswer(AbortChunk.of(false, ProtocolViolationCause.of(authRefusal)), init.initiateTag()));
         }
         long lifetime = o.validCookieLife().toNanos();
         if (pp.cookiePreservativeMillis > 0) {
@@ -104,10 +116,15 @@ public final class Handshake {
                 to,
                 new ArrayList<>(peers),
                 pp.extensions,
-                pp.adaptation);
+                pp.adaptation,
+                localAuth,
+                localAuth == null ? null : pp.auth);
         List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(host.announceTo(from)));
         params.add(new StateCookieParameter(cookie.seal(host.cookieSecrets(), now)));
         params.addAll(Negotiation.offer(o));
+        if (localAuth != null) {
+            params.addAll(localAuth.parameters());
+        }
         params.addAll(InitHandling.unrecognizedForInitAck(pp.toReport));
         InitAckChunk ack = new InitAckChunk(
                 localTag, o.receiveBufferBytes(), o.outboundStreams(), o.maxInboundStreams(), localInitialTsn, params);
@@ -116,7 +133,7 @@ public final class Handshake {
 
     /**
      * Our INIT to {@code peer} (RFC 9260 section 5.1 A), with a Cookie Preservative when asked
-     * (5.2.6). It lists the addresses {@link AssociationHost#announceTo} gives and supports their
+     * (5.2.6), and our AUTH key vector when we offer AUTH. It lists the addresses {@link AssociationHost#announceTo} gives and supports their
      * address types (those of {@link AssociationHost#localAddresses()} when it gives none).
      */
     public static InitChunk buildInit(
@@ -125,11 +142,15 @@ public final class Handshake {
             InetAddress peer,
             int localTag,
             int initialTsn,
-            long preservativeMillis) {
+            long preservativeMillis,
+            KeyVector localAuth) {
         List<InetAddress> announced = host.announceTo(peer);
         List<Parameter> params = new ArrayList<>(InitHandling.localAddressParams(announced));
         params.add(InitHandling.supportedAddressTypes(announced.isEmpty() ? host.localAddresses() : announced));
         params.addAll(Negotiation.offer(o));
+        if (localAuth != null) {
+            params.addAll(localAuth.parameters()); // RFC 4895 section 6.1
+        }
         if (preservativeMillis > 0) {
             params.add(new CookiePreservativeParameter((int) Math.min(preservativeMillis, 0xffffffffL)));
         }

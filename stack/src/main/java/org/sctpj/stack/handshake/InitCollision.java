@@ -8,6 +8,8 @@ import org.sctpj.stack.assoc.Association.State;
 import org.sctpj.stack.assoc.InboundPacket;
 import org.sctpj.stack.assoc.Tcb;
 import org.sctpj.stack.assoc.TimerKind;
+import org.sctpj.stack.auth.Authentication;
+import org.sctpj.stack.auth.KeyVector;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.wire.Parsed;
 import org.sctpj.stack.wire.cause.CookieReceivedWhileShuttingDownCause;
@@ -196,6 +198,7 @@ public final class InitCollision {
         int tsn;
         int tieLocal = 0;
         int tiePeer = 0;
+        KeyVector auth = t.auth.local(); // with our INIT's tag, our INIT's Random (RFC 4895 section 6.1)
         switch (forInit(t.state, !added.isEmpty())) {
             case ABORT_NEW_ADDRESSES -> {
                 refuseNewAddresses(added, pkt.from(), init.initiateTag());
@@ -222,9 +225,11 @@ public final class InitCollision {
                 tsn = t.host.random().nextInt();
                 tieLocal = t.localTag;
                 tiePeer = t.peerTag;
+                auth = Authentication.offer(t.o, t.host.random());
             }
         }
-        Handshake.answerInit(t.host, t.o, init, t.peerPort, pkt.from(), pkt.to(), tag, tsn, tieLocal, tiePeer, now)
+        Handshake.answerInit(
+                        t.host, t.o, init, t.peerPort, pkt.from(), pkt.to(), tag, tsn, tieLocal, tiePeer, auth, now)
                 .ifPresent(a -> t.queue(a.chunk(), pkt.from(), a.verificationTag()));
     }
 
@@ -290,6 +295,7 @@ public final class InitCollision {
                 }
                 t.announce(c.peerAddresses());
                 t.negotiate(c.peerExtensions(), c.peerAdaptation());
+                t.auth.adopt(c.localAuth(), c.peerAuth());
                 t.data.startDataPath(
                         c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
                 t.connect.stopT1();
@@ -331,6 +337,7 @@ public final class InitCollision {
             p.resetErrorCount();
         }
         t.negotiate(c.peerExtensions(), c.peerAdaptation());
+        t.auth.adopt(c.localAuth(), c.peerAuth());
         t.data.startDataPath(
                 c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
         t.associationErrors = 0;

@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.sctpj.stack.Extension;
+import org.sctpj.stack.auth.KeyVector;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.UnrecognizedAction;
 import org.sctpj.stack.wire.cause.ErrorCause;
@@ -11,12 +13,15 @@ import org.sctpj.stack.wire.cause.UnrecognizedParametersCause;
 import org.sctpj.stack.wire.cause.UnresolvableAddressCause;
 import org.sctpj.stack.wire.param.AdaptationLayerIndicationParameter;
 import org.sctpj.stack.wire.param.AddressParameter;
+import org.sctpj.stack.wire.param.ChunkListParameter;
 import org.sctpj.stack.wire.param.CookiePreservativeParameter;
 import org.sctpj.stack.wire.param.ForwardTsnSupportedParameter;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.Ipv6AddressParameter;
 import org.sctpj.stack.wire.param.Parameter;
 import org.sctpj.stack.wire.param.ParameterType;
+import org.sctpj.stack.wire.param.RandomParameter;
+import org.sctpj.stack.wire.param.RequestedHmacAlgorithmParameter;
 import org.sctpj.stack.wire.param.StateCookieParameter;
 import org.sctpj.stack.wire.param.SupportedAddressTypesParameter;
 import org.sctpj.stack.wire.param.SupportedExtensionsParameter;
@@ -54,6 +59,16 @@ public final class InitHandling {
         public int extensions;
         /** The peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 when it sent none. */
         public long adaptation = -1;
+        /**
+         * The peer's AUTH key vector (RFC 4895 section 6.1: RANDOM, CHUNKS, HMAC-ALGO), or null
+         * when it did not send both RANDOM and HMAC-ALGO (then it does not support AUTH, whatever
+         * its Supported Extensions say).
+         */
+        public KeyVector auth;
+
+        private RandomParameter random;
+        private ChunkListParameter chunks;
+        private RequestedHmacAlgorithmParameter hmacs;
     }
 
     /** Reads the parameters of a received INIT or INIT ACK. */
@@ -73,6 +88,12 @@ public final class InitHandling {
                 out.peerSupportsV6 = sat.addressTypes().contains(ParameterType.IPV6_ADDRESS);
             } else if (p instanceof ForwardTsnSupportedParameter || p instanceof SupportedExtensionsParameter) {
                 out.extensions = Negotiation.announced(out.extensions, p);
+            } else if (p instanceof RandomParameter r) {
+                out.random = out.random == null ? r : out.random;
+            } else if (p instanceof ChunkListParameter c) {
+                out.chunks = out.chunks == null ? c : out.chunks;
+            } else if (p instanceof RequestedHmacAlgorithmParameter h) {
+                out.hmacs = out.hmacs == null ? h : out.hmacs;
             } else if (p instanceof AdaptationLayerIndicationParameter ali) {
                 out.adaptation = Integer.toUnsignedLong(ali.indication());
             } else if (p.type() == ParameterType.HOST_NAME_ADDRESS) {
@@ -90,7 +111,17 @@ public final class InitHandling {
                     break;
                 }
             }
-            // Known parameters we do not use (ECN, AUTH, ...) are ignored.
+            // Known parameters we do not use (ECN, ...) are ignored.
+        }
+        if (out.random != null && out.hmacs != null) {
+            // RFC 4895 section 6.1: the peer sends AUTH's parameters once each (the first counts).
+            // Kept whole (the key vector is what was sent); Authentication.refusal bounds them
+            // before a State Cookie or an association keeps them.
+            out.auth = new KeyVector(
+                    out.random.random(), out.chunks == null ? null : out.chunks.chunkTypes(), out.hmacs.hmacIds());
+            out.extensions |= Negotiation.bit(Extension.AUTH);
+        } else {
+            out.extensions &= ~Negotiation.bit(Extension.AUTH);
         }
         return out;
     }

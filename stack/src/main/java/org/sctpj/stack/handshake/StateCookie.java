@@ -5,6 +5,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.sctpj.stack.auth.KeyVector;
 import org.sctpj.stack.wire.Bytes;
 
 /**
@@ -52,6 +53,9 @@ import org.sctpj.stack.wire.Bytes;
  * @param peerExtensions the extensions the peer's INIT announced, as a {@link Negotiation#bit}
  *     mask (the association uses those we offer too)
  * @param peerAdaptation the peer's Adaptation Code Point (RFC 5061 section 4.2.6), or -1 for none
+ * @param localAuth our AUTH key vector of the INIT ACK (RFC 4895 section 6.1: our Random, Chunk
+ *     List and HMAC-ALGO), or null when we did not offer AUTH; never a shared key (section 6.3)
+ * @param peerAuth the peer's AUTH key vector of its INIT, or null when it sent none
  */
 public record StateCookie(
         long createdAt,
@@ -72,10 +76,17 @@ public record StateCookie(
         InetAddress localAddress,
         List<InetAddress> peerAddresses,
         int peerExtensions,
-        long peerAdaptation) {
+        long peerAdaptation,
+        KeyVector localAuth,
+        KeyVector peerAuth) {
 
-    /** Version of the format. */
-    static final int VERSION = 2;
+    /**
+     * Version of the format: 3 adds the AUTH key vectors at the end; a version 2 cookie (made
+     * before, still within its life) opens as one without them.
+     */
+    static final int VERSION = 3;
+
+    private static final int VERSION_WITHOUT_AUTH = 2;
     /** At most this many peer addresses are kept (bounded memory per cookie). */
     public static final int MAX_ADDRESSES = 16;
 
@@ -89,7 +100,11 @@ public record StateCookie(
 
     /** Serialises and signs the cookie. */
     public Bytes seal(CookieSecrets secrets, long now) {
-        ByteBuffer b = ByteBuffer.allocate(FIXED + 17 + 1 + 17 * peerAddresses.size() + CookieSecrets.MAC_LENGTH);
+        int authLength = 1
+                + (localAuth == null ? 0 : localAuth.encodedLength())
+                + (peerAuth == null ? 0 : peerAuth.encodedLength());
+        ByteBuffer b =
+                ByteBuffer.allocate(FIXED + 17 + 1 + 17 * peerAddresses.size() + authLength + CookieSecrets.MAC_LENGTH);
         b.put((byte) VERSION);
         b.put((byte) secrets.epoch(now));
         b.putLong(createdAt).putLong(lifetimeNanos);
@@ -106,6 +121,13 @@ public record StateCookie(
         b.put((byte) peerAddresses.size());
         for (InetAddress a : peerAddresses) {
             putAddress(b, a);
+        }
+        b.put((byte) ((localAuth != null ? 1 : 0) | (peerAuth != null ? 2 : 0)));
+        if (localAuth != null) {
+            localAuth.writeTo(b);
+        }
+        if (peerAuth != null) {
+            peerAuth.writeTo(b);
         }
         int n = b.position();
         byte[] mac = secrets.sign(b.array(), n, now);
@@ -137,7 +159,8 @@ public record StateCookie(
         if (raw.length < FIXED + 2 + 1 + CookieSecrets.MAC_LENGTH) {
             return new Invalid("cookie of " + raw.length + " bytes is too short");
         }
-        if ((raw[0] & 0xff) != VERSION) {
+        int version = raw[0] & 0xff;
+        if (version != VERSION && version != VERSION_WITHOUT_AUTH) {
             return new Invalid("cookie version " + (raw[0] & 0xff));
         }
         int bodyLength = raw.length - CookieSecrets.MAC_LENGTH;
@@ -172,6 +195,18 @@ public record StateCookie(
             }
             peers.add(a);
         }
+        KeyVector localAuth = null;
+        KeyVector peerAuth = null;
+        if (version == VERSION) {
+            if (!b.hasRemaining()) {
+                return new Invalid("cookie AUTH section missing");
+            }
+            int flags = b.get();
+            if ((flags & 1) != 0 && (localAuth = KeyVector.readFrom(b)) == null
+                    || (flags & 2) != 0 && (peerAuth = KeyVector.readFrom(b)) == null) {
+                return new Invalid("cookie AUTH section malformed");
+            }
+        }
         StateCookie cookie = new StateCookie(
                 createdAt,
                 lifetime,
@@ -191,7 +226,9 @@ public record StateCookie(
                 local,
                 peers,
                 peerExtensions,
-                peerAdaptation);
+                peerAdaptation,
+                localAuth,
+                peerAuth);
         long age = now - createdAt;
         if (age > lifetime) {
             return new Stale(cookie, Math.max(1, (age - lifetime) / 1000));

@@ -6,6 +6,7 @@ import org.sctpj.stack.wire.Crc32c;
 import org.sctpj.stack.wire.SctpPacket;
 import org.sctpj.stack.wire.Wire;
 import org.sctpj.stack.wire.chunk.Chunk;
+import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.stack.wire.chunk.DataChunk;
 import org.sctpj.stack.wire.chunk.IDataChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
@@ -15,7 +16,8 @@ import org.sctpj.stack.wire.chunk.SackChunk;
  * a buffer of the caller ({@link #target}): {@link #reset} writes the common header, {@link
  * #tryAdd}/{@link #tryAddData} append chunks while they fit in the path's packet size, {@link
  * #finish} fills the CRC32c and returns a copy of the packet's bytes, {@link #finishInPlace} fills
- * it and leaves the packet where it was built (nothing allocated).
+ * it and leaves the packet where it was built (nothing allocated). With {@link #authenticate} it
+ * also bundles and fills the AUTH chunk of RFC 4895.
  */
 public final class PacketBuilder {
 
@@ -36,6 +38,11 @@ public final class PacketBuilder {
     private int chunkCount;
     private int dataChunkCount;
     private int dataBytes;
+
+    /** Authenticates this packet (RFC 4895 section 6.2), or null. */
+    private PacketSigner signer;
+    /** Absolute index of the AUTH chunk in {@link #buf}, or -1 while none was written. */
+    private int authOffset = -1;
 
     /**
      * A builder whose packets can hold up to {@code capacity} bytes.
@@ -109,11 +116,49 @@ public final class PacketBuilder {
         chunkCount = 0;
         dataChunkCount = 0;
         dataBytes = 0;
+        signer = null;
+        authOffset = -1;
     }
 
-    /** Bytes still free in this packet. */
+    /**
+     * Authenticates the packet started by the last {@link #reset} (RFC 4895 section 6.2): an AUTH
+     * chunk goes right before the first chunk of a type {@code s} says the peer requires to be
+     * authenticated, and its HMAC is filled by {@link #finishInPlace}. Room for the AUTH chunk is
+     * kept from now on, so that the size accounting ({@link #remaining}, the data payload room)
+     * never lets an authenticated packet exceed the path's packet size. Call before any chunk is
+     * added; {@code null} leaves the packet unauthenticated.
+     *
+     * @throws IllegalStateException if chunks were already added
+     */
+    public void authenticate(PacketSigner s) {
+        if (chunkCount != 0) {
+            throw new IllegalStateException("authenticate must be called before the first chunk of the packet");
+        }
+        signer = s;
+    }
+
+    /** The AUTH chunk's room still kept in this packet (0 once it is written or without a signer). */
+    private int authReserve() {
+        return signer != null && authOffset < 0 ? signer.authLength() : 0;
+    }
+
+    /** Writes the AUTH chunk before a chunk of {@code type} when the peer requires it (room checked). */
+    private void authBefore(int type) {
+        if (signer != null && authOffset < 0 && signer.requires(type)) {
+            authOffset = buf.position();
+            signer.writeAuth(buf);
+            chunkCount++;
+        }
+    }
+
+    /** Whether the packet carries an AUTH chunk. */
+    public boolean hasAuth() {
+        return authOffset >= 0;
+    }
+
+    /** Bytes still free in this packet (the room an AUTH chunk will take is not free). */
     public int remaining() {
-        return limit - buf.position();
+        return limit - buf.position() - authReserve();
     }
 
     /**
@@ -134,12 +179,12 @@ public final class PacketBuilder {
 
     /** The most user data one I-DATA chunk may carry in an empty packet of this size. */
     public int maxIDataPayloadEmpty() {
-        return Math.max(0, ((limit - base - SctpPacket.HEADER_LENGTH) & ~3) - IDataChunk.FIXED_LENGTH);
+        return Math.max(0, ((limit - base - SctpPacket.HEADER_LENGTH - authReserve()) & ~3) - IDataChunk.FIXED_LENGTH);
     }
 
     /** The most user data one DATA chunk may carry in an empty packet of this size. */
     public int maxDataPayloadEmpty() {
-        return Math.max(0, ((limit - base - SctpPacket.HEADER_LENGTH) & ~3) - DataChunk.FIXED_LENGTH);
+        return Math.max(0, ((limit - base - SctpPacket.HEADER_LENGTH - authReserve()) & ~3) - DataChunk.FIXED_LENGTH);
     }
 
     /** True if no chunk has been added since {@link #reset}. */
@@ -152,6 +197,7 @@ public final class PacketBuilder {
         if (c.encodedLength() > remaining()) {
             return false;
         }
+        authBefore(c.type());
         c.encode(buf);
         chunkCount++;
         if (c instanceof DataChunk d) {
@@ -173,6 +219,7 @@ public final class PacketBuilder {
         if (SackChunk.length(gapCount, dupCount) > remaining()) {
             return false;
         }
+        authBefore(ChunkType.SACK);
         SackChunk.write(buf, cumTsnAck, aRwnd, gapStarts, gapEnds, gapCount, dups, dupCount);
         chunkCount++;
         return true;
@@ -192,6 +239,7 @@ public final class PacketBuilder {
         if (Wire.pad4(DataChunk.FIXED_LENGTH + len) > remaining()) {
             return false;
         }
+        authBefore(ChunkType.DATA);
         DataChunk.write(buf, flags, tsn, sid, ssn, ppid, data, off, len);
         chunkCount++;
         dataChunkCount++;
@@ -215,6 +263,7 @@ public final class PacketBuilder {
         if (Wire.pad4(IDataChunk.FIXED_LENGTH + len) > remaining()) {
             return false;
         }
+        authBefore(ChunkType.I_DATA);
         IDataChunk.write(buf, flags, tsn, sid, mid, ppidOrFsn, data, off, len);
         chunkCount++;
         dataChunkCount++;
@@ -260,6 +309,9 @@ public final class PacketBuilder {
      */
     public int finishInPlace() {
         int n = buf.position() - base;
+        if (authOffset >= 0) {
+            signer.sign(buf, authOffset, base + n);
+        }
         Crc32c.fill(buf, base, n);
         return n;
     }

@@ -248,7 +248,9 @@ public final class AssocFixture implements AssociationHost {
                 LOCAL,
                 peers,
                 0,
-                -1);
+                -1,
+                null,
+                null);
     }
 
     /** Every packet the association wants to send now, decoded. */

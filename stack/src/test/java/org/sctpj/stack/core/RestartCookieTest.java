@@ -112,7 +112,9 @@ class RestartCookieTest {
                 Peer.LOCAL,
                 peers,
                 0,
-                -1);
+                -1,
+                null,
+                null);
     }
 
     static List<SctpPacket> drain(Association a) {

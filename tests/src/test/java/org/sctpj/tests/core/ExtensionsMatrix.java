@@ -13,11 +13,12 @@ import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.wire.chunk.ChunkType;
 
 /**
  * The extension variants of the seeded matrices ({@link SimulatedMatrixTest}, {@link
  * ScenarioMatrixTest}): both sides offer {@link #OFFERED}, the run checks that exactly that was
- * negotiated on both sides, some messages carry a PR-SCTP policy ({@link #POLICIES}) and streams
+ * negotiated on both sides, the chunks of {@link #AUTHENTICATED} carry AUTH, some messages carry a PR-SCTP policy ({@link #POLICIES}) and streams
  * are reset at random points ({@link #RESETS}). The judge is the matrices' own: nothing lost that
  * the sender did not report abandoned (SEND_FAILED) for a message that had a policy, nothing
  * duplicated, nothing out of order within an ordered stream, no conformance-monitor violation, a
@@ -27,7 +28,22 @@ import org.sctpj.stack.SendInfo;
 final class ExtensionsMatrix {
 
     /** Offered by both sides. */
-    static final Set<Extension> OFFERED = EnumSet.of(Extension.PR_SCTP, Extension.I_DATA, Extension.RECONFIG);
+    static final Set<Extension> OFFERED =
+            EnumSet.of(Extension.PR_SCTP, Extension.I_DATA, Extension.RECONFIG, Extension.AUTH);
+
+    /**
+     * With {@link Extension#AUTH}, the chunk types both sides require authenticated (RFC 4895):
+     * the data path, its acknowledgements and the extension chunks, so that every packet of the
+     * transfer carries AUTH (and the HMAC is checked under loss, reordering and duplication).
+     */
+    static final Set<Integer> AUTHENTICATED = Set.of(
+            ChunkType.DATA,
+            ChunkType.I_DATA,
+            ChunkType.SACK,
+            ChunkType.FORWARD_TSN,
+            ChunkType.I_FORWARD_TSN,
+            ChunkType.RE_CONFIG,
+            ChunkType.SHUTDOWN);
 
     /** Some messages (see {@link #hasPolicy}) carry a PR-SCTP policy (RFC 7496). */
     static final boolean POLICIES = true;
@@ -39,7 +55,7 @@ final class ExtensionsMatrix {
 
     /** The options with {@link #OFFERED} on. */
     static SctpOptions offering(SctpOptions base) {
-        return base.toBuilder().extensions(OFFERED).build();
+        return base.toBuilder().extensions(OFFERED).authChunks(AUTHENTICATED).build();
     }
 
     /** Whether message {@code index} of a run gets a policy: one in three, chosen by the seed. */

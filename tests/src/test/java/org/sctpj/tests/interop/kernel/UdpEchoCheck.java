@@ -29,7 +29,10 @@ import org.sctpj.stack.llp.LowerLayer;
  * <p>It drives one {@link Endpoint} in the calling thread, following the Endpoint's calling
  * contract, over {@link UdpEncapsulation}.
  *
- * <p>Arguments: {@code LOCAL_ADDR PEER_ADDR PEER_SCTP_PORT MESSAGES STREAMS [UDP_PORT]}.
+ * <p>Arguments: {@code LOCAL_ADDR PEER_ADDR PEER_SCTP_PORT MESSAGES STREAMS [UDP_PORT
+ * [AUTH_CHUNKS]]}; with {@code AUTH_CHUNKS} (chunk types, comma-separated) the client offers AUTH
+ * (RFC 4895) requiring those chunk types authenticated, and the {@code ok} line says {@code
+ * auth=1} when the association used it.
  */
 public final class UdpEchoCheck {
 
@@ -45,6 +48,9 @@ public final class UdpEchoCheck {
     private final int[] lastOrdered;
     private AssociationId assoc;
     private boolean up;
+    /** Whether the association uses AUTH (RFC 4895). */
+    private boolean auth;
+
     private boolean done;
     private int next;
     private int received;
@@ -86,6 +92,12 @@ public final class UdpEchoCheck {
         int messages = Integer.parseInt(args[3]);
         int streams = Integer.parseInt(args[4]);
         int udpPort = args.length > 5 ? Integer.parseInt(args[5]) : UdpConfig.DEFAULT_PORT;
+        java.util.Set<Integer> authChunks = new java.util.TreeSet<>();
+        if (args.length > 6) {
+            for (String t : args[6].split(",")) {
+                authChunks.add(Integer.parseInt(t.trim()));
+            }
+        }
         String result;
         try (UdpEncapsulation udp = UdpEncapsulation.open(UdpConfig.builder()
                 .localPort(udpPort)
@@ -99,6 +111,12 @@ public final class UdpEchoCheck {
                     .rtoMin(Duration.ofMillis(200))
                     .delayedAckTime(Duration.ofMillis(100))
                     .build();
+            if (args.length > 6) {
+                opts = opts.toBuilder()
+                        .enable(org.sctpj.stack.Extension.AUTH)
+                        .authChunks(authChunks)
+                        .build();
+            }
             Endpoint ep =
                     new Endpoint(LOCAL_SCTP_PORT, List.of(local), opts, new SplittableRandom(), System.nanoTime());
             result = new UdpEchoCheck(ep, udp, messages, streams).run(peer, peerPort);
@@ -138,13 +156,14 @@ public final class UdpEchoCheck {
         }
         long t1 = System.nanoTime();
         return String.format(
-                "ok messages=%d streams=%d handshake_ms=%d transfer_ms=%d shutdown_ms=%d send_errors=%d",
+                "ok messages=%d streams=%d handshake_ms=%d transfer_ms=%d shutdown_ms=%d send_errors=%d auth=%d",
                 messages,
                 streams,
                 (tUp - t0) / 1_000_000,
                 (tEchoed - tUp) / 1_000_000,
                 (t1 - tEchoed) / 1_000_000,
-                sendErrors);
+                sendErrors,
+                auth ? 1 : 0);
     }
 
     private void sendMore(long now) {
@@ -190,6 +209,9 @@ public final class UdpEchoCheck {
                 case COMMUNICATION_UP -> {
                     up = true;
                     tUp = now;
+                    auth = endpoint.info(c.association())
+                            .map(i -> i.extensions().contains(org.sctpj.stack.Extension.AUTH))
+                            .orElse(false);
                     if (c.outboundStreams() < streams) {
                         failure = "kernel granted " + c.outboundStreams() + " streams, " + streams + " needed";
                     }
