@@ -151,6 +151,18 @@ public final class Network {
 
     /** Routes a packet sent by {@code side} at {@code now} onto its link, or counts it unroutable. */
     void send(Side side, long now, byte[] bytes, InetAddress source, InetAddress destination, Link.Arrivals out) {
+        send(side, now, bytes, source, destination, 0, out);
+    }
+
+    /** As {@link #send(Side, long, byte[], InetAddress, InetAddress, Link.Arrivals)}, sent with ECN codepoint {@code ecn}. */
+    void send(
+            Side side,
+            long now,
+            byte[] bytes,
+            InetAddress source,
+            InetAddress destination,
+            int ecn,
+            Link.Arrivals out) {
         Link link = routes.get(new Route(side, source, destination));
         if (link == null) {
             if (side == Side.A) {
@@ -160,6 +172,6 @@ public final class Network {
             }
             return;
         }
-        link.transmit(now, bytes, out);
+        link.transmit(now, bytes, ecn, out);
     }
 }

@@ -11,8 +11,15 @@ import java.util.Objects;
  * @param packet the packet bytes, from position to limit
  * @param source the sending address, one of the sending node's path addresses
  * @param destination the peer address
+ * @param ecn the ECN codepoint of the IP header ({@code org.sctpj.stack.llp.Ecn}: 0 Not-ECT, 2
+ *     ECT(0), 3 CE), which a link's CE-marking model looks at and the receiver is given
  */
-public record Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination) {
+public record Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination, int ecn) {
+
+    /** A packet sent Not-ECT. */
+    public Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination) {
+        this(packet, source, destination, 0);
+    }
 
     /** Checks that no component is null. */
     public Outgoing {

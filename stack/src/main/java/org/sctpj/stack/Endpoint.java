@@ -24,6 +24,7 @@ import org.sctpj.stack.handshake.InitHandling;
 import org.sctpj.stack.handshake.StateCookie;
 import org.sctpj.stack.icmp.IcmpHandling;
 import org.sctpj.stack.icmp.IcmpReport;
+import org.sctpj.stack.llp.Ecn;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.Crc32c;
 import org.sctpj.stack.wire.Parsed;
@@ -148,6 +149,7 @@ public final class Endpoint {
     private boolean handingOut;
 
     private InetAddress transmitSource;
+    private int transmitEcn;
     /** The state of the association that built the last packet polled; null for the endpoint's own. */
     private Association.State transmitState;
 
@@ -526,6 +528,15 @@ public final class Endpoint {
         return a == null ? Optional.empty() : Optional.of(AssociationInfo.of(a));
     }
 
+    /**
+     * What explicit congestion notification (RFC 9260 appendix A) did on an association so far, if
+     * it exists: all zero unless it negotiated {@link Extension#ECN}.
+     */
+    public Optional<EcnStats> ecnStats(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(a.tcb().ecn.stats());
+    }
+
     private Association assoc(AssociationId id) {
         Association a = byId.get(id);
         if (a == null) {
@@ -542,9 +553,19 @@ public final class Endpoint {
      * from the buffer's position to its limit; the buffer is not kept).
      */
     public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+        handleInput(packet, from, to, Ecn.NOT_ECT, now);
+    }
+
+    /**
+     * As {@link #handleInput(ByteBuffer, InetAddress, InetAddress, long)}, with the ECN codepoint
+     * the packet's IP header carried ({@link Ecn}), for lower layers that can read it: a Congestion
+     * Experienced mark on a packet with DATA of an association that negotiated {@link
+     * Extension#ECN} is echoed to the peer (RFC 9260 appendix A).
+     */
+    public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
         enter();
         try {
-            input(packet, from, to, now);
+            input(packet, from, to, ecn, now);
         } catch (RuntimeException | Error e) {
             exit(true, e);
             throw e;
@@ -552,7 +573,7 @@ public final class Endpoint {
         exit(true, null);
     }
 
-    private void input(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+    private void input(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
         stats.received++;
         int n = packet.remaining();
         if (n >= SctpPacket.HEADER_LENGTH && !Crc32c.verify(packet, packet.position(), n)) {
@@ -565,6 +586,7 @@ public final class Endpoint {
             return;
         }
         InboundPacket pkt = framed.value();
+        pkt.setEcn(ecn);
         if (pkt.destinationPort() != localPort) {
             stats.wrongPort++;
             return;
@@ -885,6 +907,7 @@ public final class Endpoint {
             out.limit(out.position());
             out.position(start);
             transmitSource = t.source();
+            transmitEcn = t.ecn();
             noteSender(null);
             return t.destination();
         }
@@ -894,6 +917,7 @@ public final class Endpoint {
             if (d != null) {
                 stats.sent++;
                 transmitSource = a.transmitSource();
+                transmitEcn = a.transmitEcn();
                 noteSender(a);
                 return d;
             }
@@ -907,6 +931,7 @@ public final class Endpoint {
                 pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
                 transmitSource = a.transmitSource();
+                transmitEcn = a.transmitEcn();
                 noteSender(a);
                 return d;
             }
@@ -917,6 +942,17 @@ public final class Endpoint {
     /** The local address the last packet of {@link #pollTransmit(ByteBuffer, long)} goes out from. */
     public InetAddress transmitSource() {
         return transmitSource;
+    }
+
+    /**
+     * The ECN codepoint ({@link Ecn}) the lower layer puts in the IP header of the last packet of
+     * {@link #pollTransmit(ByteBuffer, long)}: {@link Ecn#ECT_0} for a packet with new DATA of an
+     * association that negotiated {@link Extension#ECN} (RFC 9260 appendix A; retransmissions and
+     * control packets go Not-ECT, as RFC 3168 section 6.1.5 asks of TCP), otherwise {@link
+     * Ecn#NOT_ECT}.
+     */
+    public int transmitEcn() {
+        return transmitEcn;
     }
 
     /**

@@ -27,6 +27,11 @@ import org.sctpj.stack.llp.LowerLayer;
  *       The local address each packet was sent to is recovered from IP_PKTINFO /
  *       IPV6_RECVPKTINFO, so that multihoming knows which of our addresses it came in on.
  *   <li>{@link #await}: ppoll(2) on the sockets and an eventfd(2) that {@link #wakeup} writes to.
+ *   <li>ECN (RFC 3168, RFC 9260 appendix A): the codepoint the core asks for is set per packet with
+ *       an IP_TOS / IPV6_TCLASS control message; the one each packet arrived with is read from the
+ *       IPv4 header the kernel delivers, or from an IPV6_TCLASS control message (IPV6_RECVTCLASS),
+ *       and handed to the sink ({@link LowerLayer.PacketSink#packet(ByteBuffer, InetAddress,
+ *       InetAddress, int)}).
  *   <li>ICMP: IP_RECVERR / IPV6_RECVERR queue the ICMP errors about our packets (Protocol
  *       Unreachable, host unreachable, Packet Too Big...); {@link #receive} reads them and hands
  *       them to the sink as {@link org.sctpj.stack.icmp.IcmpReport}s (RFC 9260 appendix C).
@@ -296,6 +301,16 @@ public final class RawIpLowerLayer implements LowerLayer {
      */
     @Override
     public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
+        send(sctp, source, destination, 0);
+    }
+
+    /**
+     * As {@link #send(ByteBuffer, InetAddress, InetAddress)}, with the ECN codepoint of the IP
+     * header ({@link org.sctpj.stack.llp.Ecn}), set per packet with an IP_TOS / IPV6_TCLASS
+     * control message (RFC 9260 appendix A, RFC 3168).
+     */
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
         checkOpen();
         boolean isV4 = destination instanceof Inet4Address;
         RawSocket s = isV4 ? v4 : v6;
@@ -307,7 +322,7 @@ public final class RawIpLowerLayer implements LowerLayer {
             throw new IllegalArgumentException(
                     "source " + source + " and destination " + destination + " must be of the same family");
         }
-        s.send(sctp, source, destination);
+        s.send(sctp, source, destination, ecn & 3);
     }
 
     @Override

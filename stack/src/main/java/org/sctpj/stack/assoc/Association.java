@@ -502,6 +502,20 @@ public final class Association {
                         closedDuring = true; // not negotiated: an unrecognized chunk (RFC 3758 section 3.3.1)
                     }
                 }
+                case ChunkType.ECNE -> {
+                    if (t.has(Extension.ECN)) {
+                        t.ecn.onEcne(pkt, i);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true; // not negotiated: an unrecognized chunk (RFC 9260 appendix A)
+                    }
+                }
+                case ChunkType.CWR -> {
+                    if (t.has(Extension.ECN)) {
+                        t.ecn.onCwr(pkt, i);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true;
+                    }
+                }
                 case ChunkType.I_FORWARD_TSN -> {
                     if (t.has(Extension.PR_SCTP) && t.has(Extension.I_DATA)) {
                         t.forwardTsn.onIForwardTsn(pkt, i, now);
@@ -518,6 +532,9 @@ public final class Association {
             if (t.state == State.CLOSED) {
                 closedDuring = true;
             }
+        }
+        if (hadData) {
+            t.ecn.onPacket(pkt, start); // before the SACK is due, so that the ECNE goes with it
         }
         t.data.afterPacket(hadData, immediate, now);
         t.reconfig.afterPacket(now);
@@ -618,6 +635,11 @@ public final class Association {
     /** The local address the last packet of {@link #pollTransmit} goes out from. */
     public InetAddress transmitSource() {
         return t.data.transmitSource();
+    }
+
+    /** The ECN codepoint of the last packet of {@link #pollTransmit} ({@link org.sctpj.stack.llp.Ecn}). */
+    public int transmitEcn() {
+        return t.data.transmitEcn();
     }
 
     // ------------------------------------------------------------------ timers

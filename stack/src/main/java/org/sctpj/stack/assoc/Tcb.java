@@ -17,6 +17,7 @@ import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.cc.CongestionController;
+import org.sctpj.stack.ecn.EcnHandling;
 import org.sctpj.stack.forwardtsn.ForwardTsn;
 import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
@@ -185,6 +186,8 @@ public final class Tcb {
     public final ForwardTsn forwardTsn;
     /** ICMP errors about our packets (RFC 9260 appendix C, RFC 6951 section 5.5). */
     public final IcmpHandling icmp;
+    /** Explicit congestion notification: CE marks echoed, ECNE and CWR (RFC 9260 appendix A). */
+    public final EcnHandling ecn;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -204,6 +207,7 @@ public final class Tcb {
         this.reconfig = new StreamReset(this);
         this.forwardTsn = new ForwardTsn(this);
         this.icmp = new IcmpHandling(this);
+        this.ecn = new EcnHandling(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

@@ -12,6 +12,7 @@ import org.sctpj.stack.wire.cause.UnresolvableAddressCause;
 import org.sctpj.stack.wire.param.AdaptationLayerIndicationParameter;
 import org.sctpj.stack.wire.param.AddressParameter;
 import org.sctpj.stack.wire.param.CookiePreservativeParameter;
+import org.sctpj.stack.wire.param.EcnCapableParameter;
 import org.sctpj.stack.wire.param.ForwardTsnSupportedParameter;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.Ipv6AddressParameter;
@@ -71,7 +72,9 @@ public final class InitHandling {
             } else if (p instanceof SupportedAddressTypesParameter sat) {
                 out.peerSupportsV4 = sat.addressTypes().contains(ParameterType.IPV4_ADDRESS);
                 out.peerSupportsV6 = sat.addressTypes().contains(ParameterType.IPV6_ADDRESS);
-            } else if (p instanceof ForwardTsnSupportedParameter || p instanceof SupportedExtensionsParameter) {
+            } else if (p instanceof ForwardTsnSupportedParameter
+                    || p instanceof SupportedExtensionsParameter
+                    || p instanceof EcnCapableParameter) {
                 out.extensions = Negotiation.announced(out.extensions, p);
             } else if (p instanceof AdaptationLayerIndicationParameter ali) {
                 out.adaptation = Integer.toUnsignedLong(ali.indication());
@@ -90,7 +93,7 @@ public final class InitHandling {
                     break;
                 }
             }
-            // Known parameters we do not use (ECN, AUTH, ...) are ignored.
+            // Known parameters we do not use (AUTH, ...) are ignored.
         }
         return out;
     }

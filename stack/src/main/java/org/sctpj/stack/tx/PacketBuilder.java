@@ -36,6 +36,7 @@ public final class PacketBuilder {
     private int chunkCount;
     private int dataChunkCount;
     private int dataBytes;
+    private boolean retransmission;
 
     /**
      * A builder whose packets can hold up to {@code capacity} bytes.
@@ -109,6 +110,17 @@ public final class PacketBuilder {
         chunkCount = 0;
         dataChunkCount = 0;
         dataBytes = 0;
+        retransmission = false;
+    }
+
+    /** Notes that the packet carries a retransmitted DATA chunk (it is then sent Not-ECT). */
+    public void markRetransmission() {
+        retransmission = true;
+    }
+
+    /** Whether a retransmitted DATA chunk went into this packet since the last {@link #reset}. */
+    public boolean hasRetransmission() {
+        return retransmission;
     }
 
     /** Bytes still free in this packet. */

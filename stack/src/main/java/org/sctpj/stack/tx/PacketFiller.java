@@ -142,6 +142,9 @@ final class PacketFiller {
             fillNew(pb, p, before, now);
         }
         int added = pb.dataChunkCount() - before;
+        if (rtxChunks > 0) {
+            pb.markRetransmission(); // RFC 3168 section 6.1.5: retransmissions go Not-ECT
+        }
         if (added > 0) {
             burst[idx]--;
             t3.onDataSent(p, now);

@@ -270,6 +270,36 @@ final class MultiPathBed implements AutoCloseable {
         }
     }
 
+    /**
+     * Marks about {@code percent} of the ECN-capable (ECT(0)) SCTP packets A sends Congestion
+     * Experienced, IPv4 and IPv6 (an nftables rule on A's output: {@code ip ecn set ce}), as an
+     * ECN router would instead of dropping them; {@link #ceMarked()} counts the marks.
+     */
+    void markCe(double percent) throws IOException {
+        long per10k = Math.round(percent * 100);
+        nft(
+                nsA,
+                "table inet sctpj_ecn {\n"
+                        + "  chain ce { type filter hook output priority 20; policy accept;\n"
+                        + "    meta l4proto sctp ip ecn ect0 numgen random mod 10000 < " + per10k
+                        + " counter ip ecn set ce\n"
+                        + "    meta l4proto sctp ip6 ecn ect0 numgen random mod 10000 < " + per10k
+                        + " counter ip6 ecn set ce\n"
+                        + "  }\n}\n");
+    }
+
+    /** The packets {@link #markCe} marked so far (both families). */
+    long ceMarked() throws IOException {
+        String out = in(nsA, "nft", "list", "table", "inet", "sctpj_ecn");
+        long n = 0;
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("counter packets (\\d+)").matcher(out);
+        while (m.find()) {
+            n += Long.parseLong(m.group(1));
+        }
+        return n;
+    }
+
     /** Drops everything A and Z send on path {@code i} (1-based) until {@link #restore}. */
     void cut(int i) throws IOException {
         checkPath(i);
