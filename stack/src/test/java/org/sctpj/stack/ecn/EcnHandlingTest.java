@@ -257,4 +257,53 @@ class EcnHandlingTest {
         assertEquals(2, f.tcb().tx.outstandingCount(), "the SACK after it was not processed");
         assertTrue(cwrs(f.transmits()).isEmpty());
     }
+
+    /** The ECNE chunks of a corpus capture, each as its own byte array, in capture order. */
+    static List<byte[]> capturedEcnes(String file) throws java.io.IOException {
+        List<byte[]> out = new ArrayList<>();
+        try (java.io.InputStream in = EcnHandlingTest.class.getResourceAsStream("/corpus/" + file)) {
+            for (org.sctpj.stack.testutil.PcapReader.SctpFrame f :
+                    org.sctpj.stack.testutil.PcapReader.sctpPackets(in)) {
+                ByteBuffer b = ByteBuffer.wrap(f.sctp());
+                for (int at = 12; at + 4 <= b.limit(); ) {
+                    int len = b.getShort(at + 2) & 0xffff;
+                    if ((b.get(at) & 0xff) == 12) {
+                        byte[] c = new byte[len];
+                        b.get(at, c);
+                        out.add(c);
+                    }
+                    at += Math.max(4, (len + 3) & ~3);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The ECNEs the two stacks really send (corpus README): Linux's 8-byte form, which usrsctp
+     * 0.9.5 never answered (the stall capture), and usrsctp's 12-byte form with the packet count.
+     * Each, with its TSN set to one we sent, reduces our window once and is answered with a CWR.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        "usrsctp-to-kernel_raw_ecn-ce-ecne-usrsctp-stall.pcap, 8",
+        "kernel-to-usrsctp_raw_ecn-ecne-cwr.pcap, 12"
+    })
+    void ecnesOfBothPeersAreAnswered(String capture, int length) throws java.io.IOException {
+        List<byte[]> ecnes = capturedEcnes(capture);
+        assertFalse(ecnes.isEmpty(), capture);
+        byte[] raw = ecnes.get(0).clone();
+        assertEquals(length, raw.length, "the form this peer sends");
+        AssocFixture f = withEcn();
+        Path p = f.tcb().paths.get(0);
+        p.setCwnd(40_000);
+        List<Integer> tsns = sendMessages(f, 4);
+        ByteBuffer.wrap(raw).putInt(4, tsns.get(1));
+        org.sctpj.stack.wire.Parsed<? extends Chunk> decoded =
+                org.sctpj.stack.wire.chunk.Chunks.decode(ByteBuffer.wrap(raw), 0, raw.length);
+        assertTrue(decoded.isOk(), decoded.toString());
+        f.deliver(f.tcb().localTag, decoded.value());
+        assertEquals(20_000, p.cwnd());
+        assertEquals(List.of(new CwrChunk(tsns.get(1))), cwrs(f.transmits()));
+    }
 }
