@@ -54,6 +54,8 @@ public final class Linux {
     public static final int IP_RECVTOS = 13;
     /** Path MTU discovery mode of an IPv4 socket (one of the IP_PMTUDISC_ values). */
     public static final int IP_MTU_DISCOVER = 10;
+    /** Clear DF: the kernel fragments packets above the path MTU. */
+    public static final int IP_PMTUDISC_DONT = 0;
     /** Set DF, and refuse (EMSGSIZE) packets above the path MTU the kernel knows. */
     public static final int IP_PMTUDISC_DO = 2;
     /** Set DF and send at any size up to the interface MTU, whatever the kernel's path MTU: for probes. */

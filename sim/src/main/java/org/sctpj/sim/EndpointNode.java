@@ -180,11 +180,14 @@ public final class EndpointNode implements SimNode {
             }
             ByteBuffer copy = ByteBuffer.allocate(txBuffer.remaining());
             copy.put(txBuffer).flip();
-            return new Outgoing(copy, endpoint.transmitSource(), dest, endpoint.transmitEcn());
+            return new Outgoing(
+                    copy, endpoint.transmitSource(), dest, endpoint.transmitEcn(), endpoint.transmitFragmentable());
         }
         Transmit t = endpoint.pollTransmit(nowNanos).orElse(null);
         drainEvents();
-        return t == null ? null : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination(), t.ecn());
+        return t == null
+                ? null
+                : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination(), t.ecn(), t.fragmentable());
     }
 
     @Override

@@ -60,6 +60,9 @@ public final class Link {
     private long ceMarkAbove = Long.MAX_VALUE;
     private double ceMarkProbability;
     private long ceMarked;
+    private int mtu;
+    private long droppedTooBig;
+    private long fragmented;
 
     private long delayNanos;
     private long bandwidth;
@@ -250,6 +253,54 @@ public final class Link {
         LossModel.checkProbability("CE marking probability", probability);
         this.ceMarkProbability = probability;
         return this;
+    }
+
+    /**
+     * Sets the link's MTU in bytes of IP packet (the SCTP packet plus a 20-byte IPv4 or 40-byte
+     * IPv6 header); 0, the default, is unlimited. A larger packet is dropped ({@link
+     * #droppedTooBig()}, no ICMP is sent), unless it may be fragmented ({@link
+     * Outgoing#fragmentable()}): then it passes as its fragments would ({@link #fragmented()}).
+     * May change during a run, like every setting.
+     */
+    public Link mtu(int bytes) {
+        if (bytes != 0 && bytes < 68) {
+            throw new IllegalArgumentException("MTU must be 0 (unlimited) or at least 68 bytes, not " + bytes);
+        }
+        this.mtu = bytes;
+        return this;
+    }
+
+    /** The link's MTU, 0 for unlimited. */
+    public int mtu() {
+        return mtu;
+    }
+
+    /** Packets dropped for being larger than the MTU without being fragmentable. */
+    public long droppedTooBig() {
+        return droppedTooBig;
+    }
+
+    /** Fragmentable packets larger than the MTU that passed as fragments. */
+    public long fragmented() {
+        return fragmented;
+    }
+
+    /**
+     * Whether a packet of {@code ipBytes} is dropped for its size (counted as sent and dropped,
+     * its bytes not counted);
+     * a fragmentable one is counted and passes.
+     */
+    boolean tooBig(int ipBytes, boolean fragmentable) {
+        if (mtu == 0 || ipBytes <= mtu) {
+            return false;
+        }
+        if (fragmentable) {
+            fragmented++;
+            return false;
+        }
+        sent++;
+        droppedTooBig++;
+        return true;
     }
 
     /** Packets this link marked Congestion Experienced. */

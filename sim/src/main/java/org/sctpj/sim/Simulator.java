@@ -373,7 +373,7 @@ public final class Simulator {
                         node.lastTransmitState(),
                         node.lastTransmitUserPeers());
             }
-            network.send(side, now, bytes, src, dst, o.ecn(), new Link.Arrivals() {
+            network.send(side, now, bytes, src, dst, o.ecn(), o.fragmentable(), new Link.Arrivals() {
                 @Override
                 public void arrive(Link link, long sent, long arrival, byte[] copy, boolean corrupted) {
                     arrive(link, sent, arrival, copy, corrupted, 0);

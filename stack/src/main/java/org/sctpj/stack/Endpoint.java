@@ -150,6 +150,7 @@ public final class Endpoint {
 
     private InetAddress transmitSource;
     private int transmitEcn;
+    private boolean transmitFragmentable;
     /** The state of the association that built the last packet polled; null for the endpoint's own. */
     private Association.State transmitState;
 
@@ -537,6 +538,12 @@ public final class Endpoint {
         return a == null ? Optional.empty() : Optional.of(a.tcb().ecn.stats());
     }
 
+    /** What path MTU discovery (RFC 8899) did on each path of an association, if it exists. */
+    public Optional<List<PmtuStats>> pmtuStats(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(a.tcb().pmtu.stats());
+    }
+
     private Association assoc(AssociationId id) {
         Association a = byId.get(id);
         if (a == null) {
@@ -621,7 +628,8 @@ public final class Endpoint {
      * own (ICMP6), so a blind ICMP cannot end an association. What it does then is {@link
      * org.sctpj.stack.icmp.IcmpHandling}'s: a Port Unreachable over UDP or a Protocol Unreachable
      * ends the setup in COOKIE-WAIT (CANT_START) or the association (COMMUNICATION_LOST); a host or
-     * network unreachable counts as an error of its path; a Packet Too Big is recorded. Ignored
+     * network unreachable counts as an error of its path; a Packet Too Big is recorded, and with
+     * {@link SctpOptions#pmtuDiscovery()} lowers the path's MTU (RFC 8899 section 4.6.2). Ignored
      * when the association's {@link SctpOptions#icmpHandling()} is off. Counted in {@link
      * #stats()}. Never throws for any report.
      */
@@ -908,6 +916,7 @@ public final class Endpoint {
             out.position(start);
             transmitSource = t.source();
             transmitEcn = t.ecn();
+            transmitFragmentable = t.fragmentable();
             noteSender(null);
             return t.destination();
         }
@@ -918,6 +927,7 @@ public final class Endpoint {
                 stats.sent++;
                 transmitSource = a.transmitSource();
                 transmitEcn = a.transmitEcn();
+                transmitFragmentable = a.transmitFragmentable();
                 noteSender(a);
                 return d;
             }
@@ -932,6 +942,7 @@ public final class Endpoint {
                 stats.sent++;
                 transmitSource = a.transmitSource();
                 transmitEcn = a.transmitEcn();
+                transmitFragmentable = a.transmitFragmentable();
                 noteSender(a);
                 return d;
             }
@@ -953,6 +964,15 @@ public final class Endpoint {
      */
     public int transmitEcn() {
         return transmitEcn;
+    }
+
+    /**
+     * Whether the last packet of {@link #pollTransmit(ByteBuffer, long)} is larger than its path's
+     * MTU and may be fragmented by IP (see {@link Transmit#fragmentable()}): pass {@link
+     * org.sctpj.stack.llp.LowerLayer#FRAGMENTABLE} to the lower layer with it.
+     */
+    public boolean transmitFragmentable() {
+        return transmitFragmentable;
     }
 
     /**

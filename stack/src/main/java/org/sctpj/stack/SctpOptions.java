@@ -121,6 +121,14 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     RFC 9260 appendix C and RFC 6951 section 5.5 say (on by default): a verified Port
  *     Unreachable over UDP or Protocol Unreachable ends the setup or the association, a host or
  *     network unreachable counts against its path; off, every ICMP report is ignored
+ * @param pmtuDiscovery packetization-layer path MTU discovery per path (RFC 8899 with the probes of
+ *     its section 6.2: a HEARTBEAT padded with a PAD chunk, RFC 4820): each path starts at the base
+ *     of 1200 bytes and searches up to {@code pmtuMax}; repeated loss of full-size packets
+ *     (black hole) drops it back to the base; a verified ICMP Packet Too Big below the path's MTU
+ *     and not below the base lowers it. Off by default: every path then keeps {@code pathMtu}
+ *     (or what {@link Endpoint#setPathMtu} sets) and Packet Too Big is only recorded
+ * @param pmtuMax the largest path MTU the search tries (the MTU of the interface or of the
+ *     network); 0, the default, means {@code pathMtu}
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -160,7 +168,9 @@ public record SctpOptions(
         StreamSchedulerKind streamScheduler,
         Set<ReconfigRequestKind> acceptedReconfigRequests,
         IDataFragmentNumbering iDataFragmentNumbering,
-        boolean icmpHandling) {
+        boolean icmpHandling,
+        boolean pmtuDiscovery,
+        int pmtuMax) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -251,7 +261,9 @@ public record SctpOptions(
             StreamSchedulerKind.ROUND_ROBIN,
             EnumSet.allOf(ReconfigRequestKind.class),
             IDataFragmentNumbering.AUTO,
-            true);
+            true,
+            false,
+            0);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -323,6 +335,10 @@ public record SctpOptions(
         if (pathMtu < 576 || pathMtu > 65535) {
             throw new IllegalArgumentException("pathMtu must be 576..65535, was " + pathMtu);
         }
+        if (pmtuMax != 0 && (pmtuMax < 1200 || pmtuMax > 65535)) {
+            throw new IllegalArgumentException("pmtuMax must be 0 (pathMtu) or 1200..65535, was " + pmtuMax
+                    + ": path MTU discovery never goes below its base of 1200 bytes (RFC 8899 section 5.1.2)");
+        }
         if (encapsulationOverhead < 0 || encapsulationOverhead > 64) {
             throw new IllegalArgumentException("encapsulationOverhead must be 0..64, was " + encapsulationOverhead);
         }
@@ -386,6 +402,11 @@ public record SctpOptions(
             throw new IllegalArgumentException("adaptationIndication must be 0..4294967295 (32 bits, RFC 5061"
                     + " section 4.2.6), was " + adaptationIndication.getAsLong());
         }
+    }
+
+    /** The largest path MTU discovery tries: {@link #pmtuMax()}, or {@link #pathMtu()} when 0. */
+    public int pmtuSearchMax() {
+        return pmtuMax == 0 ? pathMtu : pmtuMax;
     }
 
     /** Whether we offer {@code e} (see {@link #extensions()}). */
@@ -458,6 +479,8 @@ public record SctpOptions(
         private Set<ReconfigRequestKind> acceptedReconfigRequests;
         private IDataFragmentNumbering iDataFragmentNumbering;
         private boolean icmpHandling;
+        private boolean pmtuDiscovery;
+        private int pmtuMax;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -501,6 +524,8 @@ public record SctpOptions(
             acceptedReconfigRequests = o.acceptedReconfigRequests;
             iDataFragmentNumbering = o.iDataFragmentNumbering;
             icmpHandling = o.icmpHandling;
+            pmtuDiscovery = o.pmtuDiscovery;
+            pmtuMax = o.pmtuMax;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -784,6 +809,18 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#pmtuDiscovery()}: path MTU discovery (RFC 8899) on or off (off by default). */
+        public Builder pmtuDiscovery(boolean on) {
+            pmtuDiscovery = on;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#pmtuMax()}: the largest path MTU discovery tries (0: {@code pathMtu}). */
+        public Builder pmtuMax(int bytes) {
+            pmtuMax = bytes;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -849,7 +886,9 @@ public record SctpOptions(
                     streamScheduler,
                     acceptedReconfigRequests,
                     iDataFragmentNumbering,
-                    icmpHandling);
+                    icmpHandling,
+                    pmtuDiscovery,
+                    pmtuMax);
         }
     }
 }

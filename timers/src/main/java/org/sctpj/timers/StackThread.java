@@ -607,7 +607,12 @@ public final class StackThread implements AutoCloseable {
                 return n;
             }
             n++;
-            send(h, b, ep.transmitSource(), dest, ep.transmitEcn());
+            send(
+                    h,
+                    b,
+                    ep.transmitSource(),
+                    dest,
+                    ep.transmitEcn() | (ep.transmitFragmentable() ? LowerLayer.FRAGMENTABLE : 0));
         }
     }
 

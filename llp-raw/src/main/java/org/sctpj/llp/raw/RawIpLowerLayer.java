@@ -89,6 +89,7 @@ public final class RawIpLowerLayer implements LowerLayer {
         private int receiveBatch = 16;
         private int receiveBufferBytes = SctpOptions.DEFAULTS.receiveBufferBytes();
         private boolean suppressProtocolUnreachable;
+        private boolean pathMtuProbing;
         private Path namespace;
 
         private Builder() {}
@@ -175,6 +176,21 @@ public final class RawIpLowerLayer implements LowerLayer {
         }
 
         /**
+         * Sets DF on every packet and never lets the kernel fragment one, whatever path MTU it
+         * believes ({@code IP_MTU_DISCOVER} / {@code IPV6_MTU_DISCOVER} = {@code PMTUDISC_PROBE}):
+         * what path MTU discovery with probes needs ({@link SctpOptions#pmtuDiscovery()}, RFC 8899
+         * section 3), so that a probe larger than the path is lost instead of fragmented. A packet
+         * the core marks fragmentable ({@link LowerLayer#FRAGMENTABLE}: a DATA chunk cut for a
+         * larger MTU that fell since) goes with DF clear (PMTUDISC_DONT for that one send). Off by
+         * default: the kernel's default (DF set, local fragmentation above the path MTU it learnt
+         * from ICMP).
+         */
+        public Builder pathMtuProbing(boolean on) {
+            this.pathMtuProbing = on;
+            return this;
+        }
+
+        /**
          * Open the sockets inside this network namespace (e.g. {@link NetworkNamespace#named}); they
          * stay there while the calling threads stay where they are. Needs CAP_SYS_ADMIN.
          */
@@ -216,10 +232,12 @@ public final class RawIpLowerLayer implements LowerLayer {
             try {
                 if (ipv4) {
                     s4 = RawSocket.open(false, receiveBatch, receiveBufferBytes, stats);
+                    s4.pathMtuProbing(pathMtuProbing);
                 }
                 if (ipv6) {
                     try {
                         s6 = RawSocket.open(true, receiveBatch, receiveBufferBytes, stats);
+                        s6.pathMtuProbing(pathMtuProbing);
                     } catch (RawSocket.FamilyUnsupportedException e) {
                         if (ipv6Required || s4 == null) {
                             throw e;
@@ -322,7 +340,7 @@ public final class RawIpLowerLayer implements LowerLayer {
             throw new IllegalArgumentException(
                     "source " + source + " and destination " + destination + " must be of the same family");
         }
-        s.send(sctp, source, destination, ecn & 3);
+        s.send(sctp, source, destination, ecn & 3, (ecn & FRAGMENTABLE) != 0);
     }
 
     @Override

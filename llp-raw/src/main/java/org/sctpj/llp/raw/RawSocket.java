@@ -81,6 +81,7 @@ final class RawSocket {
 
     private final ErrorQueue errors;
     private boolean recverr;
+    private boolean probing;
 
     private RawSocket(boolean ipv6, int fd, int batch, Stats stats) throws IOException {
         this.libc = Native.libc();
@@ -400,6 +401,45 @@ final class RawSocket {
      * Sends one SCTP packet to {@code destination}; the kernel builds the IP header. A specific
      * {@code source} is set with an IP_PKTINFO / IPV6_PKTINFO control message.
      */
+    /**
+     * DF on every packet, no local fragmentation ({@code PMTUDISC_PROBE}), for path MTU probes
+     * (RFC 8899 section 3); off: the kernel's default.
+     */
+    void pathMtuProbing(boolean on) throws IOException {
+        probing = on;
+        if (on) {
+            setDiscovery(IP_PMTUDISC_PROBE);
+        }
+    }
+
+    private void setDiscovery(int mode) throws IOException {
+        Native.setIntOption(
+                fd,
+                ipv6 ? IPPROTO_IPV6 : IPPROTO_IP,
+                ipv6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER,
+                mode,
+                ipv6 ? "IPV6_MTU_DISCOVER" : "IP_MTU_DISCOVER",
+                "a raw socket");
+    }
+
+    /**
+     * As {@link #send(ByteBuffer, InetAddress, InetAddress, int)}; a {@code fragmentable} packet
+     * goes with DF clear when the socket probes (PMTUDISC_DONT for this one send).
+     */
+    void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn, boolean fragmentable)
+            throws IOException {
+        if (!probing || !fragmentable) {
+            send(sctp, source, destination, ecn);
+            return;
+        }
+        setDiscovery(IP_PMTUDISC_DONT);
+        try {
+            send(sctp, source, destination, ecn);
+        } finally {
+            setDiscovery(IP_PMTUDISC_PROBE);
+        }
+    }
+
     void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
         int length = sctp.remaining();
         if (length > SLOT_SIZE) {

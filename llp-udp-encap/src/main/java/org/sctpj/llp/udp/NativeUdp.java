@@ -88,6 +88,8 @@ final class NativeUdp {
     private final InetSocketAddress[] heldTarget = new InetSocketAddress[MAX_HELD];
     private final int[] heldOffset = new int[MAX_HELD];
     private final int[] heldLength = new int[MAX_HELD];
+    /** DF on every datagram ({@link UdpConfig#pathMtuProbing()}). */
+    private final boolean probing;
     /** The ECN codepoint each held packet goes with. */
     private final int[] heldEcn = new int[MAX_HELD];
 
@@ -157,6 +159,7 @@ final class NativeUdp {
     long icmpReported;
 
     NativeUdp(UdpConfig config, UdpEncapsulation.Sock[] socks) throws IOException {
+        this.probing = config.pathMtuProbing();
         this.libc = Native.libc();
         this.socks = socks;
         int[] fds = new int[socks.length];
@@ -303,6 +306,9 @@ final class NativeUdp {
             // The ECN bits of each datagram (RFC 3168): IPv4 ones (also on a dual-stack socket) in
             // an IP_TOS control message, IPv6 ones in IPV6_TCLASS.
             Native.trySetIntOption(fd, IPPROTO_IP, IP_RECVTOS, 1);
+            if (config.pathMtuProbing()) {
+                discovery(s, IP_PMTUDISC_PROBE); // DF on every datagram, for path MTU probes (RFC 8899)
+            }
             if (s.family6) {
                 Native.trySetIntOption(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
             }
@@ -324,6 +330,35 @@ final class NativeUdp {
     // ================================================================ send
 
     /** Holds one packet for the next {@link #flush}, flushing first when the batch is full. */
+    /**
+     * As {@link #send(UdpEncapsulation.Sock, ByteBuffer, InetSocketAddress, int)}; with path MTU
+     * probing on, a {@code fragmentable} datagram goes alone with DF clear (PMTUDISC_DONT for
+     * its send), after the datagrams held before it.
+     */
+    void send(UdpEncapsulation.Sock s, ByteBuffer sctp, InetSocketAddress target, int ecn, boolean fragmentable)
+            throws IOException {
+        if (!probing || !fragmentable) {
+            send(s, sctp, target, ecn);
+            return;
+        }
+        flush();
+        discovery(s, IP_PMTUDISC_DONT);
+        try {
+            send(s, sctp, target, ecn);
+            flush();
+        } finally {
+            discovery(s, IP_PMTUDISC_PROBE);
+        }
+    }
+
+    /** Sets the socket's path MTU discovery mode, for IPv4 and (a dual-stack or IPv6 socket) IPv6. */
+    private static void discovery(UdpEncapsulation.Sock s, int mode) throws IOException {
+        Native.setIntOption(s.fd, IPPROTO_IP, IP_MTU_DISCOVER, mode, "IP_MTU_DISCOVER", "a UDP socket");
+        if (s.family6) {
+            Native.setIntOption(s.fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, mode, "IPV6_MTU_DISCOVER", "a UDP socket");
+        }
+    }
+
     void send(UdpEncapsulation.Sock s, ByteBuffer sctp, InetSocketAddress target, int ecn) throws IOException {
         int length = sctp.remaining();
         if (length > SEND_REGION_BYTES) {

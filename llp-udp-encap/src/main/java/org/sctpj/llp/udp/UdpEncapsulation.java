@@ -353,7 +353,7 @@ public final class UdpEncapsulation implements LowerLayer {
         int sctpPort = sctp.remaining() >= 4 ? ((sctp.get(p + 2) & 0xff) << 8) | (sctp.get(p + 3) & 0xff) : -1;
         InetSocketAddress target = ports.target(destination, sctpPort);
         if (nat != null) {
-            nat.send(s, sctp, target, ecn & 3);
+            nat.send(s, sctp, target, ecn & 3, (ecn & FRAGMENTABLE) != 0);
             return;
         }
         ByteBuffer b = sctp;

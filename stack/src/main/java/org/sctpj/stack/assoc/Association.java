@@ -642,6 +642,11 @@ public final class Association {
         return t.data.transmitEcn();
     }
 
+    /** Whether the last packet of {@link #pollTransmit} may be fragmented by IP (larger than its path's MTU). */
+    public boolean transmitFragmentable() {
+        return t.data.transmitFragmentable();
+    }
+
     // ------------------------------------------------------------------ timers
 
     /** The earliest deadline of this association, or {@link Long#MAX_VALUE}. */
@@ -673,6 +678,7 @@ public final class Association {
         return switch (kind) {
             case HEARTBEAT -> t.o.heartbeatEnabled() && t.state == State.ESTABLISHED;
             case DELAYED_SACK -> t.canBundleData();
+            case PMTU -> t.state == State.ESTABLISHED;
             default -> true;
         };
     }
@@ -695,6 +701,7 @@ public final class Association {
             }
             case DELAYED_SACK -> {} // the SACK is due: the next pollTransmit sends it (rx.sackNeeded)
             case RECONFIG -> t.reconfig.onTimer(now);
+            case PMTU -> t.pmtu.onTimer(path, now);
         }
     }
 

@@ -54,6 +54,8 @@ public final class DataTransfer {
     private InetAddress lastSource;
     /** The ECN codepoint of the last packet built. */
     private int lastEcn;
+    /** Whether the last packet built outgrew its path's MTU ({@link PacketBuilder#allowOversize}). */
+    private boolean lastFragmentable;
     /** Whether the packet being built has the pending ECNE already. */
     private boolean ecneInPacket;
     // Reused on the data path so that a packet of DATA or SACK allocates nothing.
@@ -374,6 +376,9 @@ public final class DataTransfer {
         if (t.state != Association.State.CLOSED) {
             t.failover.countAssociationError(now);
         }
+        if (t.state != Association.State.CLOSED) {
+            t.pmtu.onT3(p, now); // repeated loss of full-size packets: a black hole (RFC 8899 4.3)
+        }
     }
 
     /** Remembers where DATA came from, and the confirmed source before it when the source changes. */
@@ -473,7 +478,9 @@ public final class DataTransfer {
     /** See {@link Association#pollTransmit(long)}. */
     Optional<Transmit> pollTransmit(long now) {
         InetAddress dest = buildAndForward(now);
-        return dest == null ? Optional.empty() : Optional.of(new Transmit(pb.finish(), lastSource, dest, lastEcn));
+        return dest == null
+                ? Optional.empty()
+                : Optional.of(new Transmit(pb.finish(), lastSource, dest, lastEcn, lastFragmentable));
     }
 
     /** See {@link Association#pollTransmit(ByteBuffer, long)}. */
@@ -518,10 +525,19 @@ public final class DataTransfer {
         return lastEcn;
     }
 
+    /** Whether the last packet of {@link #pollTransmit} may be fragmented by IP. */
+    boolean transmitFragmentable() {
+        return lastFragmentable;
+    }
+
     /** Builds the next packet in {@link #pb}; returns its destination, or null when none is due. */
     private InetAddress build(long now) {
         ecneInPacket = false;
         t.reconfig.beforeTransmit(now);
+        InetAddress probe = t.pmtu.buildProbe(pb, t.host.localPort(), t.o.encapsulationOverhead());
+        if (probe != null) {
+            return finish(probe); // a path MTU probe travels alone (RFC 8899 section 6.2.1.1)
+        }
         Tcb.Control c = t.controls.peek();
         if (c != null) {
             InetAddress dest = c.destination();
@@ -650,6 +666,7 @@ public final class DataTransfer {
     private InetAddress finish(InetAddress dest) {
         lastSource = t.pathSet.sourceFor(dest);
         lastEcn = t.ecn.codepointFor(pb);
+        lastFragmentable = pb.fragmentable();
         return dest;
     }
 }

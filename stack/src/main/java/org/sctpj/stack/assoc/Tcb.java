@@ -28,6 +28,7 @@ import org.sctpj.stack.path.Path;
 import org.sctpj.stack.pathmgmt.Failover;
 import org.sctpj.stack.pathmgmt.HeartbeatHandler;
 import org.sctpj.stack.pathmgmt.PathSet;
+import org.sctpj.stack.pmtu.PmtuDiscovery;
 import org.sctpj.stack.reconfig.StreamReset;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.teardown.Abort;
@@ -188,6 +189,8 @@ public final class Tcb {
     public final IcmpHandling icmp;
     /** Explicit congestion notification: CE marks echoed, ECNE and CWR (RFC 9260 appendix A). */
     public final EcnHandling ecn;
+    /** Path MTU discovery with probes, black holes and Packet Too Big (RFC 8899). */
+    public final PmtuDiscovery pmtu;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -208,6 +211,7 @@ public final class Tcb {
         this.forwardTsn = new ForwardTsn(this);
         this.icmp = new IcmpHandling(this);
         this.ecn = new EcnHandling(this);
+        this.pmtu = new PmtuDiscovery(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

@@ -66,6 +66,14 @@ public interface LowerLayer extends AutoCloseable {
     }
 
     /**
+     * Or'ed into the {@code ecn} argument of {@link #send(ByteBuffer, InetAddress, InetAddress,
+     * int)} (above its two ECN bits) when the packet is larger than its path's MTU and may be
+     * fragmented by IP ({@link org.sctpj.stack.Endpoint#transmitFragmentable()}): a layer that sets
+     * DF on its packets (for path MTU probes) clears it for this one.
+     */
+    int FRAGMENTABLE = 0x100;
+
+    /**
      * Sends the packets held since the last flush. Packets given to {@link #send} may be held
      * until this call, so that an implementation can hand a whole burst to the kernel in few
      * system calls (UDP GSO, {@code sendmmsg}); the stack thread calls it after each burst it

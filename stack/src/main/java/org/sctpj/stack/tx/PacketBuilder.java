@@ -37,6 +37,7 @@ public final class PacketBuilder {
     private int dataChunkCount;
     private int dataBytes;
     private boolean retransmission;
+    private boolean fragmentable;
 
     /**
      * A builder whose packets can hold up to {@code capacity} bytes.
@@ -111,6 +112,30 @@ public final class PacketBuilder {
         dataChunkCount = 0;
         dataBytes = 0;
         retransmission = false;
+        fragmentable = false;
+    }
+
+    /**
+     * Lets this packet grow past its path's size for one chunk of {@code chunkBytes} (padding
+     * excluded) that fits no packet of the path any more: a DATA chunk cut for a larger path MTU,
+     * to be resent after the MTU fell (RFC 9260 section 6.9 forbids cutting it again). The packet
+     * is then {@link #fragmentable()}: the lower layer sends it with DF clear, for IP to fragment
+     * (RFC 8899 section 4.4 leaves such packets to the network layer). Returns false when even the
+     * buffer cannot hold it.
+     */
+    public boolean allowOversize(int chunkBytes) {
+        int want = buf.position() + Wire.pad4(chunkBytes);
+        if (want > buf.limit()) {
+            return false;
+        }
+        limit = Math.max(limit, want);
+        fragmentable = true;
+        return true;
+    }
+
+    /** Whether {@link #allowOversize} let this packet grow past its path's size. */
+    public boolean fragmentable() {
+        return fragmentable;
     }
 
     /** Notes that the packet carries a retransmitted DATA chunk (it is then sent Not-ECT). */
