@@ -44,4 +44,29 @@ class PmtuNamespaceTest {
                     r.deliveredMessages.get());
         }
     }
+
+    /**
+     * DF holds: on a veth of MTU 1500 with the search allowed up to 9000, probes above 1500 must be
+     * lost (the kernel refuses them, PMTUDISC_PROBE) instead of fragmented, so the search ends on
+     * 1500 (within its 8-byte step), not on 9000.
+     */
+    @Test
+    void probesAboveTheLinkAreLostNotFragmented() throws Exception {
+        MultiPathBed.require();
+        SctpOptions o = SctpOptions.DEFAULTS.toBuilder()
+                .pmtuDiscovery(true)
+                .pmtuMax(9000)
+                .build();
+        try (MultiPathBed bed =
+                        MultiPathBed.builder().paths(1).mtu(1500).rateMbit(100).create();
+                BulkRun r = BulkRun.open(bed, o, 7321, List.of(bed.z4(1)), true)) {
+            r.a.awaitTrue(ep -> !ep.pmtuStats(r.id).orElseThrow().get(0).searching(), 60_000, "the search completed");
+            PmtuStats s = r.a.call(ep -> ep.pmtuStats(r.id).orElseThrow().get(0));
+            assertTrue(s.mtu() <= 1500 && s.mtu() > 1500 - 8, s.toString());
+            assertTrue(s.probesLost() > 0, s.toString());
+            System.out.printf(
+                    "PMTU netns: veth 1500, max 9000: found %d in %.1f s (%d probes, %d lost)%n",
+                    s.mtu(), (s.completedAtNanos() - s.startedAtNanos()) / 1e9, s.probesSent(), s.probesLost());
+        }
+    }
 }
