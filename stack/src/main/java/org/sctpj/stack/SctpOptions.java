@@ -126,7 +126,11 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     of 1200 bytes and searches up to {@code pmtuMax}; repeated loss of full-size packets
  *     (black hole) drops it back to the base; a verified ICMP Packet Too Big below the path's MTU
  *     and not below the base lowers it. Off by default: every path then keeps {@code pathMtu}
- *     (or what {@link Endpoint#setPathMtu} sets) and Packet Too Big is only recorded
+ *     (or what {@link Endpoint#setPathMtu} sets) and Packet Too Big is only recorded. It needs a
+ *     lower layer that sets DF on every packet and never fragments one locally ({@code
+ *     RawIpLowerLayer.Builder.pathMtuProbing}, {@code UdpConfig.Builder.pathMtuProbing} on the
+ *     native UDP path): elsewhere a probe larger than the path is fragmented and wrongly taken as
+ *     passing. With it on, the search overrides {@link Endpoint#setPathMtu}
  * @param pmtuMax the largest path MTU the search tries (the MTU of the interface or of the
  *     network); 0, the default, means {@code pathMtu}
  */
