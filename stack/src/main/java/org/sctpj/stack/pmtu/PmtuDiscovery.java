@@ -42,7 +42,9 @@ import org.sctpj.stack.wire.param.HeartbeatInfoParameter;
  *       packets the lower layer may fragment ({@link PacketBuilder#allowOversize}).
  *   <li><b>Packet Too Big</b> (section 4.6): a verified ICMP Packet Too Big / Fragmentation Needed
  *       whose MTU is below the path's and not below the base (section 4.6.2) lowers the path's MTU
- *       to it; one below the base or not below the current size is ignored.
+ *       to it; one between the path's MTU and the size of the probe out fails that probe at once
+ *       and has the reported size probed next; one below the base, or otherwise not below the
+ *       current size, is ignored.
  * </ul>
  *
  * <p>Memory is fixed (arrays of {@link TimerTable#MAX_PATHS}); a HEARTBEAT ACK whose information is
@@ -75,6 +77,8 @@ public final class PmtuDiscovery {
 
     private final int[] attempts = new int[n];
     private final long[] nonce = new long[n];
+    /** A size a Packet Too Big reported during the search, to probe next (0: none). */
+    private final int[] hint = new int[n];
     /** A probe waits for the next packet built ({@link #buildProbe}). */
     private final boolean[] due = new boolean[n];
 
@@ -119,6 +123,7 @@ public final class PmtuDiscovery {
 
     private void restart(int k, boolean maxTried, int failedSize, long now) {
         startedAt[k] = now;
+        hint[k] = 0;
         searching[k] = true;
         triedMax[k] = maxTried;
         failed[k] = failedSize;
@@ -129,6 +134,11 @@ public final class PmtuDiscovery {
 
     /** The size to probe next on path {@code k}, or 0 when the search is complete. */
     private int nextSize(int k) {
+        int h = hint[k];
+        hint[k] = 0;
+        if (h > confirmed[k] && h < failed[k]) {
+            return h;
+        }
         int top = max();
         if (!triedMax[k] && top > confirmed[k]) {
             return top;
@@ -283,8 +293,25 @@ public final class PmtuDiscovery {
      */
     public boolean onPacketTooBig(Path p, int mtu, long now) {
         int k = p.index();
-        if (!on() || k >= n || mtu >= p.mtu() || mtu < BASE) {
+        if (!on() || k >= n || mtu < BASE) {
             return false;
+        }
+        if (mtu >= p.mtu()) {
+            if (!searching[k] || probe[k] <= mtu) {
+                return false;
+            }
+            // It answers the probe out (RFC 8899 section 4.6.2): that size fails at once, and the
+            // reported size is probed next instead of waiting for PROBE_TIMER.
+            if (probe[k] == max()) {
+                triedMax[k] = true;
+            }
+            failed[k] = Math.min(failed[k], probe[k]);
+            probe[k] = 0;
+            attempts[k] = 0;
+            hint[k] = mtu & ~3;
+            tooBigApplied[k]++;
+            sendNext(k, p, now);
+            return true;
         }
         tooBigApplied[k]++;
         int was = p.mtu();

@@ -183,4 +183,18 @@ class PmtuDiscoveryTest {
         assertTrue(rtx.packet().length > 1200 - 20);
         assertTrue(stats(f).searching(), "searching again below the size that stopped passing");
     }
+
+    @Test
+    void packetTooBigForTheProbeOutHasItsSizeProbedNext() {
+        AssocFixture f = up();
+        assertEquals(1480, probe(f.transmits()).packet().length, "1500 probed first");
+        f.a.handleIcmp(tooBig(f, 1400), f.now);
+        Transmit next = probe(f.transmits());
+        assertNotNull(next, "no PROBE_TIMER wait: the reported size goes at once");
+        assertEquals(1400 - 20, next.packet().length);
+        assertEquals(1200, f.tcb().paths.get(0).mtu(), "not taken before it is confirmed");
+        ack(f, next);
+        assertEquals(1400, f.tcb().paths.get(0).mtu());
+        assertEquals(1448 - 20, probe(f.transmits()).packet().length, "(1400 + 1500) / 2: 1500 failed");
+    }
 }

@@ -212,6 +212,20 @@ final class MultiPathBed implements AutoCloseable {
         in(ns2, "ip", "link", "set", if2, "mtu", Integer.toString(mtu), "up");
     }
 
+    /**
+     * Sets the MTU of path {@code i}'s link between the router and Z (both ends), smaller than
+     * A's link, so that R answers larger packets with ICMP Fragmentation Needed / Packet Too Big.
+     * Needs a bed with a router.
+     */
+    void farMtu(int i, int bytes) throws IOException {
+        checkPath(i);
+        if (!router) {
+            throw new IllegalStateException("farMtu needs a bed with a router (Builder.router(true))");
+        }
+        in(nsR, "ip", "link", "set", "rz" + i, "mtu", Integer.toString(bytes));
+        in(nsZ, "ip", "link", "set", "z" + i, "mtu", Integer.toString(bytes));
+    }
+
     /** The links' MTU. */
     int mtu() {
         return mtu;

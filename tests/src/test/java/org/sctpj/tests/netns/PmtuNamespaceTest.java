@@ -69,4 +69,40 @@ class PmtuNamespaceTest {
                     s.mtu(), (s.completedAtNanos() - s.startedAtNanos()) / 1e9, s.probesSent(), s.probesLost());
         }
     }
+
+    /**
+     * ICMP used where the lower layer reads it (IP_RECVERR): behind a router whose link to Z has MTU
+     * 1280, the probe of 1500 draws a Fragmentation Needed from the router; the raw layer hands it
+     * to the core, which probes the reported 1280 at once and settles there.
+     */
+    @Test
+    void fragmentationNeededFromARouterSettlesTheSearch() throws Exception {
+        MultiPathBed.require();
+        SctpOptions o = SctpOptions.DEFAULTS.toBuilder()
+                .pmtuDiscovery(true)
+                .pmtuMax(1500)
+                .build();
+        try (MultiPathBed bed =
+                MultiPathBed.builder().paths(1).router(true).rateMbit(100).create()) {
+            bed.farMtu(1, 1280);
+            try (BulkRun r = BulkRun.open(bed, o, 7322, List.of(bed.z4(1)), true)) {
+                r.a.awaitTrue(
+                        ep -> !ep.pmtuStats(r.id).orElseThrow().get(0).searching(), 60_000, "the search completed");
+                PmtuStats s = r.a.call(ep -> ep.pmtuStats(r.id).orElseThrow().get(0));
+                double mbps = r.slice(1500, 300);
+                assertNull(r.error.get(), r.error.get());
+                assertEquals(1280, s.mtu(), s.toString());
+                assertTrue(s.packetTooBigApplied() > 0, s.toString());
+                System.out.printf(
+                        "PMTU netns: router link 1280: found %d in %.1f ms (%d probes, %d lost, %d Packet Too Big"
+                                + " used); then %.1f Mbit/s%n",
+                        s.mtu(),
+                        (s.completedAtNanos() - s.startedAtNanos()) / 1e6,
+                        s.probesSent(),
+                        s.probesLost(),
+                        s.packetTooBigApplied(),
+                        mbps);
+            }
+        }
+    }
 }
