@@ -496,7 +496,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     }
 
     @Override
-    public synchronized void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+    public synchronized void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
         if (closed) {
             return;
         }
@@ -504,7 +504,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         int s = begin(Kind.PACKET_IN, now);
         batch.address(from);
         batch.address(to);
-        batch.i32(-1); // ECN bits: not reported by the lower layers yet
+        batch.i32(ecn); // the IP ECN codepoint the lower layer read (Ecn.NOT_ECT when it reads none)
         packet(packet, headersOnly);
         end(s, now);
     }

@@ -11,7 +11,7 @@ public enum Kind {
     DRAW(false),
     /** A random draw of bytes ({@code nextBytes}). */
     DRAW_BYTES(false),
-    /** A packet into {@code handleInput}: addresses, ECN bits (-1: not known), bytes. */
+    /** A packet into {@code handleInput}: addresses, ECN codepoint (-1 in journals written before the core took ECN), bytes. */
     PACKET_IN(true),
     /** An ICMP report into {@code handleIcmp}. */
     ICMP(true),

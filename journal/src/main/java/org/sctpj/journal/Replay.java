@@ -14,6 +14,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
+import org.sctpj.stack.llp.Ecn;
 import org.sctpj.stack.EventHandler;
 import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.ReconfigRequestKind;
@@ -236,10 +237,11 @@ public final class Replay implements EventHandler {
             case PACKET_IN -> {
                 InetAddress from = in.address();
                 InetAddress to = in.address();
-                in.i32(); // ECN bits: the core takes none yet
+                int ecn = in.i32();
                 in.i32();
                 byte[] p = in.bytes();
-                endpoint.handleInput(ByteBuffer.wrap(p), from, to, now);
+                // journals written before the core took ECN recorded -1: no codepoint
+                endpoint.handleInput(ByteBuffer.wrap(p), from, to, ecn < 0 ? Ecn.NOT_ECT : ecn, now);
             }
             case ICMP -> endpoint.handleIcmp((IcmpReport) Codec.read(in), now);
             case TIMEOUT -> endpoint.handleTimeout(now);

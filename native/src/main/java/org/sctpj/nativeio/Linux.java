@@ -48,6 +48,29 @@ public final class Linux {
     /** IPv4 destination address and interface of a received packet; source of a sent one. */
     public static final int IP_PKTINFO = 8;
 
+    /** The IPv4 TOS octet: its low two bits are the ECN field (RFC 3168), as a socket option or a control message. */
+    public static final int IP_TOS = 1;
+    /** Ask for the TOS octet of each received IPv4 datagram in an IP_TOS control message. */
+    public static final int IP_RECVTOS = 13;
+    /** Path MTU discovery mode of an IPv4 socket (one of the IP_PMTUDISC_ values). */
+    public static final int IP_MTU_DISCOVER = 10;
+    /** Clear DF: the kernel fragments packets above the path MTU. */
+    public static final int IP_PMTUDISC_DONT = 0;
+    /** Set DF, and refuse (EMSGSIZE) packets above the path MTU the kernel knows. */
+    public static final int IP_PMTUDISC_DO = 2;
+    /** Set DF and send at any size up to the interface MTU, whatever the kernel's path MTU: for probes. */
+    public static final int IP_PMTUDISC_PROBE = 3;
+    /** The path MTU the kernel knows for a connected socket (getsockopt). */
+    public static final int IP_MTU = 14;
+    /** The IPv6 Traffic Class: its low two bits are the ECN field, as a socket option or a control message. */
+    public static final int IPV6_TCLASS = 67;
+    /** Ask for the Traffic Class of each received IPv6 datagram in an IPV6_TCLASS control message. */
+    public static final int IPV6_RECVTCLASS = 66;
+    /** Path MTU discovery mode of an IPv6 socket (one of the IPV6_PMTUDISC_ values). */
+    public static final int IPV6_MTU_DISCOVER = 23;
+    /** As IP_PMTUDISC_PROBE, for IPv6. */
+    public static final int IPV6_PMTUDISC_PROBE = 3;
+
     public static final int IPV6_V6ONLY = 26;
     public static final int IPV6_RECVPKTINFO = 49;
     public static final int IPV6_PKTINFO = 50;

@@ -131,6 +131,11 @@ public final class EndpointNode implements SimNode {
 
     @Override
     public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long nowNanos) {
+        handleInput(packet, from, to, 0, nowNanos);
+    }
+
+    @Override
+    public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long nowNanos) {
         lastNow = nowNanos;
         lastInputDropped = dropInbound.test(packet.asReadOnlyBuffer());
         if (lastInputDropped) {
@@ -142,7 +147,7 @@ public final class EndpointNode implements SimNode {
         rx.clear();
         rx.put(packet.duplicate());
         rx.flip();
-        endpoint.handleInput(rx, from, to, nowNanos);
+        endpoint.handleInput(rx, from, to, ecn, nowNanos);
         // Scribble over what was read so a kept reference would show as corrupted data.
         for (int i = 0; i < rx.limit(); i++) {
             rx.put(i, (byte) 0x5a);
@@ -175,11 +180,14 @@ public final class EndpointNode implements SimNode {
             }
             ByteBuffer copy = ByteBuffer.allocate(txBuffer.remaining());
             copy.put(txBuffer).flip();
-            return new Outgoing(copy, endpoint.transmitSource(), dest);
+            return new Outgoing(
+                    copy, endpoint.transmitSource(), dest, endpoint.transmitEcn(), endpoint.transmitFragmentable());
         }
         Transmit t = endpoint.pollTransmit(nowNanos).orElse(null);
         drainEvents();
-        return t == null ? null : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination());
+        return t == null
+                ? null
+                : new Outgoing(ByteBuffer.wrap(t.packet()), t.source(), t.destination(), t.ecn(), t.fragmentable());
     }
 
     @Override

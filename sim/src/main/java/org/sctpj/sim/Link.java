@@ -33,6 +33,14 @@ import java.util.random.RandomGenerator;
  *       arrival: a path cut takes with it what was queued or on the wire.
  * </ol>
  *
+ * <p><b>CE marking</b> (an ECN-capable router, RFC 3168), off by default: a packet sent ECT(0) or
+ * ECT(1) is marked Congestion Experienced instead of being delayed or dropped when, on its
+ * arrival at the queue, the bytes queued are at least {@link #ceMarkAbove} (an AQM threshold below
+ * the queue limit), or with probability {@link #ceMarkProbability}. Not-ECT packets pass unmarked.
+ * The receiver is given the codepoint the packet arrives with ({@link SimNode#handleInput(
+ * java.nio.ByteBuffer, java.net.InetAddress, java.net.InetAddress, int, long)}); marks are counted
+ * ({@link #ceMarked()}).
+ *
  * <p>Every impairment draws from its own seeded stream, derived from the network's master seed and
  * the link's position, so runs are reproducible and switching one impairment on does not change
  * the decisions of another. Packets equal in everything but timing therefore meet the same fate in
@@ -48,6 +56,13 @@ public final class Link {
     private final RandomGenerator reorderRandom;
     private final RandomGenerator duplicateRandom;
     private final RandomGenerator corruptRandom;
+    private final RandomGenerator ceRandom;
+    private long ceMarkAbove = Long.MAX_VALUE;
+    private double ceMarkProbability;
+    private long ceMarked;
+    private int mtu;
+    private long droppedTooBig;
+    private long fragmented;
 
     private long delayNanos;
     private long bandwidth;
@@ -85,6 +100,7 @@ public final class Link {
         this.reorderRandom = Seeds.stream(seed, 2);
         this.duplicateRandom = Seeds.stream(seed, 3);
         this.corruptRandom = Seeds.stream(seed, 4);
+        this.ceRandom = Seeds.stream(seed, 5);
     }
 
     /** The link's name, {@code "p<path index>:A>Z"} or {@code "p<path index>:Z>A"}. */
@@ -221,6 +237,78 @@ public final class Link {
     }
 
     /**
+     * Marks ECN-capable packets Congestion Experienced when, as they enter, at least {@code bytes}
+     * are queued (needs a bandwidth; {@link Long#MAX_VALUE}, the default, never).
+     */
+    public Link ceMarkAbove(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("CE marking threshold must be >= 0 bytes, not " + bytes);
+        }
+        this.ceMarkAbove = bytes;
+        return this;
+    }
+
+    /** Marks each ECN-capable packet Congestion Experienced with {@code probability} (default 0). */
+    public Link ceMarkProbability(double probability) {
+        LossModel.checkProbability("CE marking probability", probability);
+        this.ceMarkProbability = probability;
+        return this;
+    }
+
+    /**
+     * Sets the link's MTU in bytes of IP packet (the SCTP packet plus a 20-byte IPv4 or 40-byte
+     * IPv6 header); 0, the default, is unlimited. A larger packet is dropped ({@link
+     * #droppedTooBig()}, no ICMP is sent), unless it may be fragmented ({@link
+     * Outgoing#fragmentable()}): then it passes as its fragments would ({@link #fragmented()}).
+     * May change during a run, like every setting.
+     */
+    public Link mtu(int bytes) {
+        if (bytes != 0 && bytes < 68) {
+            throw new IllegalArgumentException("MTU must be 0 (unlimited) or at least 68 bytes, not " + bytes);
+        }
+        this.mtu = bytes;
+        return this;
+    }
+
+    /** The link's MTU, 0 for unlimited. */
+    public int mtu() {
+        return mtu;
+    }
+
+    /** Packets dropped for being larger than the MTU without being fragmentable. */
+    public long droppedTooBig() {
+        return droppedTooBig;
+    }
+
+    /** Fragmentable packets larger than the MTU that passed as fragments. */
+    public long fragmented() {
+        return fragmented;
+    }
+
+    /**
+     * Whether a packet of {@code ipBytes} is dropped for its size (counted as sent and dropped,
+     * its bytes not counted);
+     * a fragmentable one is counted and passes.
+     */
+    boolean tooBig(int ipBytes, boolean fragmentable) {
+        if (mtu == 0 || ipBytes <= mtu) {
+            return false;
+        }
+        if (fragmentable) {
+            fragmented++;
+            return false;
+        }
+        sent++;
+        droppedTooBig++;
+        return true;
+    }
+
+    /** Packets this link marked Congestion Experienced. */
+    public long ceMarked() {
+        return ceMarked;
+    }
+
+    /**
      * The link goes down at virtual time {@code nanos} (inclusive) and stays down until a later
      * {@link #upAt}. May be called before or during a run, also for a time already past.
      */
@@ -280,6 +368,11 @@ public final class Link {
     interface Arrivals {
         /** Schedules a copy to arrive at {@code arrivalNanos}; it was sent at {@code sentNanos}. */
         void arrive(Link link, long sentNanos, long arrivalNanos, byte[] bytes, boolean corrupted);
+
+        /** As {@link #arrive(Link, long, long, byte[], boolean)}, arriving with ECN codepoint {@code ecn}. */
+        default void arrive(Link link, long sentNanos, long arrivalNanos, byte[] bytes, boolean corrupted, int ecn) {
+            arrive(link, sentNanos, arrivalNanos, bytes, corrupted);
+        }
     }
 
     /** The time to put {@code bytes} bytes on the wire at the current bandwidth, rounded up. */
@@ -311,6 +404,11 @@ public final class Link {
      * link's: it may be corrupted in place and handed to the receiver.
      */
     void transmit(long now, byte[] packet, Arrivals out) {
+        transmit(now, packet, 0, out);
+    }
+
+    /** As {@link #transmit(long, byte[], Arrivals)}, for a packet sent with ECN codepoint {@code ecn}. */
+    void transmit(long now, byte[] packet, int ecn, Arrivals out) {
         sent++;
         bytesSent += packet.length;
         if (!isUp(now)) {
@@ -318,7 +416,14 @@ public final class Link {
             return;
         }
         long departure = now;
+        boolean ect = ecn == 1 || ecn == 2;
+        if (ect && ceMarkProbability > 0 && LossProcess.draw(ceRandom, ceMarkProbability)) {
+            ecn = 3;
+        }
         if (bandwidth > 0) {
+            if (ect && queuedBytes(now) >= ceMarkAbove) {
+                ecn = 3;
+            }
             if (queuedBytes(now) + packet.length > queueLimit) {
                 droppedQueue++;
                 return;
@@ -338,21 +443,24 @@ public final class Link {
             reordered++;
             arrival += reorderExtraNanos;
         }
+        if (ect && ecn == 3) {
+            ceMarked++;
+        }
         byte[] second = LossProcess.draw(duplicateRandom, duplicateProbability) ? packet.clone() : null;
-        emit(now, arrival, packet, out);
+        emit(now, arrival, packet, ecn, out);
         if (second != null) {
             duplicated++;
-            emit(now, arrival, second, out);
+            emit(now, arrival, second, ecn, out);
         }
     }
 
-    private void emit(long now, long arrival, byte[] copy, Arrivals out) {
+    private void emit(long now, long arrival, byte[] copy, int ecn, Arrivals out) {
         boolean corrupted = copy.length > 0 && LossProcess.draw(corruptRandom, corruptProbability);
         if (corrupted) {
             long bit = corruptRandom.nextLong(copy.length * 8L);
             copy[(int) (bit >>> 3)] ^= (byte) (1 << (bit & 7));
         }
-        out.arrive(this, now, arrival, copy, corrupted);
+        out.arrive(this, now, arrival, copy, corrupted, ecn);
     }
 
     /**

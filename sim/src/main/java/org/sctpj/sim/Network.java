@@ -151,6 +151,22 @@ public final class Network {
 
     /** Routes a packet sent by {@code side} at {@code now} onto its link, or counts it unroutable. */
     void send(Side side, long now, byte[] bytes, InetAddress source, InetAddress destination, Link.Arrivals out) {
+        send(side, now, bytes, source, destination, 0, false, out);
+    }
+
+    /**
+     * As {@link #send(Side, long, byte[], InetAddress, InetAddress, Link.Arrivals)}, sent with ECN
+     * codepoint {@code ecn}, for a packet IP may fragment or not ({@link Outgoing#fragmentable()}).
+     */
+    void send(
+            Side side,
+            long now,
+            byte[] bytes,
+            InetAddress source,
+            InetAddress destination,
+            int ecn,
+            boolean fragmentable,
+            Link.Arrivals out) {
         Link link = routes.get(new Route(side, source, destination));
         if (link == null) {
             if (side == Side.A) {
@@ -160,6 +176,10 @@ public final class Network {
             }
             return;
         }
-        link.transmit(now, bytes, out);
+        int ipHeader = destination instanceof java.net.Inet6Address ? 40 : 20;
+        if (link.tooBig(bytes.length + ipHeader, fragmentable)) {
+            return;
+        }
+        link.transmit(now, bytes, ecn, out);
     }
 }

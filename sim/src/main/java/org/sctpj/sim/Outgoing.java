@@ -11,8 +11,22 @@ import java.util.Objects;
  * @param packet the packet bytes, from position to limit
  * @param source the sending address, one of the sending node's path addresses
  * @param destination the peer address
+ * @param ecn the ECN codepoint of the IP header ({@code org.sctpj.stack.llp.Ecn}: 0 Not-ECT, 2
+ *     ECT(0), 3 CE), which a link's CE-marking model looks at and the receiver is given
+ * @param fragmentable the packet may be fragmented by IP (DF clear): a link whose {@link Link#mtu}
+ *     it exceeds delivers it (as fragments would be) instead of dropping it
  */
-public record Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination) {
+public record Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination, int ecn, boolean fragmentable) {
+
+    /** A packet sent Not-ECT, not to be fragmented. */
+    public Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination) {
+        this(packet, source, destination, 0, false);
+    }
+
+    /** A packet sent with ECN codepoint {@code ecn}, not to be fragmented. */
+    public Outgoing(ByteBuffer packet, InetAddress source, InetAddress destination, int ecn) {
+        this(packet, source, destination, ecn, false);
+    }
 
     /** Checks that no component is null. */
     public Outgoing {

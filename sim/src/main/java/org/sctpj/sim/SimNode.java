@@ -22,6 +22,14 @@ public interface SimNode {
      */
     void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long nowNanos);
 
+    /**
+     * As {@link #handleInput(ByteBuffer, InetAddress, InetAddress, long)}, with the ECN codepoint
+     * the packet arrived with (as sent, or CE when a link marked it). The default forgets it.
+     */
+    default void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long nowNanos) {
+        handleInput(packet, from, to, nowNanos);
+    }
+
     /** Time has reached {@code nowNanos}: run every timer due at or before it. */
     void handleTimeout(long nowNanos);
 

@@ -58,6 +58,7 @@ public final class Simulator {
         final boolean corrupted;
         final InetAddress source;
         final InetAddress destination;
+        int ecn;
 
         Event(long time, long seq, Runnable action) {
             this(time, seq, action, null, 0, null, false, null, null);
@@ -312,7 +313,7 @@ public final class Simulator {
         // The node may keep and change its buffer: the monitor learns from its own copy, and only
         // from packets the node took in (not those a test filter dropped before it saw them).
         byte[] seen = monitor != null ? e.bytes.clone() : null;
-        node.handleInput(ByteBuffer.wrap(e.bytes), e.source, e.destination, now);
+        node.handleInput(ByteBuffer.wrap(e.bytes), e.source, e.destination, e.ecn, now);
         if (monitor != null && !node.lastInputDropped()) {
             monitor.onDeliver(to, ByteBuffer.wrap(seen), e.source, e.destination);
         }
@@ -372,14 +373,19 @@ public final class Simulator {
                         node.lastTransmitState(),
                         node.lastTransmitUserPeers());
             }
-            network.send(
-                    side,
-                    now,
-                    bytes,
-                    src,
-                    dst,
-                    (link, sent, arrival, copy, corrupted) ->
-                            events.add(new Event(arrival, seq++, null, link, sent, copy, corrupted, src, dst)));
+            network.send(side, now, bytes, src, dst, o.ecn(), o.fragmentable(), new Link.Arrivals() {
+                @Override
+                public void arrive(Link link, long sent, long arrival, byte[] copy, boolean corrupted) {
+                    arrive(link, sent, arrival, copy, corrupted, 0);
+                }
+
+                @Override
+                public void arrive(Link link, long sent, long arrival, byte[] copy, boolean corrupted, int ecn) {
+                    Event e = new Event(arrival, seq++, null, link, sent, copy, corrupted, src, dst);
+                    e.ecn = ecn;
+                    events.add(e);
+                }
+            });
         }
     }
 }

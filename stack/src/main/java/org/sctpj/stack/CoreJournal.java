@@ -47,8 +47,11 @@ public interface CoreJournal {
     /** The endpoint was created (before it draws its cookie secret). */
     void created(int localPort, List<InetAddress> localAddresses, SctpOptions options, long now);
 
-    /** {@link Endpoint#handleInput}: the packet from position to limit (not to be kept). */
-    void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, long now);
+    /**
+     * {@link Endpoint#handleInput}: the packet from position to limit (not to be kept), with the IP
+     * ECN codepoint the lower layer read ({@code Ecn.NOT_ECT} when it reads none).
+     */
+    void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now);
 
     /** {@link Endpoint#handleIcmp}. */
     void icmp(IcmpReport report, long now);

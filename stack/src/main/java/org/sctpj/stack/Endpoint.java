@@ -26,6 +26,7 @@ import org.sctpj.stack.handshake.InitHandling;
 import org.sctpj.stack.handshake.StateCookie;
 import org.sctpj.stack.icmp.IcmpHandling;
 import org.sctpj.stack.icmp.IcmpReport;
+import org.sctpj.stack.llp.Ecn;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.Crc32c;
 import org.sctpj.stack.wire.Parsed;
@@ -155,6 +156,8 @@ public final class Endpoint {
     private boolean handingOut;
 
     private InetAddress transmitSource;
+    private int transmitEcn;
+    private boolean transmitFragmentable;
     /** The state of the association that built the last packet polled; null for the endpoint's own. */
     private Association.State transmitState;
 
@@ -774,6 +777,21 @@ public final class Endpoint {
         }
     }
 
+    /**
+     * What explicit congestion notification (RFC 9260 appendix A) did on an association so far, if
+     * it exists: all zero unless it negotiated {@link Extension#ECN}.
+     */
+    public Optional<EcnStats> ecnStats(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(a.tcb().ecn.stats());
+    }
+
+    /** What path MTU discovery (RFC 8899) did on each path of an association, if it exists. */
+    public Optional<List<PmtuStats>> pmtuStats(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? Optional.empty() : Optional.of(a.tcb().pmtu.stats());
+    }
+
     private Association assoc(AssociationId id) {
         Association a = byId.get(id);
         if (a == null) {
@@ -790,12 +808,22 @@ public final class Endpoint {
      * from the buffer's position to its limit; the buffer is not kept).
      */
     public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+        handleInput(packet, from, to, Ecn.NOT_ECT, now);
+    }
+
+    /**
+     * As {@link #handleInput(ByteBuffer, InetAddress, InetAddress, long)}, with the ECN codepoint
+     * the packet's IP header carried ({@link Ecn}), for lower layers that can read it: a Congestion
+     * Experienced mark on a packet with DATA of an association that negotiated {@link
+     * Extension#ECN} is echoed to the peer (RFC 9260 appendix A).
+     */
+    public void handleInput(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
         if (journal != null) {
-            journal.packetIn(packet, from, to, journalNow = now);
+            journal.packetIn(packet, from, to, ecn, journalNow = now);
         }
         enter();
         try {
-            input(packet, from, to, now);
+            input(packet, from, to, ecn, now);
         } catch (RuntimeException | Error e) {
             exit(true, e);
             throw e;
@@ -803,7 +831,7 @@ public final class Endpoint {
         exit(true, null);
     }
 
-    private void input(ByteBuffer packet, InetAddress from, InetAddress to, long now) {
+    private void input(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
         stats.received++;
         int n = packet.remaining();
         if (n >= SctpPacket.HEADER_LENGTH && !Crc32c.verify(packet, packet.position(), n)) {
@@ -816,6 +844,7 @@ public final class Endpoint {
             return;
         }
         InboundPacket pkt = framed.value();
+        pkt.setEcn(ecn);
         if (pkt.destinationPort() != localPort) {
             stats.wrongPort++;
             return;
@@ -854,7 +883,8 @@ public final class Endpoint {
      * own (ICMP6), so a blind ICMP cannot end an association. What it does then is {@link
      * org.sctpj.stack.icmp.IcmpHandling}'s: a Port Unreachable over UDP or a Protocol Unreachable
      * ends the setup in COOKIE-WAIT (CANT_START) or the association (COMMUNICATION_LOST); a host or
-     * network unreachable counts as an error of its path; a Packet Too Big is recorded. Ignored
+     * network unreachable counts as an error of its path; a Packet Too Big is recorded, and with
+     * {@link SctpOptions#pmtuDiscovery()} lowers the path's MTU (RFC 8899 section 4.6.2). Ignored
      * when the association's {@link SctpOptions#icmpHandling()} is off. Counted in {@link
      * #stats()}. Never throws for any report.
      */
@@ -1181,6 +1211,8 @@ public final class Endpoint {
             out.limit(out.position());
             out.position(start);
             transmitSource = t.source();
+            transmitEcn = t.ecn();
+            transmitFragmentable = t.fragmentable();
             noteSender(null);
             return t.destination();
         }
@@ -1190,6 +1222,8 @@ public final class Endpoint {
             if (d != null) {
                 stats.sent++;
                 transmitSource = a.transmitSource();
+                transmitEcn = a.transmitEcn();
+                transmitFragmentable = a.transmitFragmentable();
                 noteSender(a);
                 return d;
             }
@@ -1203,6 +1237,8 @@ public final class Endpoint {
                 pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
                 transmitSource = a.transmitSource();
+                transmitEcn = a.transmitEcn();
+                transmitFragmentable = a.transmitFragmentable();
                 noteSender(a);
                 return d;
             }
@@ -1213,6 +1249,26 @@ public final class Endpoint {
     /** The local address the last packet of {@link #pollTransmit(ByteBuffer, long)} goes out from. */
     public InetAddress transmitSource() {
         return transmitSource;
+    }
+
+    /**
+     * The ECN codepoint ({@link Ecn}) the lower layer puts in the IP header of the last packet of
+     * {@link #pollTransmit(ByteBuffer, long)}: {@link Ecn#ECT_0} for a packet with new DATA of an
+     * association that negotiated {@link Extension#ECN} (RFC 9260 appendix A; retransmissions and
+     * control packets go Not-ECT, as RFC 3168 section 6.1.5 asks of TCP), otherwise {@link
+     * Ecn#NOT_ECT}.
+     */
+    public int transmitEcn() {
+        return transmitEcn;
+    }
+
+    /**
+     * Whether the last packet of {@link #pollTransmit(ByteBuffer, long)} is larger than its path's
+     * MTU and may be fragmented by IP (see {@link Transmit#fragmentable()}): pass {@link
+     * org.sctpj.stack.llp.LowerLayer#FRAGMENTABLE} to the lower layer with it.
+     */
+    public boolean transmitFragmentable() {
+        return transmitFragmentable;
     }
 
     /**

@@ -28,7 +28,20 @@ public enum Extension {
      * {@link SctpOptions#authChunks()} and {@link SctpOptions#authHmacs()}; keys are managed with
      * {@link Endpoint#setAuthKey} and its siblings. Not offered by default.
      */
-    AUTH(0x0F);
+    AUTH(0x0F),
+
+    /**
+     * Explicit Congestion Notification (RFC 9260 appendix A): announced by the ECN Capable parameter
+     * (0x8000) in INIT and INIT ACK, not in Supported Extensions ({@link #chunkType()} is the ECNE
+     * chunk, type 12, for reference only). With it, our DATA packets ask the lower layer for ECT(0),
+     * a Congestion Experienced mark on a packet with DATA is echoed in ECNE chunks until the peer's
+     * CWR covers it, and an ECNE from the peer reduces the window of the path once per window of
+     * data (as a fast retransmit does) and is answered with a CWR. Off by default; the lower layer
+     * must set and read the IP ECN bits for it to matter ({@link
+     * org.sctpj.stack.llp.LowerLayer#send(java.nio.ByteBuffer, java.net.InetAddress,
+     * java.net.InetAddress, int)}).
+     */
+    ECN(0x0C);
 
     private final int chunkType;
 
@@ -36,7 +49,10 @@ public enum Extension {
         this.chunkType = chunkType;
     }
 
-    /** The chunk type whose presence in the Supported Extensions parameter announces the extension. */
+    /**
+     * The chunk type whose presence in the Supported Extensions parameter announces the extension
+     * ({@link #ECN} excepted: its own parameter announces it).
+     */
     public int chunkType() {
         return chunkType;
     }

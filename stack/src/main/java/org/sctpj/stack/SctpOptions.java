@@ -131,6 +131,18 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     first (RFC 4895 section 3.3, the HMAC-ALGO parameter; RFC 6458 section 8.1.21
  *     SCTP_HMAC_IDENT): 1 (HMAC-SHA-1, which must be listed) and/or 3 (HMAC-SHA-256). By default
  *     [3, 1]
+ * @param pmtuDiscovery packetization-layer path MTU discovery per path (RFC 8899 with the probes of
+ *     its section 6.2: a HEARTBEAT padded with a PAD chunk, RFC 4820): each path starts at the base
+ *     of 1200 bytes and searches up to {@code pmtuMax}; repeated loss of full-size packets
+ *     (black hole) drops it back to the base; a verified ICMP Packet Too Big below the path's MTU
+ *     and not below the base lowers it. Off by default: every path then keeps {@code pathMtu}
+ *     (or what {@link Endpoint#setPathMtu} sets) and Packet Too Big is only recorded. It needs a
+ *     lower layer that sets DF on every packet and never fragments one locally ({@code
+ *     RawIpLowerLayer.Builder.pathMtuProbing}, {@code UdpConfig.Builder.pathMtuProbing} on the
+ *     native UDP path): elsewhere a probe larger than the path is fragmented and wrongly taken as
+ *     passing. With it on, the search overrides {@link Endpoint#setPathMtu}
+ * @param pmtuMax the largest path MTU the search tries (the MTU of the interface or of the
+ *     network); 0, the default, means {@code pathMtu}
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -172,7 +184,9 @@ public record SctpOptions(
         IDataFragmentNumbering iDataFragmentNumbering,
         boolean icmpHandling,
         Set<Integer> authChunks,
-        List<Integer> authHmacs) {
+        List<Integer> authHmacs,
+        boolean pmtuDiscovery,
+        int pmtuMax) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -265,7 +279,9 @@ public record SctpOptions(
             IDataFragmentNumbering.AUTO,
             true,
             Set.of(),
-            List.of(3, 1));
+            List.of(3, 1),
+            false,
+            0);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -336,6 +352,10 @@ public record SctpOptions(
         atLeast("sackFrequency", sackFrequency, 1);
         if (pathMtu < 576 || pathMtu > 65535) {
             throw new IllegalArgumentException("pathMtu must be 576..65535, was " + pathMtu);
+        }
+        if (pmtuMax != 0 && (pmtuMax < 1200 || pmtuMax > 65535)) {
+            throw new IllegalArgumentException("pmtuMax must be 0 (pathMtu) or 1200..65535, was " + pmtuMax
+                    + ": path MTU discovery never goes below its base of 1200 bytes (RFC 8899 section 5.1.2)");
         }
         if (encapsulationOverhead < 0 || encapsulationOverhead > 64) {
             throw new IllegalArgumentException("encapsulationOverhead must be 0..64, was " + encapsulationOverhead);
@@ -426,6 +446,11 @@ public record SctpOptions(
         }
     }
 
+    /** The largest path MTU discovery tries: {@link #pmtuMax()}, or {@link #pathMtu()} when 0. */
+    public int pmtuSearchMax() {
+        return pmtuMax == 0 ? pathMtu : pmtuMax;
+    }
+
     /** Whether we offer {@code e} (see {@link #extensions()}). */
     public boolean offers(Extension e) {
         return extensions.contains(e);
@@ -498,6 +523,8 @@ public record SctpOptions(
         private boolean icmpHandling;
         private Set<Integer> authChunks;
         private List<Integer> authHmacs;
+        private boolean pmtuDiscovery;
+        private int pmtuMax;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -543,6 +570,8 @@ public record SctpOptions(
             icmpHandling = o.icmpHandling;
             authChunks = o.authChunks;
             authHmacs = o.authHmacs;
+            pmtuDiscovery = o.pmtuDiscovery;
+            pmtuMax = o.pmtuMax;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -844,6 +873,18 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#pmtuDiscovery()}: path MTU discovery (RFC 8899) on or off (off by default). */
+        public Builder pmtuDiscovery(boolean on) {
+            pmtuDiscovery = on;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#pmtuMax()}: the largest path MTU discovery tries (0: {@code pathMtu}). */
+        public Builder pmtuMax(int bytes) {
+            pmtuMax = bytes;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -911,7 +952,9 @@ public record SctpOptions(
                     iDataFragmentNumbering,
                     icmpHandling,
                     authChunks,
-                    authHmacs);
+                    authHmacs,
+                    pmtuDiscovery,
+                    pmtuMax);
         }
     }
 }

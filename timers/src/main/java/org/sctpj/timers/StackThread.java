@@ -104,7 +104,12 @@ public final class StackThread implements AutoCloseable {
     private final LowerLayer.PacketSink sink = new LowerLayer.PacketSink() {
         @Override
         public void packet(ByteBuffer packet, InetAddress from, InetAddress to) {
-            onPacket(packet, from, to);
+            onPacket(packet, from, to, 0);
+        }
+
+        @Override
+        public void packet(ByteBuffer packet, InetAddress from, InetAddress to, int ecn) {
+            onPacket(packet, from, to, ecn);
         }
 
         @Override
@@ -481,13 +486,13 @@ public final class StackThread implements AutoCloseable {
         return n;
     }
 
-    private void onPacket(ByteBuffer packet, InetAddress from, InetAddress to) {
+    private void onPacket(ByteBuffer packet, InetAddress from, InetAddress to, int ecn) {
         EndpointHandle h = receiving;
         if (trace) {
             PacketTrace.log(true, h.endpoint.localPort(), packet, from);
         }
         try {
-            h.endpoint.handleInput(packet, from, to, pollNow);
+            h.endpoint.handleInput(packet, from, to, ecn, pollNow);
             // Hand what this packet provoked to the lower layer before handling the next one: a
             // receiver that handled a whole batch first would answer it with one SACK instead of one
             // per second packet (RFC 9260 section 6.2), and the sender's Max.Burst would then starve
@@ -615,11 +620,16 @@ public final class StackThread implements AutoCloseable {
                 return n;
             }
             n++;
-            send(h, b, ep.transmitSource(), dest);
+            send(
+                    h,
+                    b,
+                    ep.transmitSource(),
+                    dest,
+                    ep.transmitEcn() | (ep.transmitFragmentable() ? LowerLayer.FRAGMENTABLE : 0));
         }
     }
 
-    private void send(EndpointHandle h, ByteBuffer packet, InetAddress source, InetAddress destination) {
+    private void send(EndpointHandle h, ByteBuffer packet, InetAddress source, InetAddress destination, int ecn) {
         if (h.closed) {
             return;
         }
@@ -627,7 +637,7 @@ public final class StackThread implements AutoCloseable {
             PacketTrace.log(false, h.endpoint.localPort(), packet, destination);
         }
         try {
-            h.layer.send(packet, source, destination);
+            h.layer.send(packet, source, destination, ecn);
         } catch (IOException | RuntimeException e) {
             report("lower layer send to " + destination, e);
         }

@@ -177,6 +177,14 @@ public final class PcapLowerLayer implements LowerLayer {
         inner.send(sctp, source, destination);
     }
 
+    /** Traces and forwards with the ECN codepoint (not recorded in the capture's IP header). */
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
+        InetAddress src = source == null || source.isAnyLocalAddress() ? wildcardLike(destination) : source;
+        write(sctp, src, destination, true);
+        inner.send(sctp, source, destination, ecn);
+    }
+
     @Override
     public int receive(PacketSink sink, int max) throws IOException {
         tracingSink.target = sink;
@@ -255,6 +263,12 @@ public final class PcapLowerLayer implements LowerLayer {
         public void packet(ByteBuffer sctp, InetAddress from, InetAddress to) {
             write(sctp, from, to == null ? wildcardLike(from) : to, false);
             target.packet(sctp, from, to);
+        }
+
+        @Override
+        public void packet(ByteBuffer sctp, InetAddress from, InetAddress to, int ecn) {
+            write(sctp, from, to == null ? wildcardLike(from) : to, false);
+            target.packet(sctp, from, to, ecn);
         }
 
         /** ICMP reports pass through untraced (the capture holds SCTP packets only). */

@@ -27,6 +27,11 @@ import org.sctpj.stack.llp.LowerLayer;
  *       The local address each packet was sent to is recovered from IP_PKTINFO /
  *       IPV6_RECVPKTINFO, so that multihoming knows which of our addresses it came in on.
  *   <li>{@link #await}: ppoll(2) on the sockets and an eventfd(2) that {@link #wakeup} writes to.
+ *   <li>ECN (RFC 3168, RFC 9260 appendix A): the codepoint the core asks for is set per packet with
+ *       an IP_TOS / IPV6_TCLASS control message; the one each packet arrived with is read from the
+ *       IPv4 header the kernel delivers, or from an IPV6_TCLASS control message (IPV6_RECVTCLASS),
+ *       and handed to the sink ({@link LowerLayer.PacketSink#packet(ByteBuffer, InetAddress,
+ *       InetAddress, int)}).
  *   <li>ICMP: IP_RECVERR / IPV6_RECVERR queue the ICMP errors about our packets (Protocol
  *       Unreachable, host unreachable, Packet Too Big...); {@link #receive} reads them and hands
  *       them to the sink as {@link org.sctpj.stack.icmp.IcmpReport}s (RFC 9260 appendix C).
@@ -84,6 +89,7 @@ public final class RawIpLowerLayer implements LowerLayer {
         private int receiveBatch = 16;
         private int receiveBufferBytes = SctpOptions.DEFAULTS.receiveBufferBytes();
         private boolean suppressProtocolUnreachable;
+        private boolean pathMtuProbing;
         private Path namespace;
 
         private Builder() {}
@@ -170,6 +176,21 @@ public final class RawIpLowerLayer implements LowerLayer {
         }
 
         /**
+         * Sets DF on every packet and never lets the kernel fragment one, whatever path MTU it
+         * believes ({@code IP_MTU_DISCOVER} / {@code IPV6_MTU_DISCOVER} = {@code PMTUDISC_PROBE}):
+         * what path MTU discovery with probes needs ({@link SctpOptions#pmtuDiscovery()}, RFC 8899
+         * section 3), so that a probe larger than the path is lost instead of fragmented. A packet
+         * the core marks fragmentable ({@link LowerLayer#FRAGMENTABLE}: a DATA chunk cut for a
+         * larger MTU that fell since) goes with DF clear (PMTUDISC_DONT for that one send). Off by
+         * default: the kernel's default (DF set, local fragmentation above the path MTU it learnt
+         * from ICMP).
+         */
+        public Builder pathMtuProbing(boolean on) {
+            this.pathMtuProbing = on;
+            return this;
+        }
+
+        /**
          * Open the sockets inside this network namespace (e.g. {@link NetworkNamespace#named}); they
          * stay there while the calling threads stay where they are. Needs CAP_SYS_ADMIN.
          */
@@ -211,10 +232,12 @@ public final class RawIpLowerLayer implements LowerLayer {
             try {
                 if (ipv4) {
                     s4 = RawSocket.open(false, receiveBatch, receiveBufferBytes, stats);
+                    s4.pathMtuProbing(pathMtuProbing);
                 }
                 if (ipv6) {
                     try {
                         s6 = RawSocket.open(true, receiveBatch, receiveBufferBytes, stats);
+                        s6.pathMtuProbing(pathMtuProbing);
                     } catch (RawSocket.FamilyUnsupportedException e) {
                         if (ipv6Required || s4 == null) {
                             throw e;
@@ -296,6 +319,16 @@ public final class RawIpLowerLayer implements LowerLayer {
      */
     @Override
     public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
+        send(sctp, source, destination, 0);
+    }
+
+    /**
+     * As {@link #send(ByteBuffer, InetAddress, InetAddress)}, with the ECN codepoint of the IP
+     * header ({@link org.sctpj.stack.llp.Ecn}), set per packet with an IP_TOS / IPV6_TCLASS
+     * control message (RFC 9260 appendix A, RFC 3168).
+     */
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
         checkOpen();
         boolean isV4 = destination instanceof Inet4Address;
         RawSocket s = isV4 ? v4 : v6;
@@ -307,7 +340,7 @@ public final class RawIpLowerLayer implements LowerLayer {
             throw new IllegalArgumentException(
                     "source " + source + " and destination " + destination + " must be of the same family");
         }
-        s.send(sctp, source, destination);
+        s.send(sctp, source, destination, ecn & 3, (ecn & FRAGMENTABLE) != 0);
     }
 
     @Override

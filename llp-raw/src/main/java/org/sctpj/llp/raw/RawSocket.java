@@ -27,7 +27,7 @@ final class RawSocket {
     /** Largest IPv4 packet, header included; also above any IPv6 payload without jumbograms. */
     static final int SLOT_SIZE = 65_536;
 
-    /** Per slot: the pktinfo control message and the SO_RXQ_OVFL drop count. */
+    /** Per slot: the pktinfo control message, the SO_RXQ_OVFL drop count and (IPv6) the traffic class. */
     private static final int CONTROL_SPACE = 96;
     /** Error queue entries read per call at most (a flood waits its turn). */
     private static final int MAX_ERRORS_PER_CALL = 16;
@@ -81,6 +81,7 @@ final class RawSocket {
 
     private final ErrorQueue errors;
     private boolean recverr;
+    private boolean probing;
 
     private RawSocket(boolean ipv6, int fd, int batch, Stats stats) throws IOException {
         this.libc = Native.libc();
@@ -102,7 +103,7 @@ final class RawSocket {
             views[i] = data.duplicate();
         }
 
-        out = new MmsgArray(1, cmsgSpace(IN6_PKTINFO_SIZE), SLOT_SIZE);
+        out = new MmsgArray(1, cmsgSpace(IN6_PKTINFO_SIZE) + cmsgSpace(4), SLOT_SIZE);
         sendHeader = out.headers;
         sendHeaderPtr = out.headerPointer(0);
         sendName = out.names;
@@ -131,6 +132,8 @@ final class RawSocket {
             if (ipv6) {
                 // No IPV6_V6ONLY: Linux refuses it on raw sockets, which never see IPv4 anyway.
                 Native.setIntOption(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1, "IPV6_RECVPKTINFO", what);
+                // The traffic class (ECN bits) of each packet; IPv4 raw sockets see the header.
+                Native.trySetIntOption(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
             } else {
                 Native.setIntOption(fd, IPPROTO_IP, IP_PKTINFO, 1, "IP_PKTINFO", what);
             }
@@ -272,12 +275,19 @@ final class RawSocket {
         if (drops >= 0) {
             kernelDropped = Math.max(kernelDropped, controls.getInt(drops) & 0xffff_ffffL);
         }
-        if (!ipv6) {
+        int ecn = 0;
+        if (ipv6) {
+            int tc = findControl(controls, i * CONTROL_SPACE, controlLength, IPPROTO_IPV6, IPV6_TCLASS, 4);
+            if (tc >= 0) {
+                ecn = controls.getInt(tc) & 3;
+            }
+        } else {
             int ihl = Ipv4Header.headerLength(data, start, length);
             if (ihl < 0) {
                 stats.malformed++;
                 return;
             }
+            ecn = data.get(start + 1) & 3; // the ECN field of the TOS octet (RFC 3168 section 5)
             end = start + Ipv4Header.totalLength(data, start);
             if (from == null) {
                 from = cache.ipv4(Ipv4Header.source(data, start));
@@ -300,7 +310,7 @@ final class RawSocket {
         }
         ByteBuffer view = views[i];
         view.limit(end).position(start);
-        sink.packet(view, from, to);
+        sink.packet(view, from, to, ecn);
     }
 
     /**
@@ -391,7 +401,46 @@ final class RawSocket {
      * Sends one SCTP packet to {@code destination}; the kernel builds the IP header. A specific
      * {@code source} is set with an IP_PKTINFO / IPV6_PKTINFO control message.
      */
-    void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
+    /**
+     * DF on every packet, no local fragmentation ({@code PMTUDISC_PROBE}), for path MTU probes
+     * (RFC 8899 section 3); off: the kernel's default.
+     */
+    void pathMtuProbing(boolean on) throws IOException {
+        probing = on;
+        if (on) {
+            setDiscovery(IP_PMTUDISC_PROBE);
+        }
+    }
+
+    private void setDiscovery(int mode) throws IOException {
+        Native.setIntOption(
+                fd,
+                ipv6 ? IPPROTO_IPV6 : IPPROTO_IP,
+                ipv6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER,
+                mode,
+                ipv6 ? "IPV6_MTU_DISCOVER" : "IP_MTU_DISCOVER",
+                "a raw socket");
+    }
+
+    /**
+     * As {@link #send(ByteBuffer, InetAddress, InetAddress, int)}; a {@code fragmentable} packet
+     * goes with DF clear when the socket probes (PMTUDISC_DONT for this one send).
+     */
+    void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn, boolean fragmentable)
+            throws IOException {
+        if (!probing || !fragmentable) {
+            send(sctp, source, destination, ecn);
+            return;
+        }
+        setDiscovery(IP_PMTUDISC_DONT);
+        try {
+            send(sctp, source, destination, ecn);
+        } finally {
+            setDiscovery(IP_PMTUDISC_PROBE);
+        }
+    }
+
+    void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
         int length = sctp.remaining();
         if (length > SLOT_SIZE) {
             stats.tooBig++;
@@ -402,6 +451,7 @@ final class RawSocket {
         int nameLength = SockAddr.encode(sendNameBytes, ipv6, destination, 0); // port 0: raw
         sendName.put(0, sendNameBytes, 0, nameLength);
         sendHeader.putInt(MSG_NAMELEN, nameLength);
+        int control = 0;
         if (source != null && !source.isAnyLocalAddress()) {
             byte[] src = source.getAddress();
             int space;
@@ -418,12 +468,16 @@ final class RawSocket {
                 sendControl.put(d + IPI_SPEC_DST, src); // the source address
                 sendControl.putInt(d + IPI_ADDR, 0);
             }
-            sendHeader.putLong(MSG_CONTROL, sendControlAddress);
-            sendHeader.putLong(MSG_CONTROLLEN, space);
-        } else {
-            sendHeader.putLong(MSG_CONTROL, 0);
-            sendHeader.putLong(MSG_CONTROLLEN, 0);
+            control = space;
         }
+        if (ecn != 0) {
+            // RFC 3168: the ECN field of this packet's TOS / Traffic Class (RFC 9260 appendix A).
+            putControlHeader(sendControl, control, ipv6 ? IPPROTO_IPV6 : IPPROTO_IP, ipv6 ? IPV6_TCLASS : IP_TOS, 4);
+            sendControl.putInt(control + CMSG_HEADER, ecn);
+            control += cmsgSpace(4);
+        }
+        sendHeader.putLong(MSG_CONTROL, control == 0 ? 0 : sendControlAddress);
+        sendHeader.putLong(MSG_CONTROLLEN, control);
         sendHeader.putInt(MSG_FLAGS, 0);
         for (int attempt = 0; ; attempt++) {
             long r = libc.sendmsg(fd, sendHeaderPtr, MSG_DONTWAIT);

@@ -61,13 +61,16 @@ final class NativeUdp {
     /** Receive slots, each of {@link UdpConfig#maxDatagramBytes()}, at most. */
     static final int MAX_RECEIVE_SLOTS = 64;
 
-    private static final int RECEIVE_CONTROL_SPACE = 64;
+    /** Per receive slot: the UDP_GRO segment size and the IP_TOS / IPV6_TCLASS of the datagram. */
+    private static final int RECEIVE_CONTROL_SPACE = 96;
     /** Bytes of a quoted SCTP packet kept from an ICMP error: the common header, an INIT's tag. */
     private static final int QUOTED_BYTES = 64;
     /** Error queue entries read per socket and receive call at most (a flood waits its turn). */
     private static final int MAX_ERRORS_PER_CALL = 16;
 
-    private static final int SEND_CONTROL_SPACE = cmsgSpace(2);
+    /** Per send entry: a UDP_SEGMENT control message, then an IP_TOS / IPV6_TCLASS one (ECN). */
+    private static final int SEND_CONTROL_SPACE = cmsgSpace(2) + cmsgSpace(4);
+
     private static final int CACHE = 8;
 
     private static volatile String unavailable;
@@ -85,6 +88,11 @@ final class NativeUdp {
     private final InetSocketAddress[] heldTarget = new InetSocketAddress[MAX_HELD];
     private final int[] heldOffset = new int[MAX_HELD];
     private final int[] heldLength = new int[MAX_HELD];
+    /** DF on every datagram ({@link UdpConfig#pathMtuProbing()}). */
+    private final boolean probing;
+    /** The ECN codepoint each held packet goes with. */
+    private final int[] heldEcn = new int[MAX_HELD];
+
     private int heldCount;
     private int heldBytes;
 
@@ -127,6 +135,8 @@ final class NativeUdp {
     private int pendingOffset;
     private InetSocketAddress pendingFrom;
     private int pendingSegment;
+    /** The ECN codepoint of the datagram being handed over. */
+    private int pendingEcn;
 
     // decoded source cache: raw sockaddr bytes -> socket address
     private final byte[][] srcRaw = new byte[CACHE][SOCKADDR_IN6_SIZE];
@@ -149,6 +159,7 @@ final class NativeUdp {
     long icmpReported;
 
     NativeUdp(UdpConfig config, UdpEncapsulation.Sock[] socks) throws IOException {
+        this.probing = config.pathMtuProbing();
         this.libc = Native.libc();
         this.socks = socks;
         int[] fds = new int[socks.length];
@@ -292,6 +303,15 @@ final class NativeUdp {
             s.family6 = six;
             s.gso = Native.hasIntOption(fd, SOL_UDP, UDP_SEGMENT);
             s.gro = Native.trySetIntOption(fd, SOL_UDP, UDP_GRO, 1);
+            // The ECN bits of each datagram (RFC 3168): IPv4 ones (also on a dual-stack socket) in
+            // an IP_TOS control message, IPv6 ones in IPV6_TCLASS.
+            Native.trySetIntOption(fd, IPPROTO_IP, IP_RECVTOS, 1);
+            if (config.pathMtuProbing()) {
+                discovery(s, IP_PMTUDISC_PROBE); // DF on every datagram, for path MTU probes (RFC 8899)
+            }
+            if (s.family6) {
+                Native.trySetIntOption(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
+            }
             // ICMP errors about our datagrams onto the error queue (RFC 9260 appendix C, RFC 6951
             // section 5.5); an IPv6 socket takes both, for the IPv4 peers of a dual-stack socket.
             s.recverr = Native.trySetIntOption(fd, IPPROTO_IP, IP_RECVERR, 1);
@@ -310,7 +330,36 @@ final class NativeUdp {
     // ================================================================ send
 
     /** Holds one packet for the next {@link #flush}, flushing first when the batch is full. */
-    void send(UdpEncapsulation.Sock s, ByteBuffer sctp, InetSocketAddress target) throws IOException {
+    /**
+     * As {@link #send(UdpEncapsulation.Sock, ByteBuffer, InetSocketAddress, int)}; with path MTU
+     * probing on, a {@code fragmentable} datagram goes alone with DF clear (PMTUDISC_DONT for
+     * its send), after the datagrams held before it.
+     */
+    void send(UdpEncapsulation.Sock s, ByteBuffer sctp, InetSocketAddress target, int ecn, boolean fragmentable)
+            throws IOException {
+        if (!probing || !fragmentable) {
+            send(s, sctp, target, ecn);
+            return;
+        }
+        flush();
+        discovery(s, IP_PMTUDISC_DONT);
+        try {
+            send(s, sctp, target, ecn);
+            flush();
+        } finally {
+            discovery(s, IP_PMTUDISC_PROBE);
+        }
+    }
+
+    /** Sets the socket's path MTU discovery mode, for IPv4 and (a dual-stack or IPv6 socket) IPv6. */
+    private static void discovery(UdpEncapsulation.Sock s, int mode) throws IOException {
+        Native.setIntOption(s.fd, IPPROTO_IP, IP_MTU_DISCOVER, mode, "IP_MTU_DISCOVER", "a UDP socket");
+        if (s.family6) {
+            Native.setIntOption(s.fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, mode, "IPV6_MTU_DISCOVER", "a UDP socket");
+        }
+    }
+
+    void send(UdpEncapsulation.Sock s, ByteBuffer sctp, InetSocketAddress target, int ecn) throws IOException {
         int length = sctp.remaining();
         if (length > SEND_REGION_BYTES) {
             sendDropped++;
@@ -325,6 +374,7 @@ final class NativeUdp {
         heldTarget[i] = target;
         heldOffset[i] = heldBytes;
         heldLength[i] = length;
+        heldEcn[i] = ecn;
         heldBytes += length;
     }
 
@@ -341,7 +391,11 @@ final class NativeUdp {
             int total = size;
             int j = i + 1;
             if (s.gso) {
-                while (j < heldCount && j - i < UDP_MAX_SEGMENTS && heldSock[j] == s && same(heldTarget[j], t)) {
+                while (j < heldCount
+                        && j - i < UDP_MAX_SEGMENTS
+                        && heldSock[j] == s
+                        && same(heldTarget[j], t)
+                        && heldEcn[j] == heldEcn[i]) {
                     int l = heldLength[j];
                     if (l > size || total + l > MAX_GSO_BYTES) {
                         break;
@@ -394,15 +448,23 @@ final class NativeUdp {
         sendNames.put(e * SOCKADDR_IN6_SIZE, encBytes[c], 0, encLength[c]);
         int h = e * MMSGHDR_SIZE;
         sendHeaders.putInt(h + MSG_NAMELEN, encLength[c]);
-        if (end - first > 1) {
-            int ctl = e * SEND_CONTROL_SPACE;
+        int ctl = e * SEND_CONTROL_SPACE;
+        int ecn = heldEcn[first];
+        boolean train = end - first > 1;
+        if (train) {
             sendControls.putShort(ctl + CMSG_HEADER, (short) size);
-            sendHeaders.putLong(h + MSG_CONTROL, sendControlAddress + ctl);
-            sendHeaders.putLong(h + MSG_CONTROLLEN, SEND_CONTROL_SPACE);
-        } else {
-            sendHeaders.putLong(h + MSG_CONTROL, 0);
-            sendHeaders.putLong(h + MSG_CONTROLLEN, 0);
         }
+        if (ecn != 0) {
+            // RFC 3168: the ECN field of the datagram's TOS / Traffic Class (RFC 9260 appendix A).
+            int tos = ctl + cmsgSpace(2);
+            boolean v4 = target.getAddress() instanceof java.net.Inet4Address; // IP_TOS also on a dual-stack socket
+            putControlHeader(sendControls, tos, v4 ? IPPROTO_IP : IPPROTO_IPV6, v4 ? IP_TOS : IPV6_TCLASS, 4);
+            sendControls.putInt(tos + CMSG_HEADER, ecn);
+        }
+        int from = train ? ctl : ctl + cmsgSpace(2);
+        int length = (train ? cmsgSpace(2) : 0) + (ecn != 0 ? cmsgSpace(4) : 0);
+        sendHeaders.putLong(h + MSG_CONTROL, length == 0 ? 0 : sendControlAddress + from);
+        sendHeaders.putLong(h + MSG_CONTROLLEN, length);
         sendHeaders.putInt(h + MSG_FLAGS, 0);
     }
 
@@ -626,6 +688,7 @@ final class NativeUdp {
                 }
                 pendingFrom = source(i);
                 pendingSegment = groSegment(i);
+                pendingEcn = receivedEcn(i);
                 if (pendingFrom == null || pendingFrom.getPort() == 0) {
                     droppedZeroPort += pendingSegment > 0 ? (length + pendingSegment - 1) / pendingSegment : 1;
                     pendingIndex++;
@@ -645,7 +708,7 @@ final class NativeUdp {
                 pendingOffset = 0;
             }
             n++;
-            delivery.deliver(view, pendingFrom, to);
+            delivery.deliver(view, pendingFrom, to, pendingEcn);
         }
         if (pendingIndex >= pendingCount) {
             pendingCount = 0;
@@ -676,6 +739,22 @@ final class NativeUdp {
         srcLength[k] = length;
         srcAddress[k] = a;
         return a;
+    }
+
+    /**
+     * The ECN field of slot {@code i}'s IP header, from its IP_TOS (one byte) or IPV6_TCLASS (an
+     * int) control message; 0 (Not-ECT) when there is none.
+     */
+    private int receivedEcn(int i) {
+        int base = i * RECEIVE_CONTROL_SPACE;
+        int controlLength =
+                (int) Math.min(recvHeaders.getLong(i * MMSGHDR_SIZE + MSG_CONTROLLEN), RECEIVE_CONTROL_SPACE);
+        int at = findControl(recvControls, base, controlLength, IPPROTO_IP, IP_TOS, 1);
+        if (at >= 0) {
+            return recvControls.get(at) & 3;
+        }
+        at = findControl(recvControls, base, controlLength, IPPROTO_IPV6, IPV6_TCLASS, 4);
+        return at < 0 ? 0 : recvControls.getInt(at) & 3;
     }
 
     /** The UDP_GRO segment size of slot {@code i}, or 0 when the datagram came alone. */

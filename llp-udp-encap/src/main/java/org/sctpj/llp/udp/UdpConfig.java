@@ -41,6 +41,11 @@ import java.util.Map;
  *     recvmmsg}): {@link NativeIo#AUTO} by default, or the system property {@value
  *     #NATIVE_IO_PROPERTY}, else the environment variable {@value #NATIVE_IO_ENV} ({@code
  *     auto}, {@code on} or {@code off}) when the code sets none
+ * @param pathMtuProbing on the native path, DF on every datagram and no local fragmentation
+ *     ({@code IP_MTU_DISCOVER} / {@code IPV6_MTU_DISCOVER} = {@code PMTUDISC_PROBE}), as path MTU
+ *     discovery with probes needs ({@code SctpOptions.pmtuDiscovery}, RFC 8899 section 3); a
+ *     datagram the core marks fragmentable goes with DF clear. False by default (the kernel's
+ *     default); the {@code DatagramChannel} path cannot set it
  */
 public record UdpConfig(
         int localPort,
@@ -53,7 +58,8 @@ public record UdpConfig(
         int maxLearnedPorts,
         ReceiveMode receiveMode,
         int receiveQueueDepth,
-        NativeIo nativeIo) {
+        NativeIo nativeIo,
+        boolean pathMtuProbing) {
 
     /** The UDP port IANA assigned to SCTP over UDP (RFC 6951 section 5.1). */
     public static final int DEFAULT_PORT = 9899;
@@ -183,6 +189,7 @@ public record UdpConfig(
         private ReceiveMode receiveMode = ReceiveMode.SELECTOR;
         private int receiveQueueDepth = 64;
         private NativeIo nativeIo;
+        private boolean pathMtuProbing;
 
         private Builder() {}
 
@@ -198,6 +205,13 @@ public record UdpConfig(
             receiveMode = c.receiveMode;
             receiveQueueDepth = c.receiveQueueDepth;
             nativeIo = c.nativeIo;
+            pathMtuProbing = c.pathMtuProbing;
+        }
+
+        /** Sets {@link UdpConfig#pathMtuProbing()}. */
+        public Builder pathMtuProbing(boolean on) {
+            pathMtuProbing = on;
+            return this;
         }
 
         /** Sets the local UDP port (0: ephemeral); overrides {@value UdpConfig#PORT_ENV}. */
@@ -293,7 +307,8 @@ public record UdpConfig(
                     maxLearnedPorts,
                     receiveMode,
                     receiveQueueDepth,
-                    nativeIo != null ? nativeIo : defaultNativeIo(System.getenv()));
+                    nativeIo != null ? nativeIo : defaultNativeIo(System.getenv()),
+                    pathMtuProbing);
         }
     }
 }

@@ -104,6 +104,11 @@ public final class UdpEncapsulation implements LowerLayer {
     interface Delivery {
         void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to);
 
+        /** As {@link #deliver(ByteBuffer, InetSocketAddress, InetAddress)}, with the datagram's ECN codepoint. */
+        default void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to, int ecn) {
+            deliver(datagram, from, to);
+        }
+
         /** Hands an ICMP error the native path read to the current sink (RFC 9260 appendix C). */
         default void icmp(IcmpReport report) {}
     }
@@ -118,7 +123,12 @@ public final class UdpEncapsulation implements LowerLayer {
     private final Delivery delivery = new Delivery() {
         @Override
         public void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to) {
-            UdpEncapsulation.this.deliver(datagram, from, to);
+            UdpEncapsulation.this.deliver(datagram, from, to, 0);
+        }
+
+        @Override
+        public void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to, int ecn) {
+            UdpEncapsulation.this.deliver(datagram, from, to, ecn);
         }
 
         @Override
@@ -327,13 +337,23 @@ public final class UdpEncapsulation implements LowerLayer {
 
     @Override
     public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
+        send(sctp, source, destination, 0);
+    }
+
+    /**
+     * As {@link #send(ByteBuffer, InetAddress, InetAddress)}, with the ECN codepoint for the IP
+     * header ({@link org.sctpj.stack.llp.Ecn}): the native path sets it per datagram (IP_TOS /
+     * IPV6_TCLASS control message); the {@code DatagramChannel} path cannot and sends Not-ECT.
+     */
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
         ensureOpen();
         Sock s = socketFor(source, destination);
         int p = sctp.position();
         int sctpPort = sctp.remaining() >= 4 ? ((sctp.get(p + 2) & 0xff) << 8) | (sctp.get(p + 3) & 0xff) : -1;
         InetSocketAddress target = ports.target(destination, sctpPort);
         if (nat != null) {
-            nat.send(s, sctp, target);
+            nat.send(s, sctp, target, ecn & 3, (ecn & FRAGMENTABLE) != 0);
             return;
         }
         ByteBuffer b = sctp;
@@ -423,19 +443,19 @@ public final class UdpEncapsulation implements LowerLayer {
                 continue;
             }
             b.flip();
-            deliver(b, from, s.local.getAddress());
+            deliver(b, from, s.local.getAddress(), 0);
             n++;
         }
         return n;
     }
 
-    private void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to) {
+    private void deliver(ByteBuffer datagram, InetSocketAddress from, InetAddress to, int ecn) {
         int p = datagram.position();
         ports.learn(
                 from, datagram.remaining() >= 2 ? ((datagram.get(p) & 0xff) << 8) | (datagram.get(p + 1) & 0xff) : -1);
         received++;
         InetAddress a = from.getAddress();
-        sink.packet(datagram, a, to.isAnyLocalAddress() ? (a instanceof Inet4Address ? ANY4 : ANY6) : to);
+        sink.packet(datagram, a, to.isAnyLocalAddress() ? (a instanceof Inet4Address ? ANY4 : ANY6) : to, ecn);
     }
 
     @Override

@@ -99,6 +99,8 @@ public final class ConformanceMonitor {
     static final int ERROR = 9;
     static final int COOKIE_ECHO = 10;
     static final int COOKIE_ACK = 11;
+    static final int ECNE = 12;
+    static final int CWR = 13;
     static final int SHUTDOWN_COMPLETE = 14;
     static final int AUTH = 15;
     static final int NR_SACK = 16;
@@ -130,6 +132,11 @@ public final class ConformanceMonitor {
     static final int RANDOM = 0x8002;
     static final int CHUNK_LIST = 0x8003;
     static final int HMAC_ALGO = 0x8004;
+
+    /** ECN (RFC 9260 appendix A): announced by the ECN Capable parameter in the INIT or INIT ACK. */
+    static final int EXT_ECN = 32;
+
+    static final int ECN_CAPABLE = 0x8000;
 
     static final int FORWARD_TSN_SUPPORTED = 0xc000;
     static final int SUPPORTED_EXTENSIONS = 0x8008;
@@ -180,6 +187,15 @@ public final class ConformanceMonitor {
                 return size() > MAX_HEARTBEATS;
             }
         };
+
+        /** An ECNE reached this node (RFC 9260 appendix A): a CWR may answer it. */
+        boolean ecneReceived;
+        /** The lowest TSN of the ECNEs that reached this node. */
+        int ecneLowest;
+        /** This node sent an ECNE (its TSN {@link #echoTsn}) that no CWR covered yet. */
+        boolean echoPending;
+
+        int echoTsn;
 
         void pair(int own, int peer) {
             pairs.computeIfAbsent(own, k -> new HashSet<>()).add(peer);
@@ -492,6 +508,20 @@ public final class ConformanceMonitor {
                         }
                     }
                 }
+                case ECNE -> {
+                    if (clen >= 8) {
+                        int tsn = b.getInt(off + 4);
+                        if (!c.ecneReceived || serialLt(tsn, c.ecneLowest)) {
+                            c.ecneLowest = tsn;
+                        }
+                        c.ecneReceived = true;
+                    }
+                }
+                case CWR -> {
+                    if (clen >= 8 && c.echoPending && serialLe(c.echoTsn, b.getInt(off + 4))) {
+                        c.echoPending = false;
+                    }
+                }
                 case RECONFIG -> {
                     streamResetSeen = true;
                     for (int peerTag : c.pairs.getOrDefault(vtag, Set.of())) {
@@ -575,6 +605,7 @@ public final class ConformanceMonitor {
                 case HMAC_ALGO -> hmacs = true;
                 case FORWARD_TSN_SUPPORTED -> ext |= EXT_PR_SCTP;
                 case ADAPTATION_LAYER_INDICATION -> ext |= EXT_ADAPTATION;
+                case ECN_CAPABLE -> ext |= EXT_ECN;
                 case SUPPORTED_EXTENSIONS -> {
                     for (int i = p + 4; i < p + plen; i++) {
                         switch (b.get(i) & 0xff) {
@@ -801,6 +832,9 @@ public final class ConformanceMonitor {
                 flow(from, srcPort, dstPort, vtag).shutdownSent = true;
             } else if (type == RECONFIG) {
                 streamResetSeen = true;
+            } else if (type == ECNE && clen >= 8) {
+                c.echoPending = true;
+                c.echoTsn = b.getInt(off + 4);
             }
             off += (clen + 3) & ~3;
         }
@@ -863,6 +897,7 @@ public final class ConformanceMonitor {
             boolean dataSeen = false;
             boolean abortSeen = false;
             int authAt = -1;
+            boolean ecneSeen = false;
             int[] once = new int[256];
             for (int off = start + 12; off + 4 <= start + len; ) {
                 int type = b.get(off) & 0xff;
@@ -900,6 +935,7 @@ public final class ConformanceMonitor {
                 if (type == ABORT) {
                     abortSeen = true;
                 }
+                ecneSeen |= type == ECNE;
                 if (onceOnly(type) && ++once[type] > 1) {
                     fail("two " + name(type) + " chunks in one packet, where one is meant (RFC 9260 6.10)");
                 }
@@ -936,8 +972,16 @@ public final class ConformanceMonitor {
                     checkForwardTsn(flow(side, srcPort, dstPort, vtag), type, off, clen);
                 } else if (type == RECONFIG) {
                     checkReconfig(c, flow(side, srcPort, dstPort, vtag), vtag, off, clen);
+                } else if (type == ECNE || type == CWR) {
+                    checkEcn(c, type, off, clen, srcPort, dstPort, vtag);
                 }
                 off += (clen + 3) & ~3;
+            }
+            if (c.echoPending && (once[SACK] > 0 || dataSeen) && !ecneSeen) {
+                fail("a packet with SACK or DATA without the ECNE while the ECNE of TSN "
+                        + Integer.toUnsignedString(c.echoTsn)
+                        + " is not covered by a CWR: the ECNE goes in every packet until then (RFC 9260"
+                        + " appendix A)");
             }
             if (dataSeen) {
                 if (state.equals("COOKIE_ECHOED")
@@ -971,6 +1015,45 @@ public final class ConformanceMonitor {
             if (expected >= 0 && clen != 8 + expected) {
                 fail("AUTH with an HMAC of " + (clen - 8) + " bytes for HMAC Identifier " + hmacId + " (RFC 4895 4.2: "
                         + expected + ")");
+            }
+        }
+
+        /**
+         * ECNE and CWR (RFC 9260 appendix A): an ECNE reports a TSN the peer sent (at most the
+         * highest TSN of the peer's DATA that reached the sender); a CWR answers an ECNE the sender
+         * received, with a TSN not below the lowest such ECNE's and not beyond the highest TSN the
+         * sender has sent.
+         */
+        void checkEcn(Conn c, int type, int off, int clen, int srcPort, int dstPort, int vtag) {
+            if (clen < 8) {
+                fail(name(type) + " shorter than 8 bytes (RFC 9260 appendix A)");
+            }
+            int tsn = b.getInt(off + 4);
+            if (type == ECNE) {
+                for (Map.Entry<Integer, Set<Integer>> e : c.pairs.entrySet()) {
+                    if (!e.getValue().contains(vtag)) {
+                        continue;
+                    }
+                    Flow peer = flows.get(new FlowKey(side.peer(), dstPort, srcPort, e.getKey()));
+                    if (peer != null && peer.any && serialLt(peer.highest, tsn)) {
+                        fail("ECNE for TSN " + Integer.toUnsignedString(tsn)
+                                + ", beyond the highest TSN the peer sent, " + Integer.toUnsignedString(peer.highest)
+                                + " (RFC 9260 appendix A: the TSN of a CE-marked packet)");
+                    }
+                }
+                return;
+            }
+            if (!c.ecneReceived) {
+                fail("CWR without an ECNE received: a CWR answers an ECNE (RFC 9260 appendix A)");
+            }
+            if (serialLt(tsn, c.ecneLowest)) {
+                fail("CWR for TSN " + Integer.toUnsignedString(tsn) + ", below every ECNE received (lowest "
+                        + Integer.toUnsignedString(c.ecneLowest) + ", RFC 9260 appendix A)");
+            }
+            Flow own = flows.get(new FlowKey(side, srcPort, dstPort, vtag));
+            if (own != null && own.any && serialLt(own.highest, tsn)) {
+                fail("CWR for TSN " + Integer.toUnsignedString(tsn) + ", beyond the highest TSN the sender sent, "
+                        + Integer.toUnsignedString(own.highest) + " (RFC 9260 appendix A)");
             }
         }
 
@@ -1553,6 +1636,10 @@ public final class ConformanceMonitor {
             case RECONFIG -> (negotiated & EXT_RECONFIG) != 0
                     ? null
                     : "RE-CONFIG without stream reconfiguration negotiated by both ends (RFC 6525 5.1.1)";
+            case ECNE, CWR -> (negotiated & EXT_ECN) != 0
+                    ? null
+                    : name(type) + " without ECN announced by both ends (ECN Capable parameter, RFC 9260"
+                            + " appendix A)";
             default -> null;
         };
     }
@@ -1689,8 +1776,8 @@ public final class ConformanceMonitor {
             case ERROR -> "ERROR";
             case COOKIE_ECHO -> "COOKIE ECHO";
             case COOKIE_ACK -> "COOKIE ACK";
-            case 12 -> "ECNE";
-            case 13 -> "CWR";
+            case ECNE -> "ECNE";
+            case CWR -> "CWR";
             case SHUTDOWN_COMPLETE -> "SHUTDOWN COMPLETE";
             case 15 -> "AUTH";
             case NR_SACK -> "NR-SACK";

@@ -49,6 +49,23 @@ class CorpusReplayTest {
     }
 
     /**
+     * The ECN rules (RFC 9260 appendix A) over both ECN captures: usrsctp's ECNE (the 12-byte form
+     * with a packet count) answered by Linux's CWR, and Linux's ECNE (the 8-byte form) that usrsctp
+     * 0.9.5 never answers. Both keep the ECNE in every packet with a SACK until a CWR covers it, and
+     * both send ECNE and CWR only as negotiated and for TSNs sent. usrsctp's stall is a failure to
+     * make progress (no CWR, retransmissions of acknowledged TSNs), which per-packet rules do not
+     * judge; the replay passes up to the end of the capture.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"kernel-to-usrsctp_raw_ecn-ecne-cwr", "usrsctp-to-kernel_raw_ecn-ce-ecne-usrsctp-stall"})
+    void ecnExchangesBreakNoEcnRule(String name) throws IOException {
+        List<PcapReplay.Frame> f = frames(name);
+        ConformanceMonitor m = new ConformanceMonitor();
+        assertNull(PcapReplay.judge(f, m), name);
+        assertEquals(f.size(), m.packetsChecked(), "every packet judged");
+    }
+
+    /**
      * Where a peer breaks a rule, the replay stops there, with the rule. Every earlier frame passed,
      * among them the I-DATA, FORWARD TSN, I-FORWARD-TSN and RE-CONFIG chunks before it.
      *

@@ -565,6 +565,20 @@ public final class Association {
                         closedDuring = true; // not negotiated: an unrecognized chunk (RFC 3758 section 3.3.1)
                     }
                 }
+                case ChunkType.ECNE -> {
+                    if (t.has(Extension.ECN)) {
+                        t.ecn.onEcne(pkt, i);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true; // not negotiated: an unrecognized chunk (RFC 9260 appendix A)
+                    }
+                }
+                case ChunkType.CWR -> {
+                    if (t.has(Extension.ECN)) {
+                        t.ecn.onCwr(pkt, i);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true;
+                    }
+                }
                 case ChunkType.I_FORWARD_TSN -> {
                     if (t.has(Extension.PR_SCTP) && t.has(Extension.I_DATA)) {
                         t.forwardTsn.onIForwardTsn(pkt, i, now);
@@ -581,6 +595,9 @@ public final class Association {
             if (t.state == State.CLOSED) {
                 closedDuring = true;
             }
+        }
+        if (hadData) {
+            t.ecn.onPacket(pkt, start); // before the SACK is due, so that the ECNE goes with it
         }
         t.data.afterPacket(hadData, immediate, now);
         t.reconfig.afterPacket(now);
@@ -714,6 +731,16 @@ public final class Association {
         return t.data.transmitSource();
     }
 
+    /** The ECN codepoint of the last packet of {@link #pollTransmit} ({@link org.sctpj.stack.llp.Ecn}). */
+    public int transmitEcn() {
+        return t.data.transmitEcn();
+    }
+
+    /** Whether the last packet of {@link #pollTransmit} may be fragmented by IP (larger than its path's MTU). */
+    public boolean transmitFragmentable() {
+        return t.data.transmitFragmentable();
+    }
+
     // ------------------------------------------------------------------ timers
 
     /** The earliest deadline of this association, or {@link Long#MAX_VALUE}. */
@@ -745,6 +772,7 @@ public final class Association {
         return switch (kind) {
             case HEARTBEAT -> t.o.heartbeatEnabled() && t.state == State.ESTABLISHED;
             case DELAYED_SACK -> t.canBundleData();
+            case PMTU -> t.state == State.ESTABLISHED;
             default -> true;
         };
     }
@@ -767,6 +795,7 @@ public final class Association {
             }
             case DELAYED_SACK -> {} // the SACK is due: the next pollTransmit sends it (rx.sackNeeded)
             case RECONFIG -> t.reconfig.onTimer(now);
+            case PMTU -> t.pmtu.onTimer(path, now);
         }
     }
 

@@ -52,6 +52,12 @@ public final class DataTransfer {
     private final SackChunkWriter sackWriter;
     /** The source address of the last packet built. */
     private InetAddress lastSource;
+    /** The ECN codepoint of the last packet built. */
+    private int lastEcn;
+    /** Whether the last packet built outgrew its path's MTU ({@link PacketBuilder#allowOversize}). */
+    private boolean lastFragmentable;
+    /** Whether the packet being built has the pending ECNE already. */
+    private boolean ecneInPacket;
     // Reused on the data path so that a packet of DATA or SACK allocates nothing.
     private final DataChunkView dataView = new DataChunkView();
     private final SackChunkView sackView = new SackChunkView();
@@ -106,6 +112,7 @@ public final class DataTransfer {
             t.cc.init(p, Integer.toUnsignedLong(peerRwnd));
         }
         t.reconfig.start(myInitialTsn, peerInitialTsn);
+        t.ecn.reset();
     }
 
     // ------------------------------------------------------------------ user commands
@@ -405,6 +412,9 @@ public final class DataTransfer {
         if (t.state != Association.State.CLOSED) {
             t.failover.countAssociationError(now);
         }
+        if (t.state != Association.State.CLOSED) {
+            t.pmtu.onT3(p, now); // repeated loss of full-size packets: a black hole (RFC 8899 4.3)
+        }
     }
 
     /** Remembers where DATA came from, and the confirmed source before it when the source changes. */
@@ -505,7 +515,9 @@ public final class DataTransfer {
     /** See {@link Association#pollTransmit(long)}. */
     Optional<Transmit> pollTransmit(long now) {
         InetAddress dest = buildAndForward(now);
-        return dest == null ? Optional.empty() : Optional.of(new Transmit(pb.finish(), lastSource, dest));
+        return dest == null
+                ? Optional.empty()
+                : Optional.of(new Transmit(pb.finish(), lastSource, dest, lastEcn, lastFragmentable));
     }
 
     /** See {@link Association#pollTransmit(ByteBuffer, long)}. */
@@ -545,9 +557,24 @@ public final class DataTransfer {
         return lastSource;
     }
 
+    /** The ECN codepoint of the last packet of {@link #pollTransmit}. */
+    int transmitEcn() {
+        return lastEcn;
+    }
+
+    /** Whether the last packet of {@link #pollTransmit} may be fragmented by IP. */
+    boolean transmitFragmentable() {
+        return lastFragmentable;
+    }
+
     /** Builds the next packet in {@link #pb}; returns its destination, or null when none is due. */
     private InetAddress build(long now) {
+        ecneInPacket = false;
         t.reconfig.beforeTransmit(now);
+        InetAddress probe = t.pmtu.buildProbe(pb, t.host.localPort(), t.o.encapsulationOverhead());
+        if (probe != null) {
+            return finish(probe); // a path MTU probe travels alone (RFC 8899 section 6.2.1.1)
+        }
         Tcb.Control c = t.controls.peek();
         if (c != null) {
             InetAddress dest = c.destination();
@@ -583,6 +610,7 @@ public final class DataTransfer {
                         && p.status() != PathStatus.UNCONFIRMED
                         && vtag == t.peerTag
                         && t.canBundleData()) {
+                    bundleEcne();
                     bundleSack(now);
                     if (carriesData(p)) {
                         t.tx.fill(pb, p, t.paths, now);
@@ -628,9 +656,15 @@ public final class DataTransfer {
             t.cc.onIdle(p);
         }
         startPacket(p);
-        bundleSack(now);
+        boolean sack = bundleSack(now);
+        if (!sack) {
+            bundleEcne();
+        }
         t.tx.fill(pb, p, t.paths, now);
-        return pb.isEmpty() ? null : finish(p.address());
+        if (pb.dataChunkCount() == 0 && !sack) {
+            return null; // an ECNE alone waits for a packet that goes anyway
+        }
+        return finish(p.address());
     }
 
     private static boolean isAlone(Chunk c) {
@@ -639,6 +673,7 @@ public final class DataTransfer {
     }
 
     private void startPacket(Path p) {
+        ecneInPacket = false;
         pb.reset(t.host.localPort(), t.peerPort, t.peerTag, maxPacket(p));
         pb.authenticate(t.auth.signer()); // RFC 4895 section 6.2: AUTH before what the peer requires
     }
@@ -649,17 +684,32 @@ public final class DataTransfer {
      * instead of leaving it to the delayed-SACK timer. If the packet then takes no DATA, the SACK
      * leaves alone, earlier than the delay would have sent it.
      */
-    private void bundleSack(long now) {
+    private boolean bundleSack(long now) {
         if (t.rx.sackNeeded(now) || t.rx.sackDeadline() != Tcb.NONE) {
             t.counters.sacksSent++;
             t.counters.gapSacksSent += t.rx.highestTsn() != t.rx.cumulativeTsn() ? 1 : 0;
+            bundleEcne();
             t.rx.writeSack(sackWriter, pb.remaining());
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Puts the pending ECNE into the packet being built, once (RFC 9260 appendix A: in every packet
+     * to the peer until its CWR comes), ahead of any DATA (control chunks first, section 6.10).
+     */
+    private void bundleEcne() {
+        if (!ecneInPacket) {
+            ecneInPacket = t.ecn.bundle(pb);
         }
     }
 
     /** The packet in {@link #pb} goes to {@code dest}: notes its source, returns dest. */
     private InetAddress finish(InetAddress dest) {
         lastSource = t.pathSet.sourceFor(dest);
+        lastEcn = t.ecn.codepointFor(pb);
+        lastFragmentable = pb.fragmentable();
         return dest;
     }
 }

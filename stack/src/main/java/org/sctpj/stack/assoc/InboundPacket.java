@@ -19,6 +19,7 @@ public final class InboundPacket {
     int verificationTag;
     InetAddress from;
     InetAddress to;
+    int ecn;
     int count;
     int[] offsets = new int[8];
     int[] lengths = new int[8];
@@ -39,6 +40,7 @@ public final class InboundPacket {
         this.buf = b;
         this.from = from;
         this.to = to;
+        this.ecn = 0;
         this.count = 0;
         if (n < SctpPacket.HEADER_LENGTH) {
             return Parsed.fail(
@@ -144,6 +146,19 @@ public final class InboundPacket {
     /** The destination (local) address. */
     public InetAddress to() {
         return to;
+    }
+
+    /**
+     * The ECN codepoint of the packet's IP header ({@link org.sctpj.stack.llp.Ecn}), as the lower
+     * layer read it; {@link org.sctpj.stack.llp.Ecn#NOT_ECT} when it could not.
+     */
+    public int ecn() {
+        return ecn;
+    }
+
+    /** Sets {@link #ecn()} for the packet just framed. */
+    public void setEcn(int ecn) {
+        this.ecn = ecn & 3;
     }
 
     /** True if the packet contains a chunk of this type. */

@@ -18,6 +18,7 @@ import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.auth.Authentication;
 import org.sctpj.stack.cc.CongestionController;
+import org.sctpj.stack.ecn.EcnHandling;
 import org.sctpj.stack.forwardtsn.ForwardTsn;
 import org.sctpj.stack.handshake.Connect;
 import org.sctpj.stack.handshake.InitCollision;
@@ -28,6 +29,7 @@ import org.sctpj.stack.path.Path;
 import org.sctpj.stack.pathmgmt.Failover;
 import org.sctpj.stack.pathmgmt.HeartbeatHandler;
 import org.sctpj.stack.pathmgmt.PathSet;
+import org.sctpj.stack.pmtu.PmtuDiscovery;
 import org.sctpj.stack.reconfig.StreamReset;
 import org.sctpj.stack.rx.DataReceiver;
 import org.sctpj.stack.teardown.Abort;
@@ -191,6 +193,10 @@ public final class Tcb {
 
     /** Observability counters of both directions (see {@link Counters}). */
     public final Counters counters = new Counters();
+    /** Explicit congestion notification: CE marks echoed, ECNE and CWR (RFC 9260 appendix A). */
+    public final EcnHandling ecn;
+    /** Path MTU discovery with probes, black holes and Packet Too Big (RFC 8899). */
+    public final PmtuDiscovery pmtu;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -211,6 +217,8 @@ public final class Tcb {
         this.forwardTsn = new ForwardTsn(this);
         this.icmp = new IcmpHandling(this);
         this.auth = new Authentication(this, host.endpointKeys());
+        this.ecn = new EcnHandling(this);
+        this.pmtu = new PmtuDiscovery(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */

@@ -31,7 +31,12 @@ public enum TimerKind {
      * The stream reconfiguration timer (RFC 6525 section 5.1.1): a RE-CONFIG request is
      * outstanding, no response yet (or the peer answered In progress).
      */
-    RECONFIG(false);
+    RECONFIG(false),
+    /**
+     * Path MTU discovery of a destination (RFC 8899 section 5.1.1): PROBE_TIMER while a probe is
+     * out, else when the next probe is due (the PMTU_RAISE_TIMER once the search completed).
+     */
+    PMTU(true);
 
     private final boolean perPath;
 

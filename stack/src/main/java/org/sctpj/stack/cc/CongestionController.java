@@ -73,4 +73,15 @@ public interface CongestionController {
      * cwnd = max(cwnd / 2, 4 * MTU).
      */
     void onIdle(PathCongestionState p);
+
+    /**
+     * The peer echoed a Congestion Experienced mark on data sent on {@code p} (an ECNE chunk, RFC
+     * 9260 appendix A), and no reduction for an earlier mark covers it: the sender reacts as to a
+     * loss found by fast retransmit, but retransmits nothing (nothing was lost). Called at most once
+     * per window of data on {@code p} (the ECN procedure checks). The default applies {@link
+     * #onFastRetransmit}'s rule: ssthresh = max(cwnd / 2, 4 * MTU), cwnd = ssthresh.
+     */
+    default void onEcnEcho(PathCongestionState p) {
+        onFastRetransmit(p);
+    }
 }

@@ -286,6 +286,7 @@ public final class Connect {
     /** The association is up (or restarted): heartbeats start, the user is told. */
     void emitUp(AssociationChangeType type, long now) {
         t.heartbeats.scheduleConfirmed(now);
+        t.pmtu.start(now);
         t.host.emit(new SctpEvent.AssociationChange(
                 t.id, type, t.outboundStreams, t.inboundStreams, List.of(), type.name()));
         if (t.peerAdaptation >= 0) {

@@ -15,6 +15,7 @@ import org.sctpj.stack.wire.param.AdaptationLayerIndicationParameter;
 import org.sctpj.stack.wire.param.AddressParameter;
 import org.sctpj.stack.wire.param.ChunkListParameter;
 import org.sctpj.stack.wire.param.CookiePreservativeParameter;
+import org.sctpj.stack.wire.param.EcnCapableParameter;
 import org.sctpj.stack.wire.param.ForwardTsnSupportedParameter;
 import org.sctpj.stack.wire.param.Ipv4AddressParameter;
 import org.sctpj.stack.wire.param.Ipv6AddressParameter;
@@ -86,7 +87,9 @@ public final class InitHandling {
             } else if (p instanceof SupportedAddressTypesParameter sat) {
                 out.peerSupportsV4 = sat.addressTypes().contains(ParameterType.IPV4_ADDRESS);
                 out.peerSupportsV6 = sat.addressTypes().contains(ParameterType.IPV6_ADDRESS);
-            } else if (p instanceof ForwardTsnSupportedParameter || p instanceof SupportedExtensionsParameter) {
+            } else if (p instanceof ForwardTsnSupportedParameter
+                    || p instanceof SupportedExtensionsParameter
+                    || p instanceof EcnCapableParameter) {
                 out.extensions = Negotiation.announced(out.extensions, p);
             } else if (p instanceof RandomParameter r) {
                 out.random = out.random == null ? r : out.random;
@@ -111,7 +114,7 @@ public final class InitHandling {
                     break;
                 }
             }
-            // Known parameters we do not use (ECN, ...) are ignored.
+            // Known parameters we do not use are ignored.
         }
         if (out.random != null && out.hmacs != null) {
             // RFC 4895 section 6.1: the peer sends AUTH's parameters once each (the first counts).

@@ -8,6 +8,7 @@ import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.stack.wire.param.AdaptationLayerIndicationParameter;
+import org.sctpj.stack.wire.param.EcnCapableParameter;
 import org.sctpj.stack.wire.param.ForwardTsnSupportedParameter;
 import org.sctpj.stack.wire.param.Parameter;
 import org.sctpj.stack.wire.param.SupportedExtensionsParameter;
@@ -15,7 +16,8 @@ import org.sctpj.stack.wire.param.SupportedExtensionsParameter;
 /**
  * Which extensions an association uses: what we announce in INIT and INIT ACK, what the peer
  * announced, and their intersection. An extension is used only when both sides announced it (RFC
- * 5061 section 4.2.7; RFC 3758 section 3.1; RFC 8260 section 2.1; RFC 6525 section 3.1).
+ * 5061 section 4.2.7; RFC 3758 section 3.1; RFC 8260 section 2.1; RFC 6525 section 3.1; for ECN
+ * the ECN Capable parameter of RFC 9260 appendix A).
  *
  * <p>What a peer announces is kept as a bit mask, one bit per {@link Extension} ordinal, so that
  * the stateless server can carry it in its State Cookie.
@@ -37,10 +39,12 @@ public final class Negotiation {
     public static List<Parameter> offer(SctpOptions o) {
         List<Parameter> out = new ArrayList<>(3);
         Set<Extension> ours = o.extensions();
-        if (!ours.isEmpty()) {
+        if (!ours.isEmpty() && !ours.equals(EnumSet.of(Extension.ECN))) {
             List<Integer> types = new ArrayList<>(4);
             for (Extension e : ours) {
-                types.add(e.chunkType());
+                if (e != Extension.ECN) {
+                    types.add(e.chunkType());
+                }
             }
             if (ours.contains(Extension.I_DATA) && ours.contains(Extension.PR_SCTP)) {
                 types.add(ChunkType.I_FORWARD_TSN);
@@ -49,6 +53,9 @@ public final class Negotiation {
         }
         if (ours.contains(Extension.PR_SCTP)) {
             out.add(ForwardTsnSupportedParameter.INSTANCE);
+        }
+        if (ours.contains(Extension.ECN)) {
+            out.add(EcnCapableParameter.INSTANCE); // RFC 9260 appendix A
         }
         if (o.adaptationIndication().isPresent()) {
             out.add(new AdaptationLayerIndicationParameter(
@@ -66,10 +73,13 @@ public final class Negotiation {
         if (p instanceof ForwardTsnSupportedParameter) {
             return mask | bit(Extension.PR_SCTP);
         }
+        if (p instanceof EcnCapableParameter) {
+            return mask | bit(Extension.ECN); // RFC 9260 appendix A
+        }
         if (p instanceof SupportedExtensionsParameter se) {
             for (int type : se.chunkTypes()) {
                 for (Extension e : Extension.values()) {
-                    if (e.chunkType() == type) {
+                    if (e != Extension.ECN && e.chunkType() == type) {
                         mask |= bit(e);
                     }
                 }

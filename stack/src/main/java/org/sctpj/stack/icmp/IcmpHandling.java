@@ -30,7 +30,9 @@ import org.sctpj.stack.wire.chunk.ChunkType;
  *       (RFC 9260 section 8.2, RFC 7829) and a HEARTBEAT ACK brings it back. During the setup it is
  *       ignored: the handshake sends to the primary only and counts its own retransmissions.
  *   <li>ICMP7: a Packet Too Big / Fragmentation Needed with an MTU is recorded ({@link
- *       #lastReportedMtu}) for path MTU discovery, and nothing more is done with it here.
+ *       #lastReportedMtu}); with path MTU discovery on ({@link
+ *       org.sctpj.stack.SctpOptions#pmtuDiscovery()}) it lowers the path's MTU when below it and
+ *       not below the base of 1200 bytes (RFC 8899 section 4.6.2).
  *   <li>Anything else is ignored (ICMP1 to ICMP4), and so is everything when {@link
  *       org.sctpj.stack.SctpOptions#icmpHandling()} is off.
  * </ol>
@@ -79,7 +81,7 @@ public final class IcmpHandling {
         return switch (kind) {
             case PROTOCOL_UNREACHABLE -> unreachable(r, now);
             case HOST_UNREACHABLE -> hostUnreachable(r, now);
-            case PACKET_TOO_BIG -> tooBig(r);
+            case PACKET_TOO_BIG -> tooBig(r, now);
             default -> Outcome.IGNORED;
         };
     }
@@ -119,14 +121,19 @@ public final class IcmpHandling {
         return Outcome.ACTED;
     }
 
-    /** ICMP7: the MTU is kept for path MTU discovery. */
-    private Outcome tooBig(IcmpReport r) {
-        if (r.mtu() <= 0 || t.pathOf(r.destination()) == null) {
+    /**
+     * ICMP7: the MTU is kept, and with path MTU discovery on lowers the path's MTU when it is below
+     * it and not below the base (RFC 8899 section 4.6.2, {@link
+     * org.sctpj.stack.pmtu.PmtuDiscovery#onPacketTooBig}).
+     */
+    private Outcome tooBig(IcmpReport r, long now) {
+        Path p = t.pathOf(r.destination());
+        if (r.mtu() <= 0 || p == null) {
             return Outcome.IGNORED;
         }
         tooBigDestination = r.destination();
         tooBigMtu = r.mtu();
-        return Outcome.RECORDED;
+        return t.pmtu.onPacketTooBig(p, r.mtu(), now) ? Outcome.ACTED : Outcome.RECORDED;
     }
 
     /**

@@ -29,6 +29,16 @@ public interface LowerLayer extends AutoCloseable {
         void packet(ByteBuffer sctp, InetAddress from, InetAddress to);
 
         /**
+         * As {@link #packet(ByteBuffer, InetAddress, InetAddress)}, from a layer that read the ECN
+         * bits of the packet's IP header ({@link Ecn}, RFC 3168 section 5). The default forgets
+         * them; a sink that passes them on to {@link org.sctpj.stack.Endpoint#handleInput(ByteBuffer,
+         * InetAddress, InetAddress, int, long)} overrides it.
+         */
+        default void packet(ByteBuffer sctp, InetAddress from, InetAddress to, int ecn) {
+            packet(sctp, from, to);
+        }
+
+        /**
          * An ICMP or ICMPv6 error about a packet we sent (RFC 9260 appendix C; RFC 6951 section
          * 5.5), for layers that can read them (on Linux, {@code IP_RECVERR}): the driver hands it
          * to {@link org.sctpj.stack.Endpoint#handleIcmp}. Called from {@link #receive}, on the
@@ -44,6 +54,24 @@ public interface LowerLayer extends AutoCloseable {
      * @throws IOException on a permanent error (closed socket, no route)
      */
     void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException;
+
+    /**
+     * As {@link #send(ByteBuffer, InetAddress, InetAddress)}, with the ECN codepoint for the IP
+     * header ({@link Ecn}: the core's {@link org.sctpj.stack.Endpoint#transmitEcn()}). A layer that
+     * can set it (raw IP, native UDP: {@code IP_TOS} / {@code IPV6_TCLASS}) overrides this; the
+     * default sends Not-ECT, which is always correct (the peer just sees no ECN).
+     */
+    default void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
+        send(sctp, source, destination);
+    }
+
+    /**
+     * Or'ed into the {@code ecn} argument of {@link #send(ByteBuffer, InetAddress, InetAddress,
+     * int)} (above its two ECN bits) when the packet is larger than its path's MTU and may be
+     * fragmented by IP ({@link org.sctpj.stack.Endpoint#transmitFragmentable()}): a layer that sets
+     * DF on its packets (for path MTU probes) clears it for this one.
+     */
+    int FRAGMENTABLE = 0x100;
 
     /**
      * Sends the packets held since the last flush. Packets given to {@link #send} may be held

@@ -88,6 +88,9 @@ public final class HeartbeatHandler {
         }
         for (Parameter param : ack.parameters()) {
             if (param instanceof HeartbeatInfoParameter info) {
+                if (t.pmtu.onHeartbeatAck(info.info(), now)) {
+                    return; // it answered a path MTU probe (RFC 8899 section 6.2.1.1)
+                }
                 int idx = heartbeats.match(info.info(), now, rttOut);
                 if (idx < 0) {
                     return;

@@ -446,6 +446,21 @@ public final class DataSender {
         return outstanding.markedCount() > 0 || queue.queuedMessages() > 0;
     }
 
+    /**
+     * The path outstanding chunk {@code tsn} was last sent on, or null when it is not outstanding
+     * (acknowledged cumulatively, or never sent). A walk over the outstanding chunks.
+     */
+    public Path pathOfTsn(int tsn) {
+        RetransmissionQueue q = outstanding;
+        for (int i = 0; i < q.size(); i++) {
+            SentChunk c = q.get(i);
+            if (c.tsn == tsn) {
+                return c.path;
+            }
+        }
+        return null;
+    }
+
     /** Starts a new burst on {@code p}: up to Max.Burst packets may be filled (RFC 9260 section 6.1). */
     public void beginBurst(Path p) {
         filler.beginBurst(p);

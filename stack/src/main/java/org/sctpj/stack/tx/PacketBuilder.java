@@ -38,6 +38,8 @@ public final class PacketBuilder {
     private int chunkCount;
     private int dataChunkCount;
     private int dataBytes;
+    private boolean retransmission;
+    private boolean fragmentable;
 
     /** Authenticates this packet (RFC 4895 section 6.2), or null. */
     private PacketSigner signer;
@@ -118,6 +120,41 @@ public final class PacketBuilder {
         dataBytes = 0;
         signer = null;
         authOffset = -1;
+        retransmission = false;
+        fragmentable = false;
+    }
+
+    /**
+     * Lets this packet grow past its path's size for one chunk of {@code chunkBytes} (padding
+     * excluded) that fits no packet of the path any more: a DATA chunk cut for a larger path MTU,
+     * to be resent after the MTU fell (RFC 9260 section 6.9 forbids cutting it again). The packet
+     * is then {@link #fragmentable()}: the lower layer sends it with DF clear, for IP to fragment
+     * (RFC 8899 section 4.4 leaves such packets to the network layer). Returns false when even the
+     * buffer cannot hold it.
+     */
+    public boolean allowOversize(int chunkBytes) {
+        int want = buf.position() + Wire.pad4(chunkBytes);
+        if (want > buf.limit()) {
+            return false;
+        }
+        limit = Math.max(limit, want);
+        fragmentable = true;
+        return true;
+    }
+
+    /** Whether {@link #allowOversize} let this packet grow past its path's size. */
+    public boolean fragmentable() {
+        return fragmentable;
+    }
+
+    /** Notes that the packet carries a retransmitted DATA chunk (it is then sent Not-ECT). */
+    public void markRetransmission() {
+        retransmission = true;
+    }
+
+    /** Whether a retransmitted DATA chunk went into this packet since the last {@link #reset}. */
+    public boolean hasRetransmission() {
+        return retransmission;
     }
 
     /**

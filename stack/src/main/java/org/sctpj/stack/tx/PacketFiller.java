@@ -6,6 +6,7 @@ import org.sctpj.stack.IDataFragmentNumbering;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.wire.chunk.DataChunk;
+import org.sctpj.stack.wire.chunk.IDataChunk;
 
 /**
  * Fills a packet with DATA for one destination (RFC 9260 section 6.1): first chunks marked for
@@ -112,7 +113,7 @@ final class PacketFiller {
                 if (!c.fast || !scheduling.retransmitsTo(c.path, p)) {
                     continue;
                 }
-                if (!addChunk(pb, c)) {
+                if (!addChunk(pb, c) && !addOversize(pb, c)) {
                     break;
                 }
                 q.resent(c, p, now);
@@ -130,7 +131,7 @@ final class PacketFiller {
                 if (!c.marked || c.fast || !scheduling.retransmitsTo(c.path, p)) {
                     continue;
                 }
-                if (!addChunk(pb, c)) {
+                if (!addChunk(pb, c) && !addOversize(pb, c)) {
                     break;
                 }
                 q.resent(c, p, now);
@@ -142,6 +143,9 @@ final class PacketFiller {
             fillNew(pb, p, before, now);
         }
         int added = pb.dataChunkCount() - before;
+        if (rtxChunks > 0) {
+            pb.markRetransmission(); // RFC 3168 section 6.1.5: retransmissions go Not-ECT
+        }
         if (added > 0) {
             burst[idx]--;
             t3.onDataSent(p, now);
@@ -223,6 +227,16 @@ final class PacketFiller {
                 return;
             }
         }
+    }
+
+    /**
+     * A retransmission that fits no packet of the path any more (it was cut for a larger MTU, which
+     * fell since) goes alone as DATA in a packet the lower layer may fragment ({@link
+     * PacketBuilder#allowOversize}), rather than never.
+     */
+    private boolean addOversize(PacketBuilder pb, SentChunk c) {
+        int bytes = (iData ? IDataChunk.FIXED_LENGTH : DataChunk.FIXED_LENGTH) + c.length;
+        return pb.dataChunkCount() == 0 && pb.allowOversize(bytes) && addChunk(pb, c);
     }
 
     private boolean addChunk(PacketBuilder pb, SentChunk c) {

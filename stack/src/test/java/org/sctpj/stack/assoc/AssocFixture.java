@@ -97,12 +97,18 @@ public final class AssocFixture implements AssociationHost {
 
     /** COOKIE-ECHOED: the peer's INIT ACK (tag {@link #PEER_TAG}, listing {@code listed}) came. */
     public static AssocFixture cookieEchoed(SctpOptions o, InetAddress... listed) {
+        return cookieEchoed(o, List.of(), listed);
+    }
+
+    /** As {@link #cookieEchoed(SctpOptions, InetAddress...)}, the INIT ACK also carrying {@code extra}. */
+    public static AssocFixture cookieEchoed(SctpOptions o, List<Parameter> extra, InetAddress... listed) {
         AssocFixture f = cookieWait(o);
         List<Parameter> params = new ArrayList<>();
         params.add(new StateCookieParameter(Bytes.fromHex("c0ffee")));
         for (InetAddress x : listed) {
             params.add(new Ipv4AddressParameter((java.net.Inet4Address) x));
         }
+        params.addAll(extra);
         f.deliver(f.tcb().localTag, new InitAckChunk(PEER_TAG, 65536, 10, 10, PEER_TSN, params));
         f.sent();
         assertEquals(Association.State.COOKIE_ECHOED, f.a.state());
@@ -111,7 +117,12 @@ public final class AssocFixture implements AssociationHost {
 
     /** ESTABLISHED, as the initiator (the COOKIE ACK came), with the peer's listed addresses. */
     public static AssocFixture established(SctpOptions o, InetAddress... listed) {
-        AssocFixture f = cookieEchoed(o, listed);
+        return established(o, List.of(), listed);
+    }
+
+    /** As {@link #established(SctpOptions, InetAddress...)}, the peer's INIT ACK also carrying {@code extra}. */
+    public static AssocFixture established(SctpOptions o, List<Parameter> extra, InetAddress... listed) {
+        AssocFixture f = cookieEchoed(o, extra, listed);
         f.deliver(f.tcb().localTag, new CookieAckChunk());
         f.sent();
         assertEquals(Association.State.ESTABLISHED, f.a.state());
@@ -204,6 +215,23 @@ public final class AssocFixture implements AssociationHost {
     /** A packet from {@code from} with {@code vtag} and {@code chunks}. */
     public void deliverFrom(InetAddress from, int vtag, Chunk... chunks) {
         a.handlePacket(frame(from, vtag, chunks), now);
+    }
+
+    /** A packet from PEER with {@code vtag} and {@code chunks} whose IP header carried {@code ecn}. */
+    public void deliverEcn(int ecn, int vtag, Chunk... chunks) {
+        InboundPacket pkt = frame(PEER, vtag, chunks);
+        pkt.setEcn(ecn);
+        a.handlePacket(pkt, now);
+    }
+
+    /** Every packet the association wants to send now, as the lower layer gets it (with its ECN codepoint). */
+    public List<Transmit> transmits() {
+        List<Transmit> out = new ArrayList<>();
+        Transmit t;
+        while ((t = a.pollTransmit(now).orElse(null)) != null) {
+            out.add(t);
+        }
+        return out;
     }
 
     /**

@@ -51,10 +51,16 @@ final class BulkRun implements AutoCloseable {
      */
     static BulkRun open(MultiPathBed bed, SctpOptions o, int port, List<InetAddress> peers)
             throws IOException, InterruptedException {
-        NetnsHost z = NetnsHost.start("Z", bed.fileZ(), port, o, true, AddressPolicy::of);
+        return open(bed, o, port, peers, false);
+    }
+
+    /** As above; {@code pathMtuProbing}: DF on every packet of both hosts (for path MTU discovery). */
+    static BulkRun open(MultiPathBed bed, SctpOptions o, int port, List<InetAddress> peers, boolean pathMtuProbing)
+            throws IOException, InterruptedException {
+        NetnsHost z = NetnsHost.start("Z", bed.fileZ(), port, o, true, AddressPolicy::of, pathMtuProbing);
         NetnsHost a = null;
         try {
-            a = NetnsHost.start("A", bed.fileA(), port, o, false, AddressPolicy::of);
+            a = NetnsHost.start("A", bed.fileA(), port, o, false, AddressPolicy::of, pathMtuProbing);
             AssociationId id = a.connect(peers, port);
             BulkRun r = new BulkRun(a, z, id, bed.mtu() - 100);
             z.hook = r::onZ;

@@ -212,6 +212,20 @@ final class MultiPathBed implements AutoCloseable {
         in(ns2, "ip", "link", "set", if2, "mtu", Integer.toString(mtu), "up");
     }
 
+    /**
+     * Sets the MTU of path {@code i}'s link between the router and Z (both ends), smaller than
+     * A's link, so that R answers larger packets with ICMP Fragmentation Needed / Packet Too Big.
+     * Needs a bed with a router.
+     */
+    void farMtu(int i, int bytes) throws IOException {
+        checkPath(i);
+        if (!router) {
+            throw new IllegalStateException("farMtu needs a bed with a router (Builder.router(true))");
+        }
+        in(nsR, "ip", "link", "set", "rz" + i, "mtu", Integer.toString(bytes));
+        in(nsZ, "ip", "link", "set", "z" + i, "mtu", Integer.toString(bytes));
+    }
+
     /** The links' MTU. */
     int mtu() {
         return mtu;
@@ -268,6 +282,36 @@ final class MultiPathBed implements AutoCloseable {
         } finally {
             Files.deleteIfExists(f);
         }
+    }
+
+    /**
+     * Marks about {@code percent} of the ECN-capable (ECT(0)) SCTP packets A sends Congestion
+     * Experienced, IPv4 and IPv6 (an nftables rule on A's output: {@code ip ecn set ce}), as an
+     * ECN router would instead of dropping them; {@link #ceMarked()} counts the marks.
+     */
+    void markCe(double percent) throws IOException {
+        long per10k = Math.round(percent * 100);
+        nft(
+                nsA,
+                "table inet sctpj_ecn {\n"
+                        + "  chain ce { type filter hook output priority 20; policy accept;\n"
+                        + "    meta l4proto sctp ip ecn ect0 numgen random mod 10000 < " + per10k
+                        + " counter ip ecn set ce\n"
+                        + "    meta l4proto sctp ip6 ecn ect0 numgen random mod 10000 < " + per10k
+                        + " counter ip6 ecn set ce\n"
+                        + "  }\n}\n");
+    }
+
+    /** The packets {@link #markCe} marked so far (both families). */
+    long ceMarked() throws IOException {
+        String out = in(nsA, "nft", "list", "table", "inet", "sctpj_ecn");
+        long n = 0;
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("counter packets (\\d+)").matcher(out);
+        while (m.find()) {
+            n += Long.parseLong(m.group(1));
+        }
+        return n;
     }
 
     /** Drops everything A and Z send on path {@code i} (1-based) until {@link #restore}. */

@@ -74,6 +74,19 @@ final class NetnsHost implements AutoCloseable {
             boolean listen,
             Function<List<LocalInterface>, AddressPolicy> policy)
             throws IOException {
+        return start(name, nsFile, port, o, listen, policy, false);
+    }
+
+    /** As above; {@code pathMtuProbing} sets DF on every packet (RawIpLowerLayer.Builder.pathMtuProbing). */
+    static NetnsHost start(
+            String name,
+            Path nsFile,
+            int port,
+            SctpOptions o,
+            boolean listen,
+            Function<List<LocalInterface>, AddressPolicy> policy,
+            boolean pathMtuProbing)
+            throws IOException {
         List<LocalInterface> itfs = NetworkNamespace.call(nsFile, Interfaces::localInterfaces);
         List<InetAddress> locals = new ArrayList<>();
         for (LocalInterface i : itfs) {
@@ -90,6 +103,7 @@ final class NetnsHost implements AutoCloseable {
         RawIpLowerLayer llp = RawIpLowerLayer.builder()
                 .networkNamespace(nsFile)
                 .receiveBufferBytes(4 << 20)
+                .pathMtuProbing(pathMtuProbing)
                 .open();
         StackThread t = new StackThread(StackConfig.DEFAULT.withName("sctpj-" + name));
         Endpoint ep = new Endpoint(port, locals, o, new SecureRandom(), t.now());
