@@ -627,6 +627,7 @@ public final class StreamReset {
         deferredSn = r.requestSequenceNumber();
         deferredLastTsn = r.sendersLastAssignedTsn();
         deferredStreams = streams;
+        t.rx.deferReset(deferredLastTsn, streams); // later data on those streams waits (E2)
         return Result.of(ReconfigurationResponseParameter.RESULT_IN_PROGRESS);
     }
 
@@ -653,6 +654,7 @@ public final class StreamReset {
             lastResult[k] = ReconfigurationResponseParameter.RESULT_SUCCESS_PERFORMED;
         }
         deferredStreams = null;
+        t.data.deliverMessages(); // those that waited for the reset (E2)
     }
 
     /** The peer's Incoming SSN Reset Request (section 5.2.3): answered by our outgoing reset. */

@@ -412,6 +412,33 @@ class StreamResetTest {
         assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size(), "a retransmission resets nothing again");
     }
 
+    /**
+     * RFC 6525 section 5.2.2 E2: while the reset is deferred, data after the Sender's Last Assigned
+     * TSN on a stream being reset is held until the reset is done. Here the first message after
+     * the reset (SSN 0 again, TSN 7002) overtakes the last one before it (SSN 1, TSN 7001): all
+     * three arrive, in the sender's order.
+     */
+    @Test
+    void dataAfterADeferredResetWaitsForItAndComesInTheSendersOrder() {
+        AssocFixture f = up();
+        f.deliver(f.tcb().localTag, data(PEER_TSN, 1, 0, 1));
+        f.sent();
+        peer(f, new OutgoingSsnResetRequestParameter(PEER_TSN, local(f) - 1, PEER_TSN + 1, List.of(1)));
+        assertEquals(RESULT_IN_PROGRESS, onlyResponse(f).result());
+        f.deliver(f.tcb().localTag, data(PEER_TSN + 2, 1, 0, 3));
+        f.deliver(f.tcb().localTag, data(PEER_TSN + 1, 1, 1, 2));
+        List<Integer> got = new ArrayList<>();
+        for (SctpEvent.MessageReceived m : f.eventsOf(SctpEvent.MessageReceived.class)) {
+            got.add((int) m.data()[0]);
+        }
+        assertEquals(List.of(1, 2, 3), got);
+        assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size());
+    }
+
+    private static DataChunk data(int tsn, int stream, int ssn, int payload) {
+        return new DataChunk(false, false, true, true, tsn, stream, ssn, 0, Bytes.of((byte) payload));
+    }
+
     @Test
     void duplicatesGetTheSameAnswerAndOtherNumbersAreBad() {
         AssocFixture f = up();
