@@ -31,6 +31,7 @@ import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.stack.wire.chunk.CookieAckChunk;
 import org.sctpj.stack.wire.chunk.DataChunk;
+import org.sctpj.stack.wire.chunk.IDataChunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;
 import org.sctpj.stack.wire.chunk.ReConfigChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
@@ -61,6 +62,11 @@ class StreamResetTest {
     }
 
     static AssocFixture up(SctpOptions o) {
+        return up(o, ChunkType.RE_CONFIG);
+    }
+
+    /** As {@link #up(SctpOptions)}, the peer's INIT ACK listing {@code extensions}. */
+    static AssocFixture up(SctpOptions o, int... extensions) {
         AssocFixture f = AssocFixture.cookieWait(o);
         f.deliver(
                 f.tcb().localTag,
@@ -72,7 +78,7 @@ class StreamResetTest {
                         PEER_TSN,
                         List.of(
                                 new StateCookieParameter(Bytes.fromHex("c0ffee")),
-                                SupportedExtensionsParameter.of(ChunkType.RE_CONFIG))));
+                                SupportedExtensionsParameter.of(extensions))));
         f.sent();
         f.deliver(f.tcb().localTag, new CookieAckChunk());
         f.sent();
@@ -421,18 +427,42 @@ class StreamResetTest {
     @Test
     void dataAfterADeferredResetWaitsForItAndComesInTheSendersOrder() {
         AssocFixture f = up();
-        f.deliver(f.tcb().localTag, data(PEER_TSN, 1, 0, 1));
+        assertEquals(List.of(1, 2, 3), overtakenDeferredReset(f, StreamResetTest::data));
+        assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size());
+    }
+
+    /** The same over I-DATA: the MIDs start at 0 again after the reset (RFC 8260 section 2.3.1). */
+    @Test
+    void iDataAfterADeferredResetWaitsForItAndComesInTheSendersOrder() {
+        AssocFixture f = up(O.toBuilder().enable(Extension.I_DATA).build(), ChunkType.RE_CONFIG, ChunkType.I_DATA);
+        assertEquals(List.of(1, 2, 3), overtakenDeferredReset(f, StreamResetTest::iData));
+    }
+
+    /** A chunk of one whole message: TSN, stream, SSN or MID, and its one byte. */
+    interface MessageChunk {
+        Chunk of(int tsn, int stream, int seq, int payload);
+    }
+
+    /**
+     * Message 1 (seq 0), the peer's reset of stream 1 ahead of message 2 (seq 1), then message 3
+     * (seq 0, after the reset) before message 2; returns the payloads delivered, in order.
+     */
+    private static List<Integer> overtakenDeferredReset(AssocFixture f, MessageChunk c) {
+        f.deliver(f.tcb().localTag, c.of(PEER_TSN, 1, 0, 1));
         f.sent();
         peer(f, new OutgoingSsnResetRequestParameter(PEER_TSN, local(f) - 1, PEER_TSN + 1, List.of(1)));
         assertEquals(RESULT_IN_PROGRESS, onlyResponse(f).result());
-        f.deliver(f.tcb().localTag, data(PEER_TSN + 2, 1, 0, 3));
-        f.deliver(f.tcb().localTag, data(PEER_TSN + 1, 1, 1, 2));
+        f.deliver(f.tcb().localTag, c.of(PEER_TSN + 2, 1, 0, 3));
+        f.deliver(f.tcb().localTag, c.of(PEER_TSN + 1, 1, 1, 2));
         List<Integer> got = new ArrayList<>();
         for (SctpEvent.MessageReceived m : f.eventsOf(SctpEvent.MessageReceived.class)) {
             got.add((int) m.data()[0]);
         }
-        assertEquals(List.of(1, 2, 3), got);
-        assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size());
+        return got;
+    }
+
+    private static IDataChunk iData(int tsn, int stream, int mid, int payload) {
+        return new IDataChunk(false, false, true, true, tsn, stream, mid, 0, Bytes.of((byte) payload));
     }
 
     private static DataChunk data(int tsn, int stream, int ssn, int payload) {
