@@ -25,6 +25,7 @@ import org.sctpj.stack.SctpEvent.ReconfigOutcome;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.assoc.AssocFixture;
+import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.assoc.TimerKind;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.chunk.Chunk;
@@ -35,6 +36,8 @@ import org.sctpj.stack.wire.chunk.IDataChunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;
 import org.sctpj.stack.wire.chunk.ReConfigChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
+import org.sctpj.stack.wire.chunk.ShutdownChunk;
+import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
 import org.sctpj.stack.wire.param.AddIncomingStreamsRequestParameter;
 import org.sctpj.stack.wire.param.AddOutgoingStreamsRequestParameter;
 import org.sctpj.stack.wire.param.IncomingSsnResetRequestParameter;
@@ -367,18 +370,47 @@ class StreamResetTest {
         f.a.resetStreams(new int[] {2}, true, false, f.now); // waits behind the first
         f.a.shutdown(f.now); // nothing to send: SHUTDOWN goes at once
         List<Chunk> out = chunks(f.sent());
-        assertTrue(out.stream().anyMatch(c -> c instanceof org.sctpj.stack.wire.chunk.ShutdownChunk), out.toString());
+        assertTrue(out.stream().anyMatch(c -> c instanceof ShutdownChunk), out.toString());
         assertTrue(reconfigParams(out).isEmpty(), "no request in SHUTDOWN-SENT");
-        // The first request is answered late: the waiting one must not go now either.
+        // The first request is answered late: the waiting one must not go now either. The answer
+        // still counts: the peer did reset its streams.
         peer(f, ReconfigurationResponseParameter.of(local(f), RESULT_SUCCESS_PERFORMED));
         assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "no request in SHUTDOWN-SENT");
         assertEquals(
                 List.of(
-                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(1)),
-                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(2))),
+                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(2)),
+                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.PERFORMED, List.of(1))),
                 f.eventsOf(SctpEvent.StreamReset.class));
         f.advance(10 * RTO);
         assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "nor a retransmission");
+    }
+
+    /**
+     * Seen with usrsctp: its SHUTDOWN overtook its answer to our outgoing reset, which came after
+     * our SHUTDOWN ACK. The answer still counts (the request used to fail when the SHUTDOWN ACK
+     * went, and the answer was then ignored); a request never answered fails when the association
+     * ends, once.
+     */
+    @Test
+    void anAnswerAfterOurShutdownAckStillCountsAndNoAnswerFailsAtTheEnd() {
+        for (boolean answered : new boolean[] {true, false}) {
+            AssocFixture f = up();
+            f.a.resetStreams(new int[] {1}, true, false, f.now);
+            assertEquals(1, reconfigParams(chunks(f.sent())).size());
+            f.deliver(f.tcb().localTag, new ShutdownChunk(local(f) - 1));
+            f.sent();
+            assertEquals(Association.State.SHUTDOWN_ACK_SENT, f.a.state());
+            assertTrue(f.eventsOf(SctpEvent.StreamReset.class).isEmpty(), "not failed while its answer may come");
+            if (answered) {
+                peer(f, ReconfigurationResponseParameter.of(local(f), RESULT_SUCCESS_PERFORMED));
+            }
+            f.deliver(f.tcb().localTag, new ShutdownCompleteChunk(false));
+            assertTrue(f.closed);
+            assertEquals(
+                    List.of(new SctpEvent.StreamReset(
+                            f.a.id(), true, answered ? ReconfigOutcome.PERFORMED : ReconfigOutcome.FAILED, List.of(1))),
+                    f.eventsOf(SctpEvent.StreamReset.class));
+        }
     }
 
     // ------------------------------------------------------------------ as responder
