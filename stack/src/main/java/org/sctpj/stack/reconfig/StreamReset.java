@@ -856,6 +856,7 @@ public final class StreamReset {
         }
         outstanding.clear();
         giveUpPending();
+        afterAnswer(); // nothing outstanding: the timer stops
     }
 
     /**

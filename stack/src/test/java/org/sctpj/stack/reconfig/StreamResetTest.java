@@ -413,6 +413,27 @@ class StreamResetTest {
         }
     }
 
+    /**
+     * An outstanding request whose timer expires after our SHUTDOWN went fails and is not
+     * retransmitted, and the timer stops (it once stayed due: the simulated matrices stalled).
+     */
+    @Test
+    void anUnansweredRequestFailsWhenItsTimerExpiresAfterOurShutdown() {
+        AssocFixture f = up();
+        f.a.resetStreams(new int[] {1}, true, false, f.now);
+        f.sent();
+        f.a.shutdown(f.now);
+        f.sent();
+        long at = f.tcb().timers.deadline(TimerKind.RECONFIG);
+        f.a.handleTimeout(at);
+        assertFalse(f.tcb().timers.armed(TimerKind.RECONFIG));
+        assertTrue(f.a.nextTimeout() > at, "no timer left due");
+        assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "no retransmission");
+        assertEquals(
+                List.of(new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(1))),
+                f.eventsOf(SctpEvent.StreamReset.class));
+    }
+
     // ------------------------------------------------------------------ as responder
 
     @Test
