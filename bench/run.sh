@@ -7,13 +7,16 @@
 #                                   --no-throughput --out DIR
 #                                   --contenders sctpj-callback,sctpj-socket (only these; names:
 #                                     sctpj-callback sctpj-callback-100k sctpj-socket usrsctp
-#                                     kernel-tcp kernel-udp; without usrsctp its build is skipped)
+#                                     usrsctp-tsctp kernel-tcp kernel-udp; without both usrsctp
+#                                     contenders its build is skipped)
 #   bench/run.sh --help     this text
 #
 # Builds what it needs: the bench jar (mvn package of bench and the modules it uses, tests
-# skipped) when it is missing or older than the sources, and usrsctp's Release build with our
-# peer (interop/usrsctp/build.sh release, which installs gcc, cmake, make and Debian's source
-# package when missing and run as root). Writes bench/results/latest.{md,csv,png} and
+# skipped) when it is missing or older than the sources, usrsctp's Release build with our peer
+# (interop/usrsctp/build.sh release, which installs gcc, cmake, make and Debian's source package
+# when missing and run as root), and usrsctp's own tsctp from the same source (build.sh tsctp).
+# Ratios to usrsctp are reported only when our usrsctp contender reaches 0.9 of tsctp at every
+# size; otherwise the runner says so and exits 3. Writes bench/results/latest.{md,csv,png} and
 # latest-raw.log (every process's output). Not part of the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +30,7 @@ for a in "$@"; do
       exit 0
       ;;
   esac
-  if [[ "$prev" == --contenders && ",$a," != *,usrsctp,* ]]; then
+  if [[ "$prev" == --contenders && ",$a," != *,usrsctp,* && ",$a," != *,usrsctp-tsctp,* ]]; then
     with_usrsctp=0
   fi
   prev=$a
@@ -54,9 +57,13 @@ if [ ! -f "$jar" ] || [ -n "$(find stack timers native llp-udp-encap api-callbac
 fi
 
 upeer=interop/.cache/upeer-release
+tsctp=interop/.cache/tsctp-release
 if [[ $with_usrsctp -eq 1 ]]; then
   upeer=$(interop/usrsctp/build.sh release | tail -1)
   upeer=${upeer% (up to date)}
+  tsctp=$(interop/usrsctp/build.sh tsctp | tail -1)
+  tsctp=${tsctp% (up to date)}
 fi
 
-exec java -Djava.awt.headless=true -cp "$jar" org.sctpj.bench.runner.Runner --upeer "$upeer" --jar "$jar" "$@"
+exec java -Djava.awt.headless=true -cp "$jar" org.sctpj.bench.runner.Runner --upeer "$upeer" --tsctp "$tsctp" \
+  --jar "$jar" "$@"

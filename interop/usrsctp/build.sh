@@ -4,7 +4,10 @@
 #   build.sh [upeer]        upeer against Debian's libusrsctp-dev -> interop/.cache/upeer
 #   build.sh release        usrsctp 0.9.5.0 from Debian's source package, CMake Release
 #                           (no debug, no invariants) -> interop/.cache/upeer-release
-#   build.sh all            both
+#   build.sh tsctp          usrsctp's own benchmark program tsctp, CMake Release from the same
+#                           source package -> interop/.cache/tsctp-release (the benchmark's
+#                           second usrsctp contender: usrsctp at its best, by its authors' tool)
+#   build.sh all            upeer and release
 #
 # Options (before the target):
 #   --no-install            never call apt-get; fail with a message when something is missing
@@ -82,14 +85,10 @@ EOF
   apt-get update -q >&2
 }
 
-build_release() {
-  need_packages "command -v gcc" gcc libc6-dev
-  need_packages "command -v cmake" cmake
-  need_packages "command -v make" make
+# Unpacks usrsctp's Debian source package under interop/.cache/usrsctp-src (downloaded once).
+fetch_source() {
   local src="$CACHE/usrsctp-src"
   local tree="$src/usrsctp-$USRSCTP_VERSION"
-  local bld="$CACHE/usrsctp-release-build"
-  local lib="$bld/usrsctplib/libusrsctp.a"
   mkdir -p "$src"
   if [[ ! -f "$tree/CMakeLists.txt" ]]; then
     if ! ls "$src"/libusrsctp_"$USRSCTP_VERSION".orig.tar.* >/dev/null 2>&1; then
@@ -99,6 +98,16 @@ build_release() {
     fi
     tar -xf "$src"/libusrsctp_"$USRSCTP_VERSION".orig.tar.* -C "$src"
   fi
+}
+
+build_release() {
+  need_packages "command -v gcc" gcc libc6-dev
+  need_packages "command -v cmake" cmake
+  need_packages "command -v make" make
+  fetch_source
+  local tree="$CACHE/usrsctp-src/usrsctp-$USRSCTP_VERSION"
+  local bld="$CACHE/usrsctp-release-build"
+  local lib="$bld/usrsctplib/libusrsctp.a"
   if [[ ! -f "$lib" ]]; then
     cmake -S "$tree" -B "$bld" -DCMAKE_BUILD_TYPE=Release \
       -Dsctp_debug=0 -Dsctp_invariants=0 -Dsctp_werror=0 \
@@ -116,15 +125,38 @@ build_release() {
   echo "$out"
 }
 
+build_tsctp() {
+  need_packages "command -v gcc" gcc libc6-dev
+  need_packages "command -v cmake" cmake
+  need_packages "command -v make" make
+  fetch_source
+  local tree="$CACHE/usrsctp-src/usrsctp-$USRSCTP_VERSION"
+  # Its own build tree: the programs need the library built with them, as usrsctp's authors build it.
+  local bld="$CACHE/usrsctp-release-programs"
+  local out="$CACHE/tsctp-release"
+  if [[ -x "$out" ]]; then
+    echo "$out (up to date)"
+    return 0
+  fi
+  cmake -S "$tree" -B "$bld" -DCMAKE_BUILD_TYPE=Release \
+    -Dsctp_debug=0 -Dsctp_invariants=0 -Dsctp_werror=0 \
+    -Dsctp_build_programs=1 -Dsctp_build_fuzzer=0 -Dsctp_build_shared_lib=0 >&2
+  cmake --build "$bld" -j "$(nproc)" --target tsctp >&2
+  cp "$bld/programs/tsctp" "$out.tmp"
+  mv "$out.tmp" "$out"
+  echo "$out"
+}
+
 case "$TARGET" in
   upeer) build_upeer ;;
   release) build_release ;;
+  tsctp) build_tsctp ;;
   all)
     build_upeer
     build_release
     ;;
   *)
-    echo "usage: build.sh [--no-install] [upeer|release|all]" >&2
+    echo "usage: build.sh [--no-install] [upeer|release|tsctp|all]" >&2
     exit 64
     ;;
 esac

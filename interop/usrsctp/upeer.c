@@ -5,9 +5,11 @@
  * callback with a threshold):
  *
  *   echo      server: echoes every message on its stream with its PPID and U flag
- *   sink      server: counts messages and bytes, reports throughput
+ *   sink      server: counts messages and bytes in the receive callback, reports throughput
  *   client    connects, sends N messages of S bytes on K streams, verifies the echoes
- *   bulk      connects, sends as fast as the send callback allows for D seconds
+ *   bulk      connects, sends for D seconds from inside the send callback (threshold: the
+ *             message size), as usrsctp's own tsctp does; --bulk-thread sends from the main
+ *             thread woken by the callback instead (the older, slower design, kept to compare)
  *   pingpong  connects, sends S-byte messages (I bit, SCTP_NODELAY) one at a time,
  *             reports median and p99 round trip
  *
@@ -78,6 +80,9 @@ static struct {
 	int expect_echo;        /* client: 1 = verify echoes, 0 = only send (to a sink) */
 	int sndbuf, rcvbuf;     /* socket buffer sizes, 0 = default */
 	uint32_t threshold;     /* send callback threshold (bytes of free send space) */
+	int threshold_set;      /* --threshold given (otherwise bulk uses the message size, the rest 0) */
+	int bulk_thread;        /* bulk: send from the main thread, woken by the callback */
+	int echo_callback;      /* echo: send each echo from inside the receive callback */
 	int plain;              /* disable usrsctp's extensions (PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN) */
 	int warmup;             /* pingpong: round trips not counted */
 	int verbose;
@@ -184,6 +189,7 @@ static struct {
 	/* pingpong */
 	long pong;
 	int stop; /* signal received */
+	long echoed_in_callback; /* --echo-callback: echoes sent from the receive callback */
 	/* extensions: what was negotiated (-1 unknown), abandoned messages, RE-CONFIG events */
 	int neg_pr, neg_idata, neg_reconfig, negotiated_for;
 	uint8_t *failed;    /* client: message i reported by SCTP_SEND_FAILED_EVENT */
@@ -578,6 +584,51 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 		free(data);
 		return 1;
 	}
+	if (o.mode == M_ECHO && o.echo_callback && (flags & MSG_EOR)) {
+		/* The round-trip benchmark's echo: straight back from usrsctp's receive thread, no hand-off.
+		 * A message that does not fit (or a piece of a partial delivery) takes the queued path. */
+		struct sctp_sndinfo si;
+		memset(&si, 0, sizeof si);
+		si.snd_sid = rcv.rcv_sid;
+		si.snd_flags = (uint16_t)((rcv.rcv_flags & SCTP_UNORDERED) | (o.sack_immediately ? SCTP_SACK_IMMEDIATELY : 0));
+		si.snd_ppid = rcv.rcv_ppid;
+		si.snd_assoc_id = rcv.rcv_assoc_id;
+		pthread_mutex_lock(&mu);
+		int alone = q_head == NULL;
+		int piece = 0;
+		for (int k = 0; k < PD_SLOTS; k++) {
+			piece |= pd[k].used && pd[k].assoc == rcv.rcv_assoc_id && pd[k].sid == rcv.rcv_sid;
+		}
+		pthread_mutex_unlock(&mu);
+		if (alone && !piece && usrsctp_sendv(sock, data, datalen, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0) >= 0) {
+			pthread_mutex_lock(&mu);
+			st.rx_msgs++;
+			st.rx_bytes += datalen;
+			st.tx_msgs++;
+			st.tx_bytes += datalen;
+			st.echoed_in_callback++;
+			pthread_cond_broadcast(&cv);
+			pthread_mutex_unlock(&mu);
+			free(data);
+			return 1;
+		}
+	}
+	if (o.mode == M_SINK && o.messages == 0 && o.reset_flags == 0 && o.add_streams == 0) {
+		/* The sink only counts, as tsctp's does: no lock, no wake-up per message. The receive
+		 * thread is the only writer; the main thread reads after the association-end notification,
+		 * which this thread delivers under mu after these writes. */
+		double t = now_s();
+		if (st.rx_bytes == 0) {
+			st.t_first_rx = t;
+		}
+		st.t_last_rx = t;
+		st.rx_bytes += datalen;
+		if (flags & MSG_EOR) {
+			st.rx_msgs++;
+		}
+		free(data);
+		return 1;
+	}
 	pthread_mutex_lock(&mu);
 	int slot = -1, free_slot = -1;
 	for (int k = 0; k < PD_SLOTS; k++) {
@@ -629,11 +680,57 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 	return 1;
 }
 
+/*
+ * Bulk sending from the send callback (the design of usrsctp's tsctp): usrsctp calls send_cb on its
+ * receive thread when the association comes up and whenever a SACK leaves at least the threshold
+ * free; the callback sends until the socket would block. Nothing else sends meanwhile, so the
+ * counters need no lock; `busy` keeps the main thread from reading them mid-callback.
+ */
+static struct {
+	struct socket *sock;
+	const uint8_t *buf;
+	int active;     /* set by the main thread before connect */
+	int stop;       /* set by the main thread when the duration is over */
+	int busy;       /* a callback is sending */
+	uint64_t msgs;  /* written by the callback only */
+	uint64_t bytes;
+	uint64_t calls;
+	int error;      /* errno of a failed send, 0 if none */
+} bulk;
+
+static void bulk_send_from_callback(void)
+{
+	if (__atomic_exchange_n(&bulk.busy, 1, __ATOMIC_ACQUIRE)) {
+		return;
+	}
+	bulk.calls++;
+	struct sctp_sndinfo si;
+	memset(&si, 0, sizeof si);
+	si.snd_flags = o.unordered ? SCTP_UNORDERED : 0;
+	si.snd_ppid = htonl(o.ppid);
+	/* stream 0, as tsctp and the sctpj bulk senders */
+	while (!__atomic_load_n(&bulk.stop, __ATOMIC_RELAXED)) {
+		if (usrsctp_sendv(bulk.sock, bulk.buf, (size_t)o.size, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0) < 0) {
+			if (errno != EWOULDBLOCK && errno != EAGAIN && errno != ENOBUFS && bulk.error == 0) {
+				bulk.error = errno;
+			}
+			break;
+		}
+		bulk.msgs++;
+		bulk.bytes += (uint64_t)o.size;
+	}
+	__atomic_store_n(&bulk.busy, 0, __ATOMIC_RELEASE);
+}
+
 static int send_cb(struct socket *sock, uint32_t sb_free, void *ulp_info)
 {
 	(void)sock;
 	(void)sb_free;
 	(void)ulp_info;
+	if (__atomic_load_n(&bulk.active, __ATOMIC_ACQUIRE)) {
+		bulk_send_from_callback();
+		return 1;
+	}
 	pthread_mutex_lock(&mu);
 	st.send_gen++;
 	pthread_cond_broadcast(&cv);
@@ -1049,7 +1146,7 @@ static void run_server(struct socket *s)
 		}
 		/* --messages N on a server: close the association itself after N messages. */
 		if (o.messages > 0 && !closing && st.rx_msgs >= (uint64_t)o.messages &&
-		    (o.mode != M_ECHO || (echoed >= o.messages && q_head == NULL))) {
+		    (o.mode != M_ECHO || (echoed + st.echoed_in_callback >= o.messages && q_head == NULL))) {
 			closing = 1;
 			sctp_assoc_t a = st.last_assoc;
 			if (o.end_abort && o.mode == M_ECHO) {
@@ -1069,7 +1166,9 @@ static void run_server(struct socket *s)
 	}
 	pthread_mutex_unlock(&mu);
 	char extra[64];
-	snprintf(extra, sizeof extra, "echoed=%ld", echoed);
+	pthread_mutex_lock(&mu);
+	snprintf(extra, sizeof extra, "echoed=%ld", echoed + st.echoed_in_callback);
+	pthread_mutex_unlock(&mu);
 	pthread_mutex_lock(&mu);
 	int ok = st.errors == 0;
 	pthread_mutex_unlock(&mu);
@@ -1280,8 +1379,58 @@ static void run_client(struct socket *s)
 	finish(ok ? "ok" : "fail", "", ok ? 0 : 1);
 }
 
+/* Bulk from the send callback: the main thread only starts it, waits, and stops it. */
+static void run_bulk_callback(struct socket *s)
+{
+	uint8_t *buf = malloc((size_t)o.size);
+	fill_payload(buf, o.size, 0);
+	bulk.sock = s;
+	bulk.buf = buf;
+	__atomic_store_n(&bulk.active, 1, __ATOMIC_RELEASE);
+	/* usrsctp calls send_cb when the COOKIE ACK arrives: sending starts with the association. */
+	sctp_assoc_t a = connect_peer(s);
+	double t0 = now_s();
+	double stop_at = t0 + o.duration;
+	double deadline = t_start + o.timeout;
+	/* The first callback may have run before COMMUNICATION UP reached this thread, or the socket
+	 * may still have been connecting: one kick from here covers both (busy keeps it exclusive). */
+	bulk_send_from_callback();
+	pthread_mutex_lock(&mu);
+	while (now_s() < stop_at && st.ended == 0 && !st.stop) {
+		wait_until_locked(stop_at);
+	}
+	pthread_mutex_unlock(&mu);
+	__atomic_store_n(&bulk.stop, 1, __ATOMIC_RELAXED);
+	while (__atomic_exchange_n(&bulk.busy, 1, __ATOMIC_ACQUIRE)) {
+		usleep(100); /* a callback is finishing its last send */
+	}
+	double t_sent = now_s();
+	pthread_mutex_lock(&mu);
+	st.tx_msgs += bulk.msgs;
+	st.tx_bytes += bulk.bytes;
+	if (bulk.error != 0) {
+		error_locked("bulk send: %s", strerror(bulk.error));
+	}
+	pthread_mutex_unlock(&mu);
+	wait_acked(s, a, deadline);
+	double t_acked = now_s();
+	char extra[240];
+	snprintf(extra, sizeof extra,
+	         "tx_mb_per_s=%.3f send_s=%.3f acked_s=%.3f msg_size=%d send_callbacks=%" PRIu64 " threshold=%u",
+	         bulk.bytes / (t_acked - t0) / 1e6, t_sent - t0, t_acked - t0, o.size, bulk.calls, o.threshold);
+	end_and_wait(s, a);
+	pthread_mutex_lock(&mu);
+	int ok = st.errors == 0;
+	pthread_mutex_unlock(&mu);
+	finish(ok ? "ok" : "fail", extra, ok ? 0 : 1);
+}
+
 static void run_bulk(struct socket *s)
 {
+	if (!o.bulk_thread) {
+		run_bulk_callback(s);
+		return;
+	}
 	sctp_assoc_t a = connect_peer(s);
 	uint8_t *buf = malloc((size_t)o.size);
 	fill_payload(buf, o.size, 0);
@@ -1396,7 +1545,10 @@ static void usage(void)
 	       "  --assocs N           servers: exit after N associations ended (default 1; 0 = until SIGTERM)\n"
 	       "  --no-echo            client: do not expect echoes (peer is a sink)\n"
 	       "  --sndbuf B --rcvbuf B  socket buffer sizes\n"
-	       "  --threshold B        send callback threshold (default 0: after every SACK)\n"
+	       "  --threshold B        send callback threshold (default: the message size in bulk mode, as\n"
+	       "                       tsctp; 0 = after every SACK otherwise)\n"
+	       "  --bulk-thread        bulk: send from the main thread woken by the callback (older design)\n"
+	       "  --echo-callback      echo: send each echo from the receive callback (no hand-off)\n"
 	       "  --plain              disable PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN in INIT\n"
 	       "  --warmup N           pingpong: round trips not measured (default 10)\n"
 	       "  --pr ttl|rtx|prio    client: send every message with this PR-SCTP policy (RFC 7496); prio:\n"
@@ -1427,7 +1579,8 @@ int main(int argc, char **argv)
 		{"rto-max", 1, 0, 1002}, {"rto-initial", 1, 0, 1003}, {"path-max-retrans", 1, 0, 1004},
 		{"pause-at", 1, 0, 1005}, {"linger", 1, 0, 1006}, {"pr", 1, 0, 1007}, {"pr-value", 1, 0, 1008},
 		{"idata", 0, 0, 1009}, {"big", 1, 0, 1010}, {"reconfig", 0, 0, 1011}, {"reset", 1, 0, 1012},
-		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015}, {0, 0, 0, 0}};
+		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015},
+		{"bulk-thread", 0, 0, 1016}, {"echo-callback", 0, 0, 1017}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1477,7 +1630,12 @@ int main(int argc, char **argv)
 		case 'E': o.expect_echo = 0; break;
 		case 'b': o.sndbuf = atoi(optarg); break;
 		case 'r': o.rcvbuf = atoi(optarg); break;
-		case 'T': o.threshold = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 'T':
+			o.threshold = (uint32_t)strtoul(optarg, NULL, 0);
+			o.threshold_set = 1;
+			break;
+		case 1016: o.bulk_thread = 1; break;
+		case 1017: o.echo_callback = 1; break;
 		case 'x': o.plain = 1; break;
 		case 'w': o.warmup = atoi(optarg); break;
 		case 'v': o.verbose = 1; break;
@@ -1569,6 +1727,9 @@ int main(int argc, char **argv)
 		usrsctp_sysctl_set_sctp_reconfig_enable(0);
 		usrsctp_sysctl_set_sctp_nrsack_enable(0);
 		usrsctp_sysctl_set_sctp_ecn_enable(0);
+	}
+	if (!o.threshold_set && o.mode == M_BULK) {
+		o.threshold = (uint32_t)o.size; /* tsctp's choice: called back when one more message fits */
 	}
 	int servers = o.mode == M_ECHO || o.mode == M_SINK;
 	/* An IPv6 socket when the addresses are IPv6. */

@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param name short name, used in tables, the CSV and the plot's legend
  * @param description what it is, for the report
- * @param kind "sctpj", "usrsctp" or "kernel": how its processes are started
+ * @param kind "sctpj", "usrsctp", "tsctp" or "kernel": how its processes are started
  * @param serverMode the server's mode (sctpj: Peer mode; usrsctp: upeer mode)
  * @param clientMode the client's mode
  * @param extra extra arguments for both processes (sctpj/kernel: key=value; usrsctp: options)
@@ -31,6 +31,20 @@ record Contender(
             "sctp-sink",
             "sctp-bulk",
             List.of("api=callback", "threshold=100000"));
+    /**
+     * The callback contender on the portable UDP path (one {@code DatagramChannel} call per packet,
+     * no native code), what macOS and Windows users get.
+     */
+    static final Contender CALLBACK_PORTABLE = new Contender(
+            "sctpj-callback-portable",
+            "sctpj callback API as sctpj-callback, on the portable UDP path (-Dsctpj.udp.nativeIo=off: Java"
+                    + " DatagramChannel, one system call per packet, no GSO/GRO/sendmmsg/recvmmsg), what platforms"
+                    + " other than Linux get",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0", "-Dsctpj.udp.nativeIo=off"));
+
     static final Contender SOCKET = new Contender(
             "sctpj-socket",
             "sctpj socket API (api-socket: SctpServerChannel.accept + SctpChannel.receive into one reused heap"
@@ -42,11 +56,27 @@ record Contender(
             List.of("api=socket"));
     static final Contender USRSCTP = new Contender(
             "usrsctp",
-            "usrsctp 0.9.5.0 Release build, callback API (interop/usrsctp/upeer.c), threshold 0",
+            "usrsctp 0.9.5.0 Release build, callback API (interop/usrsctp/upeer.c): the sender sends from"
+                    + " inside its send callback until the socket would block, threshold = the message size (as"
+                    + " tsctp does); the sink counts in its receive callback without locks or wake-ups",
             "usrsctp",
             "sink",
             "bulk",
             List.of());
+    /**
+     * usrsctp's own benchmark program, the check that {@link #USRSCTP} runs usrsctp at its best: the
+     * runner reports no ratio to usrsctp unless {@code usrsctp} reaches 0.9 of this at every size.
+     */
+    static final Contender TSCTP = new Contender(
+            "usrsctp-tsctp",
+            "usrsctp's own tsctp (programs/tsctp.c of the same source package, CMake Release), callback API"
+                    + " (-c) on both sides, threshold = the message size, stream 0; its figure is the server's"
+                    + " bytes over the time from the first message to the end of the association",
+            "tsctp",
+            "",
+            "",
+            List.of());
+
     static final Contender TCP = new Contender(
             "kernel-tcp",
             "kernel TCP over loopback, Java blocking SocketChannel, one write per message",
@@ -56,13 +86,15 @@ record Contender(
             List.of());
     static final Contender UDP = new Contender(
             "kernel-udp",
-            "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams, one system call each (the ceiling of one call per packet, not of batched I/O)",
+            "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams, one system call each (the"
+                    + " ceiling of one call per packet, not of batched I/O: the portable path's ceiling)",
             "kernel",
             "udp-sink",
             "udp-blast",
             List.of());
 
-    static final List<Contender> THROUGHPUT = List.of(CALLBACK, CALLBACK_100K, SOCKET, USRSCTP, TCP, UDP);
+    static final List<Contender> THROUGHPUT =
+            List.of(CALLBACK, CALLBACK_100K, CALLBACK_PORTABLE, SOCKET, USRSCTP, TSCTP, TCP, UDP);
 
     static final List<Contender> LATENCY = List.of(
             new Contender(
@@ -82,11 +114,12 @@ record Contender(
                     List.of("api=socket")),
             new Contender(
                     "usrsctp",
-                    "usrsctp Release, callback API, SCTP_NODELAY + I bit",
+                    "usrsctp Release, callback API, SCTP_NODELAY + I bit; the echo is sent from the receive"
+                            + " callback",
                     "usrsctp",
                     "echo",
                     "pingpong",
-                    List.of("--nodelay", "--sack-immediately")),
+                    List.of("--nodelay", "--sack-immediately", "--echo-callback")),
             new Contender("kernel-tcp", "kernel TCP, TCP_NODELAY", "kernel", "tcp-echo", "tcp-ping", List.of()),
             new Contender("kernel-udp", "kernel UDP", "kernel", "udp-echo", "udp-ping", List.of()));
 }

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.runner.Runner [--quick] [--runs N]
  *     [--duration SEC] [--warmup SEC] [--sizes 100,200,...] [--contenders NAME,...] [--no-latency]
- *     [--no-throughput] [--out DIR] [--upeer PATH] [--jar PATH]</pre>
+ *     [--no-throughput] [--out DIR] [--upeer PATH] [--tsctp PATH] [--jar PATH]</pre>
  *
  * {@code --warmup} is how long the receiver of a JVM contender (sctpj, kernel) waits after the
  * first message before it measures (default 1.5 s of a 3 s run; {@code --quick}: 0.5 s of 1 s):
@@ -39,6 +39,12 @@ import java.util.concurrent.TimeUnit;
  * {@code --contenders} keeps only the named contenders (names as in {@link Contender}, e.g.
  * {@code sctpj-callback,sctpj-socket}); ratios to usrsctp and the targets that need a contender
  * left out are not reported.
+ *
+ * <p>Ratios to usrsctp are reported only when our usrsctp contender ({@code usrsctp}, upeer) reached
+ * at least {@value #FAIR_FLOOR} of usrsctp's own benchmark program ({@code usrsctp-tsctp}) at every
+ * size in the same run: a ratio against a usrsctp that runs below its best would flatter us. When
+ * the check fails, or tsctp was left out, the tables give MB/s only, the report says why, and the
+ * runner exits with status 3.
  *
  * Normally started by {@code bench/run.sh}, which builds the jar and usrsctp first.
  */
@@ -60,6 +66,10 @@ public final class Runner {
     private int pingWarmup = 2000;
     private Path out = Path.of("bench/results");
     private String upeer = "interop/.cache/upeer-release";
+    private String tsctp = "interop/.cache/tsctp-release";
+    /** The least share of tsctp's throughput our usrsctp contender must reach before ratios are shown. */
+    static final double FAIR_FLOOR = 0.9;
+
     private String jar = "bench/target/benchmarks.jar";
     private final String java = ProcessHandle.current().info().command().orElse("java");
     private PrintWriter raw;
@@ -93,6 +103,7 @@ public final class Runner {
                 case "--no-throughput" -> r.throughput = false;
                 case "--out" -> r.out = Path.of(args[++i]);
                 case "--upeer" -> r.upeer = args[++i];
+                case "--tsctp" -> r.tsctp = args[++i];
                 case "--jar" -> r.jar = args[++i];
                 case "--help", "-h" -> {
                     System.out.println(USAGE);
@@ -145,7 +156,7 @@ public final class Runner {
     }
 
     static final String USAGE = "options: [--quick] [--runs N] [--duration SEC] [--warmup SEC] [--sizes 100,1000,...]"
-            + " [--contenders NAME,...] [--no-latency] [--no-throughput] [--out DIR] [--upeer PATH] [--jar PATH]\n"
+            + " [--contenders NAME,...] [--no-latency] [--no-throughput] [--out DIR] [--upeer PATH] [--tsctp PATH] [--jar PATH]\n"
             + "contenders: "
             + String.join(
                     ",", Contender.THROUGHPUT.stream().map(Contender::name).toList())
@@ -224,6 +235,11 @@ public final class Runner {
             }
         }
         System.err.println("wrote " + out.resolve("latest.md") + ", latest.csv, latest.png, latest-raw.log");
+        if (throughput && usrsctpOverTsctp(medians()) != null && !usrsctpIsFair(medians())) {
+            System.err.println("no ratio to usrsctp reported: our usrsctp contender is below " + FAIR_FLOOR
+                    + " of tsctp at some size (see latest.md)");
+            System.exit(3);
+        }
     }
 
     private void progress(int done, int total, long t0, String fmt, Object... a) {
@@ -335,9 +351,12 @@ public final class Runner {
         }
     }
 
+    /** A JVM contender's command line: arguments starting with -D are JVM options, the rest go to the peer. */
     private List<String> javaCmd(String mode, List<String> args) {
-        List<String> c = new ArrayList<>(List.of(java, "-Xmx1g", "-cp", jar, Peer.class.getName(), mode));
-        c.addAll(args);
+        List<String> c = new ArrayList<>(List.of(java, "-Xmx1g"));
+        args.stream().filter(a -> a.startsWith("-D")).forEach(c::add);
+        c.addAll(List.of("-cp", jar, Peer.class.getName(), mode));
+        args.stream().filter(a -> !a.startsWith("-D")).forEach(c::add);
         return c;
     }
 
@@ -372,6 +391,9 @@ public final class Runner {
                         c.name() + "/client",
                         upeerClient(
                                 c, cu, su, "--size", sz, "--duration", "" + duration, "--timeout", "" + (int) limit));
+            }
+            case "tsctp" -> {
+                return tsctpRun(c, size, limit);
             }
             case "sctpj" -> {
                 List<String> sa = new ArrayList<>(common);
@@ -411,6 +433,73 @@ public final class Runner {
             log("note: %s size %d client status %s", c.name(), size, cr.get("status"));
         }
         return Double.parseDouble(v);
+    }
+
+    /**
+     * One run of usrsctp's tsctp: a server that prints "length, messages, bytes, seconds, bytes/s"
+     * when the association ends (and never exits: the runner stops it), and a client that sends for
+     * the run's whole seconds (-T takes whole seconds) from its send callback.
+     */
+    private double tsctpRun(Contender c, int size, double limit) throws Exception {
+        int su = freeUdpPort();
+        int cu = freeUdpPort();
+        // stdbuf: tsctp prints its result line without flushing, and the runner stops the server.
+        Proc server = new Proc(
+                c.name() + "/server", List.of("stdbuf", "-oL", tsctp, "-c", "-v", "-E", "" + su, "-p", "5001"));
+        if (server.waitFor("Receive buffer size", 10) == null) {
+            return fail(c, size, server, null);
+        }
+        Thread.sleep(100); // it listens right after that line
+        long seconds = Math.max(1, Math.round(duration));
+        Proc client = new Proc(
+                c.name() + "/client",
+                List.of(
+                        tsctp,
+                        "-c",
+                        "-E",
+                        "" + cu,
+                        "-U",
+                        "" + su,
+                        "-l",
+                        "" + size,
+                        "-n",
+                        "0",
+                        "-T",
+                        "" + seconds,
+                        "-p",
+                        "5001",
+                        "127.0.0.1"));
+        client.finish(limit);
+        String line = server.waitFor(size + ", ", 15);
+        server.finish(0.5);
+        if (line == null) {
+            return fail(c, size, server, null);
+        }
+        String[] f = line.split(",\\s*");
+        return Double.parseDouble(f[4]) / 1e6;
+    }
+
+    /**
+     * Per size, our usrsctp contender's median over tsctp's; null when either was left out of the
+     * run. Ratios to usrsctp are fair only when every value is at least {@link #FAIR_FLOOR}.
+     */
+    private Map<Integer, Double> usrsctpOverTsctp(Map<String, Map<Integer, Double>> med) {
+        Map<Integer, Double> u = med.get(Contender.USRSCTP.name());
+        Map<Integer, Double> t = med.get(Contender.TSCTP.name());
+        if (u == null || t == null) {
+            return null;
+        }
+        Map<Integer, Double> r = new LinkedHashMap<>();
+        for (int s : sizes) {
+            r.put(s, u.get(s) / t.get(s));
+        }
+        return r;
+    }
+
+    /** Whether ratios to usrsctp may be shown: tsctp ran and our contender reached the floor everywhere. */
+    private boolean usrsctpIsFair(Map<String, Map<Integer, Double>> med) {
+        Map<Integer, Double> r = usrsctpOverTsctp(med);
+        return r != null && r.values().stream().allMatch(v -> v >= FAIR_FLOOR);
     }
 
     private double[] latencyRun(Contender c) throws Exception {
@@ -570,7 +659,8 @@ public final class Runner {
                     + " round trips after " + pingWarmup);
             w.println("kind,contender,size_bytes,run,mb_per_s,ratio_to_usrsctp,rtt_median_us,rtt_p99_us");
             Map<String, Map<Integer, Double>> med = medians();
-            Map<Integer, Double> ref = med.getOrDefault(Contender.USRSCTP.name(), Map.of());
+            Map<Integer, Double> ref =
+                    usrsctpIsFair(med) ? med.get(Contender.USRSCTP.name()) : Map.of(); // see usrsctpIsFair
             for (var e : tput.entrySet()) {
                 for (int s : sizes) {
                     List<Double> v = e.getValue().getOrDefault(s, List.of());
@@ -579,7 +669,7 @@ public final class Runner {
                     }
                     double m = med.get(e.getKey()).get(s);
                     String ratio = ref.isEmpty()
-                            ? "" // usrsctp left out (--contenders)
+                            ? "" // usrsctp or tsctp left out, or usrsctp below the floor
                             : String.format(Locale.ROOT, "%.3f", m / ref.getOrDefault(s, Double.NaN));
                     w.printf(Locale.ROOT, "throughput,%s,%d,median,%.3f,%s,,%n", e.getKey(), s, m, ratio);
                 }
@@ -641,7 +731,9 @@ public final class Runner {
                 minutes));
         if (throughput) {
             Map<String, Map<Integer, Double>> med = medians();
-            Map<Integer, Double> ref = med.get(Contender.USRSCTP.name()); // null when left out
+            boolean fair = usrsctpIsFair(med);
+            Map<Integer, Double> ref = fair ? med.get(Contender.USRSCTP.name()) : null;
+            fairness(b, med, fair);
             b.append(
                     ref != null
                             ? "## Throughput (MB/s, median; in brackets: ratio to usrsctp)\n\n| size |"
@@ -657,7 +749,7 @@ public final class Runner {
                 for (String c : med.keySet()) {
                     double v = med.get(c).get(s);
                     b.append(' ').append(f1(v));
-                    if (ref != null && !c.equals(Contender.USRSCTP.name())) {
+                    if (ref != null && !c.equals(Contender.USRSCTP.name()) && !Double.isNaN(v)) {
                         b.append(" (").append(f2(v / ref.get(s))).append(')');
                     }
                     b.append(" |");
@@ -675,8 +767,18 @@ public final class Runner {
             }
             b.append('\n');
             b.append("## Targets (throughput)\n\n");
-            target(b, med, "callback API >= usrsctp", Contender.CALLBACK, Contender.USRSCTP, 1.0);
+            if (fair) {
+                target(b, med, "callback API >= usrsctp", Contender.CALLBACK, Contender.USRSCTP, 1.0);
+            }
             target(b, med, "socket API >= 0.9 x callback API", Contender.SOCKET, Contender.CALLBACK, 0.9);
+            target(
+                    b,
+                    med,
+                    "portable path >= 0.9 x its ceiling (kernel-udp)",
+                    Contender.CALLBACK_PORTABLE,
+                    Contender.UDP,
+                    0.9);
+            target(b, med, "portable path >= 2 x tsctp", Contender.CALLBACK_PORTABLE, Contender.TSCTP, 2.0);
             target(b, med, "100 KB threshold >= every-SACK callback", Contender.CALLBACK_100K, Contender.CALLBACK, 1.0);
             b.append('\n');
         }
@@ -721,6 +823,30 @@ public final class Runner {
                     .append("\n\n");
         }
         Files.writeString(out.resolve("latest.md"), b.toString());
+    }
+
+    /** The check of the usrsctp contender against tsctp, as a section of the report. */
+    private void fairness(StringBuilder b, Map<String, Map<Integer, Double>> med, boolean fair) {
+        Map<Integer, Double> r = usrsctpOverTsctp(med);
+        b.append("## usrsctp at its best\n\n");
+        if (r == null) {
+            b.append("`usrsctp` or `usrsctp-tsctp` was left out of this run, so no ratio to usrsctp is reported.\n\n");
+            return;
+        }
+        b.append(String.format(
+                Locale.ROOT,
+                "Our usrsctp contender (`usrsctp`) over usrsctp's own tsctp (`usrsctp-tsctp`), medians; ratios to"
+                        + " usrsctp are reported only when it is at least %.1f at every size: %s.%n%n| size |",
+                FAIR_FLOOR,
+                fair ? "it is, so they are" : "it is NOT, so they are withheld"));
+        for (int s : sizes) {
+            b.append(' ').append(sizeLabel(s)).append(" |");
+        }
+        b.append("\n|---|").append("---:|".repeat(sizes.size())).append("\n| usrsctp / tsctp |");
+        for (int s : sizes) {
+            b.append(' ').append(f2(r.get(s))).append(" |");
+        }
+        b.append("\n\n");
     }
 
     /**
