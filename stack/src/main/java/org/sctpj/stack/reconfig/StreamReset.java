@@ -316,7 +316,7 @@ public final class StreamReset {
         }
         if (!mayRequest()) {
             if (t.state == Association.State.SHUTDOWN_SENT || t.state == Association.State.SHUTDOWN_ACK_SENT) {
-                giveUp();
+                giveUpPending(); // the one outstanding may still be answered before the end
             }
             return;
         }
@@ -457,7 +457,14 @@ public final class StreamReset {
      * RE-CONFIG of responses, responses matched to our outstanding requests.
      */
     public void onReConfig(InboundPacket pkt, int i, long now) {
-        if (t.tx == null || t.rx == null || !t.canBundleData()) {
+        if (t.tx == null || t.rx == null) {
+            return;
+        }
+        // In SHUTDOWN-ACK-SENT only the answer to our outstanding request counts: the peer may
+        // have sent it before our SHUTDOWN ACK reached it (RFC 9260 section 9.2 ends data, not
+        // the answers to what was asked before).
+        boolean responsesOnly = t.state == Association.State.SHUTDOWN_ACK_SENT;
+        if (!responsesOnly && !t.canBundleData()) {
             return;
         }
         Parsed<? extends Chunk> p = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
@@ -466,6 +473,9 @@ public final class StreamReset {
         }
         List<Parameter> answers = new ArrayList<>(2);
         for (Parameter param : c.parameters()) {
+            if (responsesOnly && !(param instanceof ReconfigurationResponseParameter)) {
+                continue;
+            }
             if (param instanceof OutgoingSsnResetRequestParameter r) {
                 acknowledgeIncoming(r.responseSequenceNumber());
                 answer(OUT_RESET, r.requestSequenceNumber(), () -> peerOutgoingReset(r), answers);
@@ -627,6 +637,7 @@ public final class StreamReset {
         deferredSn = r.requestSequenceNumber();
         deferredLastTsn = r.sendersLastAssignedTsn();
         deferredStreams = streams;
+        t.rx.deferReset(deferredLastTsn, streams); // later data on those streams waits (E2)
         return Result.of(ReconfigurationResponseParameter.RESULT_IN_PROGRESS);
     }
 
@@ -653,6 +664,7 @@ public final class StreamReset {
             lastResult[k] = ReconfigurationResponseParameter.RESULT_SUCCESS_PERFORMED;
         }
         deferredStreams = null;
+        t.data.deliverMessages(); // those that waited for the reset (E2)
     }
 
     /** The peer's Incoming SSN Reset Request (section 5.2.3): answered by our outgoing reset. */
@@ -825,15 +837,44 @@ public final class StreamReset {
     }
 
     /**
-     * The association is shutting down past the point where requests may go: every request
-     * pending or outstanding ends with a FAILED event, and the held streams are released (with
-     * nothing held, as the shutdown waited for the send buffer to empty).
+     * The association ends (any way: SHUTDOWN COMPLETE, ABORT, failure): every request still
+     * unanswered or not sent ends with a FAILED event, before the association's own event.
+     */
+    public void onClose() {
+        if (t.tx != null && busy()) {
+            giveUp();
+        }
+    }
+
+    /**
+     * The association is shutting down past the point where requests may go, and the outstanding
+     * one is not retransmitted: every request pending or outstanding ends with a FAILED event.
      */
     private void giveUp() {
         for (Request q : outstanding) {
             failed(q.kind, q.streams);
         }
         outstanding.clear();
+        giveUpPending();
+        afterAnswer(); // nothing outstanding: the timer stops
+    }
+
+    /**
+     * The association is shutting down past the point where requests may go: every request not
+     * sent yet ends with a FAILED event, and the held streams are released (with nothing held, as
+     * the shutdown waited for the send buffer to empty). The outstanding one waits for its answer
+     * until its timer expires or the association ends.
+     */
+    private void giveUpPending() {
+        if (!pendOutAll
+                && pendOut.isEmpty()
+                && !pendInAll
+                && pendIn.isEmpty()
+                && !pendTsn
+                && pendAddOut == 0
+                && pendAddIn == 0) {
+            return;
+        }
         if (pendOutAll || !pendOut.isEmpty()) {
             failed(OUT_RESET, take(pendOut, pendOutAll));
         }

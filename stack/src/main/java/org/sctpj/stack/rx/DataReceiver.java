@@ -270,6 +270,19 @@ public final class DataReceiver {
     private long droppedChunks;
 
     /**
+     * A deferred reset of the peer's outgoing streams (RFC 6525 section 5.2.2 E2): its Sender's
+     * Last Assigned TSN and its streams (every stream when empty); null when none.
+     */
+    private int[] resetStreamsDeferred;
+
+    private int resetLastTsn;
+    /** Ordered chunks after {@link #resetLastTsn} on those streams, held until the reset is done. */
+    private List<HeldChunk> heldForReset;
+
+    /** A chunk held for a deferred reset: received and acknowledged, not yet reassembled. */
+    private record HeldChunk(int tsn, int streamId, int seq, int ppidOrFsn, int flags, byte[] data, boolean iData) {}
+
+    /**
      * A receiver expecting {@code peerInitialTsn} first.
      *
      * @param inboundStreams the negotiated number of inbound streams (1..65535)
@@ -321,6 +334,15 @@ public final class DataReceiver {
         if (refused != null) {
             return refused;
         }
+        if (holdForReset(tsn, streamId, ssn, ppid, flags, buf, userDataOffset, len, false)) {
+            return DataResult.NEW;
+        }
+        return accept(tsn, streamId, ssn, ppid, flags, buf, userDataOffset, len);
+    }
+
+    /** An admitted DATA chunk: reassembly, ordering, partial delivery. */
+    private DataResult accept(
+            int tsn, int streamId, int ssn, int ppid, int flags, ByteBuffer buf, int userDataOffset, int len) {
         boolean pressure = admittedUnderPressure;
         boolean unordered = (flags & DataChunk.FLAG_U) != 0;
         int b = flags & (DataChunk.FLAG_B | DataChunk.FLAG_E);
@@ -398,6 +420,9 @@ public final class DataReceiver {
         DataResult refused = admit(tsn, streamId, mid, ppidOrFsn, flags, len, true);
         if (refused != null) {
             return refused;
+        }
+        if (holdForReset(tsn, streamId, mid, ppidOrFsn, flags, buf, userDataOffset, len, true)) {
+            return DataResult.NEW;
         }
         idata.onFragment(tsn, streamId, mid, ppidOrFsn, flags, buf, userDataOffset, len, admittedUnderPressure);
         return DataResult.NEW;
@@ -1428,6 +1453,71 @@ public final class DataReceiver {
             idata.resetStreams(ids); // the expected MIDs, RFC 8260 section 2.3.1
         }
         eachStream(ids, streams.length, this::resetStream);
+        List<HeldChunk> h = heldForReset;
+        int base = resetLastTsn;
+        resetStreamsDeferred = null;
+        heldForReset = null;
+        if (h == null) {
+            return;
+        }
+        // The chunks that waited for the reset, in TSN order (those after a gap may have come
+        // before the ones filling it), as if they arrived now.
+        h.sort((x, y) -> Integer.compareUnsigned(x.tsn() - base, y.tsn() - base));
+        for (HeldChunk c : h) {
+            buffered -= c.data().length;
+            admittedUnderPressure = false;
+            ByteBuffer b = ByteBuffer.wrap(c.data());
+            if (c.iData()) {
+                idata.onFragment(
+                        c.tsn(), c.streamId(), c.seq(), c.ppidOrFsn(), c.flags(), b, 0, c.data().length, false);
+            } else {
+                accept(c.tsn(), c.streamId(), c.seq(), c.ppidOrFsn(), c.flags(), b, 0, c.data().length);
+            }
+        }
+    }
+
+    /**
+     * The peer's reset of its outgoing streams {@code ids} (every stream when empty) waits for the
+     * TSNs up to {@code lastTsn} (RFC 6525 section 5.2.2 E2, deferred reset processing): until
+     * {@link #resetStreams} performs it, ordered chunks after {@code lastTsn} on those streams
+     * (numbered from 0 again) are acknowledged and held aside, not ordered among the old
+     * numbering. They count against the receive window like any buffered data.
+     */
+    public void deferReset(int lastTsn, int[] ids) {
+        resetLastTsn = lastTsn;
+        resetStreamsDeferred = ids.clone();
+    }
+
+    /** Holds an admitted chunk that belongs after a deferred reset; true if held. */
+    private boolean holdForReset(
+            int tsn,
+            int streamId,
+            int seq,
+            int ppidOrFsn,
+            int flags,
+            ByteBuffer buf,
+            int userDataOffset,
+            int len,
+            boolean iData) {
+        int[] ids = resetStreamsDeferred;
+        if (ids == null || (flags & DataChunk.FLAG_U) != 0 || !Serial.gt(tsn, resetLastTsn)) {
+            return false;
+        }
+        boolean named = ids.length == 0;
+        for (int k = 0; k < ids.length && !named; k++) {
+            named = ids[k] == streamId;
+        }
+        if (!named) {
+            return false;
+        }
+        byte[] data = new byte[len];
+        buf.get(userDataOffset, data, 0, len);
+        buffered += len;
+        if (heldForReset == null) {
+            heldForReset = new ArrayList<>();
+        }
+        heldForReset.add(new HeldChunk(tsn, streamId, seq, ppidOrFsn, flags, data, iData));
+        return true;
     }
 
     /**
@@ -1514,6 +1604,14 @@ public final class DataReceiver {
             idata.resetAll();
             aborted.addAll(idata.takeAborted());
         }
+        if (heldForReset != null) {
+            // held for a deferred stream reset: of the old TSN numbering too
+            for (HeldChunk c : heldForReset) {
+                buffered -= c.data().length;
+            }
+        }
+        heldForReset = null;
+        resetStreamsDeferred = null;
         tracker.restart(firstTsn);
         dupCount = 0;
         return aborted;

@@ -88,7 +88,7 @@ public final class Abort {
 
     /**
      * Enters CLOSED (once): messages completed are delivered, messages in parts and unsent ones
-     * reported, every timer but the queue of final chunks stopped, the ASSOCIATION_CHANGE event of
+     * reported, stream reconfiguration requests still unanswered failed, every timer but the queue of final chunks stopped, the ASSOCIATION_CHANGE event of
      * {@code type} given and the host told.
      */
     public void close(AssociationChangeType type, List<ErrorCause> causes, String reason, long now) {
@@ -100,6 +100,7 @@ public final class Abort {
             t.data.reportPartialDeliveriesAborted();
         }
         t.data.reportUnsent();
+        t.reconfig.onClose();
         t.state = State.CLOSED;
         t.connect.stopT1();
         t.timers.stop(TimerKind.T2_SHUTDOWN);

@@ -499,17 +499,31 @@ final class SendQueue {
      * Takes an abandoned message out of the queue (PR-SCTP, {@link Abandonment}): its unsent bytes
      * leave the buffer; if it was its stream's head, the stream scheduler hears that the message
      * left (no bytes sent) and a turn locked on it ends, as when a message is sent. A message
-     * behind the head leaves without the scheduler hearing of it: the schedulers order streams by
-     * their head message and by bytes sent, never by bytes queued behind the head.
+     * behind the head is {@link StreamScheduler#removedBehindHead}: first come, first served keeps
+     * a place per queued message, the other schedulers order streams by their head message and by
+     * bytes sent only.
      */
     void remove(OutboundMessage m) {
         OutboundStream s = m.streamId < streams.length ? streams[m.streamId] : null;
         if (s == null) {
             return;
         }
-        boolean head = s.queue.peekFirst() == m;
-        if (!(head ? s.queue.pollFirst() != null : s.queue.removeFirstOccurrence(m))) {
+        int position = 0;
+        for (OutboundMessage q : s.queue) {
+            if (q == m) {
+                break;
+            }
+            position++;
+        }
+        if (position == s.queue.size()) {
             return;
+        }
+        boolean head = position == 0;
+        if (head) {
+            s.queue.pollFirst();
+        } else {
+            s.queue.removeFirstOccurrence(m);
+            scheduler.removedBehindHead(s.id, position);
         }
         queuedBytes -= m.unsentBytes();
         queuedMessages--;

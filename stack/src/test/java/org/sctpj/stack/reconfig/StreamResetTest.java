@@ -25,15 +25,19 @@ import org.sctpj.stack.SctpEvent.ReconfigOutcome;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.assoc.AssocFixture;
+import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.assoc.TimerKind;
 import org.sctpj.stack.wire.Bytes;
 import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.stack.wire.chunk.CookieAckChunk;
 import org.sctpj.stack.wire.chunk.DataChunk;
+import org.sctpj.stack.wire.chunk.IDataChunk;
 import org.sctpj.stack.wire.chunk.InitAckChunk;
 import org.sctpj.stack.wire.chunk.ReConfigChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
+import org.sctpj.stack.wire.chunk.ShutdownChunk;
+import org.sctpj.stack.wire.chunk.ShutdownCompleteChunk;
 import org.sctpj.stack.wire.param.AddIncomingStreamsRequestParameter;
 import org.sctpj.stack.wire.param.AddOutgoingStreamsRequestParameter;
 import org.sctpj.stack.wire.param.IncomingSsnResetRequestParameter;
@@ -61,6 +65,11 @@ class StreamResetTest {
     }
 
     static AssocFixture up(SctpOptions o) {
+        return up(o, ChunkType.RE_CONFIG);
+    }
+
+    /** As {@link #up(SctpOptions)}, the peer's INIT ACK listing {@code extensions}. */
+    static AssocFixture up(SctpOptions o, int... extensions) {
         AssocFixture f = AssocFixture.cookieWait(o);
         f.deliver(
                 f.tcb().localTag,
@@ -72,7 +81,7 @@ class StreamResetTest {
                         PEER_TSN,
                         List.of(
                                 new StateCookieParameter(Bytes.fromHex("c0ffee")),
-                                SupportedExtensionsParameter.of(ChunkType.RE_CONFIG))));
+                                SupportedExtensionsParameter.of(extensions))));
         f.sent();
         f.deliver(f.tcb().localTag, new CookieAckChunk());
         f.sent();
@@ -361,18 +370,68 @@ class StreamResetTest {
         f.a.resetStreams(new int[] {2}, true, false, f.now); // waits behind the first
         f.a.shutdown(f.now); // nothing to send: SHUTDOWN goes at once
         List<Chunk> out = chunks(f.sent());
-        assertTrue(out.stream().anyMatch(c -> c instanceof org.sctpj.stack.wire.chunk.ShutdownChunk), out.toString());
+        assertTrue(out.stream().anyMatch(c -> c instanceof ShutdownChunk), out.toString());
         assertTrue(reconfigParams(out).isEmpty(), "no request in SHUTDOWN-SENT");
-        // The first request is answered late: the waiting one must not go now either.
+        // The first request is answered late: the waiting one must not go now either. The answer
+        // still counts: the peer did reset its streams.
         peer(f, ReconfigurationResponseParameter.of(local(f), RESULT_SUCCESS_PERFORMED));
         assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "no request in SHUTDOWN-SENT");
         assertEquals(
                 List.of(
-                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(1)),
-                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(2))),
+                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(2)),
+                        new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.PERFORMED, List.of(1))),
                 f.eventsOf(SctpEvent.StreamReset.class));
         f.advance(10 * RTO);
         assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "nor a retransmission");
+    }
+
+    /**
+     * Seen with usrsctp: its SHUTDOWN overtook its answer to our outgoing reset, which came after
+     * our SHUTDOWN ACK. The answer still counts (the request used to fail when the SHUTDOWN ACK
+     * went, and the answer was then ignored); a request never answered fails when the association
+     * ends, once.
+     */
+    @Test
+    void anAnswerAfterOurShutdownAckStillCountsAndNoAnswerFailsAtTheEnd() {
+        for (boolean answered : new boolean[] {true, false}) {
+            AssocFixture f = up();
+            f.a.resetStreams(new int[] {1}, true, false, f.now);
+            assertEquals(1, reconfigParams(chunks(f.sent())).size());
+            f.deliver(f.tcb().localTag, new ShutdownChunk(local(f) - 1));
+            f.sent();
+            assertEquals(Association.State.SHUTDOWN_ACK_SENT, f.a.state());
+            assertTrue(f.eventsOf(SctpEvent.StreamReset.class).isEmpty(), "not failed while its answer may come");
+            if (answered) {
+                peer(f, ReconfigurationResponseParameter.of(local(f), RESULT_SUCCESS_PERFORMED));
+            }
+            f.deliver(f.tcb().localTag, new ShutdownCompleteChunk(false));
+            assertTrue(f.closed);
+            assertEquals(
+                    List.of(new SctpEvent.StreamReset(
+                            f.a.id(), true, answered ? ReconfigOutcome.PERFORMED : ReconfigOutcome.FAILED, List.of(1))),
+                    f.eventsOf(SctpEvent.StreamReset.class));
+        }
+    }
+
+    /**
+     * An outstanding request whose timer expires after our SHUTDOWN went fails and is not
+     * retransmitted, and the timer stops (it once stayed due: the simulated matrices stalled).
+     */
+    @Test
+    void anUnansweredRequestFailsWhenItsTimerExpiresAfterOurShutdown() {
+        AssocFixture f = up();
+        f.a.resetStreams(new int[] {1}, true, false, f.now);
+        f.sent();
+        f.a.shutdown(f.now);
+        f.sent();
+        long at = f.tcb().timers.deadline(TimerKind.RECONFIG);
+        f.a.handleTimeout(at);
+        assertFalse(f.tcb().timers.armed(TimerKind.RECONFIG));
+        assertTrue(f.a.nextTimeout() > at, "no timer left due");
+        assertTrue(reconfigParams(chunks(f.sent())).isEmpty(), "no retransmission");
+        assertEquals(
+                List.of(new SctpEvent.StreamReset(f.a.id(), true, ReconfigOutcome.FAILED, List.of(1))),
+                f.eventsOf(SctpEvent.StreamReset.class));
     }
 
     // ------------------------------------------------------------------ as responder
@@ -410,6 +469,57 @@ class StreamResetTest {
         peer(f, req); // the retransmission after In progress
         assertEquals(RESULT_SUCCESS_PERFORMED, onlyResponse(f).result());
         assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size(), "a retransmission resets nothing again");
+    }
+
+    /**
+     * RFC 6525 section 5.2.2 E2: while the reset is deferred, data after the Sender's Last Assigned
+     * TSN on a stream being reset is held until the reset is done. Here the first message after
+     * the reset (SSN 0 again, TSN 7002) overtakes the last one before it (SSN 1, TSN 7001): all
+     * three arrive, in the sender's order.
+     */
+    @Test
+    void dataAfterADeferredResetWaitsForItAndComesInTheSendersOrder() {
+        AssocFixture f = up();
+        assertEquals(List.of(1, 2, 3), overtakenDeferredReset(f, StreamResetTest::data));
+        assertEquals(1, f.eventsOf(SctpEvent.StreamReset.class).size());
+    }
+
+    /** The same over I-DATA: the MIDs start at 0 again after the reset (RFC 8260 section 2.3.1). */
+    @Test
+    void iDataAfterADeferredResetWaitsForItAndComesInTheSendersOrder() {
+        AssocFixture f = up(O.toBuilder().enable(Extension.I_DATA).build(), ChunkType.RE_CONFIG, ChunkType.I_DATA);
+        assertEquals(List.of(1, 2, 3), overtakenDeferredReset(f, StreamResetTest::iData));
+    }
+
+    /** A chunk of one whole message: TSN, stream, SSN or MID, and its one byte. */
+    interface MessageChunk {
+        Chunk of(int tsn, int stream, int seq, int payload);
+    }
+
+    /**
+     * Message 1 (seq 0), the peer's reset of stream 1 ahead of message 2 (seq 1), then message 3
+     * (seq 0, after the reset) before message 2; returns the payloads delivered, in order.
+     */
+    private static List<Integer> overtakenDeferredReset(AssocFixture f, MessageChunk c) {
+        f.deliver(f.tcb().localTag, c.of(PEER_TSN, 1, 0, 1));
+        f.sent();
+        peer(f, new OutgoingSsnResetRequestParameter(PEER_TSN, local(f) - 1, PEER_TSN + 1, List.of(1)));
+        assertEquals(RESULT_IN_PROGRESS, onlyResponse(f).result());
+        f.deliver(f.tcb().localTag, c.of(PEER_TSN + 2, 1, 0, 3));
+        f.deliver(f.tcb().localTag, c.of(PEER_TSN + 1, 1, 1, 2));
+        List<Integer> got = new ArrayList<>();
+        for (SctpEvent.MessageReceived m : f.eventsOf(SctpEvent.MessageReceived.class)) {
+            got.add((int) m.data()[0]);
+        }
+        return got;
+    }
+
+    private static IDataChunk iData(int tsn, int stream, int mid, int payload) {
+        return new IDataChunk(false, false, true, true, tsn, stream, mid, 0, Bytes.of((byte) payload));
+    }
+
+    private static DataChunk data(int tsn, int stream, int ssn, int payload) {
+        return new DataChunk(false, false, true, true, tsn, stream, ssn, 0, Bytes.of((byte) payload));
     }
 
     @Test

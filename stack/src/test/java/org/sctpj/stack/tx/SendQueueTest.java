@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.tx.DataSender.SendStatus;
 
 /**
@@ -104,5 +105,36 @@ class SendQueueTest {
         assertEquals(20, out.get(1).data().length);
         assertEquals(0, s.queuedMessages());
         assertEquals(0, s.queuedBytes());
+    }
+
+    /**
+     * An abandoned message behind its stream's head (the priority policy takes any queued message)
+     * leaves first come, first served with its place gone: the others keep the order they were
+     * queued in, and a stream whose messages are all gone never gets the turn again (it used to
+     * keep a stale entry: a3 went before b2, and a later message of stream 2 found the turn on the
+     * empty stream 0, whose head the packet filler then read as null).
+     */
+    @Test
+    void firstComeFirstServedForgetsAMessageAbandonedBehindItsStreamsHead() {
+        TxHarness h = new TxHarness(TxHarness.single(), 1);
+        SendQueue s = queue(1 << 20, h.q);
+        s.setScheduler(StreamSchedulerKind.FIRST_COME_FIRST_SERVED);
+        OutboundMessage a2 = null;
+        for (int sid : new int[] {0, 1, 0, 1, 0}) {
+            s.send(sid, 0, false, false, ByteBuffer.wrap(new byte[100]));
+            if (sid == 0 && a2 == null && s.queuedMessages() == 3) {
+                a2 = s.messages().get(2);
+            }
+        }
+        s.remove(a2);
+        List<Integer> order = new ArrayList<>();
+        while (s.queuedMessages() > 0) {
+            OutboundStream st = s.next();
+            order.add(st.id);
+            s.sent(st, st.queue.peekFirst().length, true);
+        }
+        assertEquals(List.of(0, 1, 1, 0), order, "a1 b1 b2 a3: the order they were queued in");
+        s.send(2, 0, false, false, ByteBuffer.wrap(new byte[100]));
+        assertEquals(2, s.next().id, "the turn is the only queued message's stream");
     }
 }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.sctpj.llp.raw.NetworkNamespace;
 import org.sctpj.llp.raw.RawIpLowerLayer;
+import org.sctpj.llp.udp.NativeIo;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
@@ -347,11 +348,18 @@ public final class CaseRunner {
 
         OurStack.LayerOpener opener() {
             if (llp == Llp.UDP) {
-                UdpConfig config = UdpConfig.builder()
+                UdpConfig.Builder ub = UdpConfig.builder()
                         .bindAddresses(ours)
                         .localPort(topo.ourUdpPort())
-                        .defaultRemotePort(topo.peerUdpPort())
-                        .build();
+                        .defaultRemotePort(topo.peerUdpPort());
+                if (c == InteropCase.BULK_LOSS || ExtensionCell.lossPercent(c) > 0) {
+                    // One UDP GSO send is one packet to nftables on loopback and on the VM's taps
+                    // (both pass it unsegmented): the random loss would drop or spare a whole burst
+                    // of datagrams at once, and a run of 300 could see no loss at all (seen with
+                    // idata-iforward-rtx-loss). One datagram per send makes the loss per packet.
+                    ub.nativeIo(NativeIo.OFF);
+                }
+                UdpConfig config = ub.build();
                 Optional<java.nio.file.Path> ns = topo.ourNamespace();
                 if (ns.isPresent()) {
                     // the socket stays in the namespace it was created in (the kernel VM's)

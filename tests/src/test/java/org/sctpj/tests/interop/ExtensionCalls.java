@@ -110,4 +110,9 @@ final class ExtensionCalls {
     static Optional<Integer> sendFailedPpid(SctpEvent e) {
         return e instanceof SctpEvent.SendFailed f ? Optional.of(f.ppid()) : Optional.empty();
     }
+
+    /** Whether {@code e} returns a message of which something had been sent ({@code SCTP_DATA_SENT}). */
+    static boolean sendFailedAfterSending(SctpEvent e) {
+        return e instanceof SctpEvent.SendFailed f && f.partiallySent();
+    }
 }

@@ -15,9 +15,9 @@ import org.sctpj.llp.raw.NetworkNamespace;
  * Two fresh network namespaces with random names, ours ({@code sctpj-iu-HEX-o}) and the peer's
  * ({@code sctpj-iu-HEX-p}), joined by one veth pair ({@code io1}/{@code ip1}: 10.201.1.0/24,
  * fd00:201:1::/64), or two when multihomed ({@code io2}/{@code ip2}: 10.201.2.0/24,
- * fd00:201:2::/64). We are .1/::1, the peer .2/::2 on each link. Loss and path cuts are nftables
- * rules in the peer's namespace on its end of the veth. Deleting the namespaces removes
- * everything.
+ * fd00:201:2::/64). We are .1/::1, the peer .2/::2 on each link. Random loss is nftables rules
+ * at the input hook of the receiving namespace (see {@link #dropRandomly}); path cuts are rules in
+ * the peer's namespace on its end of the veth. Deleting the namespaces removes everything.
  */
 final class NamespaceTopology implements Topology {
     private final Llp llp;
@@ -138,6 +138,12 @@ final class NamespaceTopology implements Topology {
     /**
      * {@inheritDoc}
      *
+     * <p>Both directions are dropped where the packets arrive: ours at the input hook of the peer's
+     * namespace, the peer's at the input hook of ours. A drop at the sender's own output hook is no
+     * loss: the kernel fails that {@code sendmsg} with EPERM, and usrsctp over raw IP then keeps the
+     * chunks queued as never sent and sends them again at once (a packet that leaves and is lost on
+     * the way is what PR-SCTP must see, or nothing is ever abandoned).
+     *
      * <p>Here the peer's first SHUTDOWN COMPLETE is lost as well, every time (the quota covers one
      * such IPv4 or IPv6 packet, not two): whoever sent the SHUTDOWN ACK must then retransmit it and
      * get the answer to an out-of-the-blue SHUTDOWN ACK (RFC 9260 section 8.4, rule 5). Random loss
@@ -147,10 +153,17 @@ final class NamespaceTopology implements Topology {
     public void dropRandomly(int percent) throws IOException {
         String rule = "numgen random mod 100 < " + percent + " drop";
         String firstShutdownComplete = "sctp chunk shutdown-complete exists quota until 60 bytes drop";
-        nft(
-                "loss",
-                "iifname \"ip1\" " + rule,
-                "oifname \"ip1\" " + firstShutdownComplete + "\n    oifname \"ip1\" " + rule);
+        Shell.inNamespace(peers, List.of("nft", "-f", "-"), inputRules("loss", "iifname \"ip1\" " + rule));
+        Shell.inNamespace(
+                ours,
+                List.of("nft", "-f", "-"),
+                inputRules("loss", "iifname \"io1\" " + firstShutdownComplete + "\n    iifname \"io1\" " + rule));
+    }
+
+    private static String inputRules(String table, String rule) {
+        return "table inet " + table + " {\n"
+                + "  chain in { type filter hook input priority 0; policy accept;\n    " + rule + "\n  }\n"
+                + "}\n";
     }
 
     @Override

@@ -268,6 +268,12 @@ final class OurStack implements AutoCloseable {
             try {
                 s = h.endpoint().send(o.association(), o.info(), ByteBuffer.wrap(o.data()), thread.now());
             } catch (RuntimeException e) {
+                if (notOpenYet(h, o)) {
+                    // An echo on a stream the peer added while our own outgoing streams are still
+                    // being added (RFC 6525 section 5.2.6: its Add Incoming Streams request makes
+                    // us ask for them): it waits, and the StreamChange event pumps again.
+                    return false;
+                }
                 synchronized (this) {
                     sendErrors.add(e.toString());
                 }
@@ -275,6 +281,17 @@ final class OurStack implements AutoCloseable {
             }
             return s != SendStatus.WOULD_BLOCK;
         });
+    }
+
+    /**
+     * Whether {@code o} failed because its stream is beyond our outgoing streams while our request
+     * to add streams is still out (the association is alive and has fewer streams).
+     */
+    private static boolean notOpenYet(EndpointHandle h, Out o) {
+        return h.endpoint()
+                .info(o.association())
+                .map(i -> o.info().streamId() >= i.outboundStreams())
+                .orElse(false);
     }
 
     /** How messages delivered in parts are doing (see {@link MessageParts#describe()}). */
@@ -305,7 +322,7 @@ final class OurStack implements AutoCloseable {
                 }
                 OurStack.this.notifyAll();
             }
-            if (whole != null || e instanceof SctpEvent.SendSpaceAvailable) {
+            if (whole != null || e instanceof SctpEvent.SendSpaceAvailable || e instanceof SctpEvent.StreamChange) {
                 pump();
             }
         }

@@ -65,4 +65,20 @@ final class FirstComeFirstServedScheduler implements StreamScheduler {
 
     @Override
     public void packetStarted() {}
+
+    /** The stream's entries are its messages in queue order: the one at {@code position} goes. */
+    @Override
+    public void removedBehindHead(int streamId, int position) {
+        int mask = ring.length - 1;
+        int seen = 0;
+        for (int i = 0; i < size; i++) {
+            if (ring[(start + i) & mask] == streamId && seen++ == position) {
+                for (int j = i; j < size - 1; j++) {
+                    ring[(start + j) & mask] = ring[(start + j + 1) & mask];
+                }
+                size--;
+                return;
+            }
+        }
+    }
 }

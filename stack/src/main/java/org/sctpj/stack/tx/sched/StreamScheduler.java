@@ -19,7 +19,9 @@ import org.sctpj.stack.StreamSchedulerKind;
  *   <li>{@link #sent} when the turn may pass: with interleaving after each chunk cut from a
  *       stream's head message; without it (DATA, RFC 9260 section 6.9), after the last chunk of
  *       each message, for all its bytes sent since the previous call: the queue itself holds the
- *       turn while a message is partly sent, and does not ask {@link #next} meanwhile.
+ *       turn while a message is partly sent, and does not ask {@link #next} meanwhile;
+ *   <li>a head message that leaves unsent (abandoned) counts as sent with 0 bytes, one behind the
+ *       head is {@link #removedBehindHead}.
  * </ul>
  *
  * <p>Implementations allocate nothing per message or chunk once their per-stream arrays cover the
@@ -66,6 +68,14 @@ public interface StreamScheduler {
 
     /** A new packet is about to be filled with new data. */
     void packetStarted();
+
+    /**
+     * A message behind the head of {@code streamId}'s queue left it unsent (abandoned by PR-SCTP,
+     * RFC 3758 section 3.5): it was the stream's message at {@code position} (1 = the one right
+     * behind the head). Schedulers that order streams by their head message have nothing to do
+     * (the default); one that keeps a place per queued message drops that one.
+     */
+    default void removedBehindHead(int streamId, int position) {}
 
     /**
      * Sets the per-stream value (RFC 8260 section 4.3.3 SCTP_SS_VALUE: the priority of {@link
