@@ -14,7 +14,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
-import org.sctpj.stack.llp.Ecn;
 import org.sctpj.stack.EventHandler;
 import org.sctpj.stack.PrPolicy;
 import org.sctpj.stack.ReconfigRequestKind;
@@ -25,6 +24,7 @@ import org.sctpj.stack.StreamSchedulerKind;
 import org.sctpj.stack.Transmit;
 import org.sctpj.stack.addr.AddressPolicy;
 import org.sctpj.stack.icmp.IcmpReport;
+import org.sctpj.stack.llp.Ecn;
 
 /**
  * Feeds a journal into a fresh {@link Endpoint} on a virtual clock (each call gets the time it was
