@@ -119,7 +119,10 @@ public final class Echo implements Callable<Integer> {
         int[] capturedPort = {role == Role.server ? udpPort : remoteUdpPort};
         try (PcapCapture capture = pcap == null ? null : PcapCapture.open(pcap);
                 Closeable said = () -> Net.sayCaptured(out, capture, capturedPort[0]);
-                StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("echo"))) {
+                StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("echo"));
+                // Closed first: associations still ending (a SHUTDOWN COMPLETE on its way) end
+                // gracefully instead of being aborted when the process goes.
+                Closeable ending = () -> rt.close(true, Net.GRACE.toNanos())) {
             LowerLayerFactory.Decorator wrap = Net.wrapper(capture);
             switch (role) {
                 case server -> {
@@ -148,10 +151,13 @@ public final class Echo implements Callable<Integer> {
                 default -> {
                     int[] udp = new int[1];
                     int p = 5002 + (int) (Math.random() * 1000);
-                    try (CallbackSocket s = server(rt, o, address, p, 0, udp, null)) {
+                    CallbackSocket s = server(rt, o, address, p, 0, udp, null);
+                    try {
                         capturedPort[0] = udp[0];
                         return client(
                                 out, rt, o, wrap, new InetSocketAddress(address, p), udp[0], count, size, streams);
+                    } finally {
+                        s.close(true, Net.GRACE); // the client's last SHUTDOWN COMPLETE may still be on its way
                     }
                 }
             }
@@ -251,6 +257,14 @@ public final class Echo implements Callable<Integer> {
                 }
             }
             ch.shutdown();
+            // Wait for the end of the association (SHUTDOWN ACK and COMPLETE exchanged) before the
+            // channel and the process go: closing during the shutdown would abort it.
+            in.clear();
+            MessageInfo end = ch.receive(in, null, null, Duration.ofSeconds(10));
+            if (end == null || end.bytes() != -1) {
+                out.println("the association did not end after the shutdown: " + end);
+                return 1;
+            }
             Arrays.sort(rtt);
             out.printf(
                     "%d echoes of %d bytes checked; round trip: median %.1f us, p99 %.1f us, max %.1f us%n",

@@ -14,6 +14,13 @@ import org.sctpj.trace.PcapCapture;
 
 /** Lower layer and protocol profile choices shared by the tools. */
 final class Net {
+
+    /**
+     * How long a command lets its associations end gracefully when it finishes (the peer's last
+     * SHUTDOWN COMPLETE on its way) before the rest is aborted.
+     */
+    static final java.time.Duration GRACE = java.time.Duration.ofSeconds(5);
+
     private Net() {}
 
     /** UDP encapsulation on {@code udpPort} (0: ephemeral), sending to {@code remoteUdpPort} at {@code peer}. */

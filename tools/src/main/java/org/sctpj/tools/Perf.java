@@ -224,7 +224,10 @@ public final class Perf implements Callable<Integer> {
         int[] capturedPort = {0};
         try (PcapCapture capture = pcap == null ? null : PcapCapture.open(pcap);
                 Closeable said = () -> Net.sayCaptured(log, capture, capturedPort[0]);
-                StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("perf"))) {
+                StackRuntime rt = StackRuntime.start(2, StackConfig.DEFAULT.withName("perf"));
+                // Closed first: associations still ending (a SHUTDOWN COMPLETE on its way) end
+                // gracefully instead of being aborted when the process goes.
+                Closeable ending = () -> rt.close(true, Net.GRACE.toNanos())) {
             c.capture[mode == Mode.client ? 1 : 0] = Net.wrapper(capture);
             capturedPort[0] = mode == Mode.client ? c.remoteUdpPort : c.udpPort;
             switch (mode) {
@@ -322,7 +325,7 @@ public final class Perf implements Callable<Integer> {
             s.bind(srv.sctpPort, List.of(c.host));
             s.listen();
             srv.udpPort = udp[0];
-            srv.closer = s::close;
+            srv.closer = () -> s.close(true, Net.GRACE); // a SHUTDOWN COMPLETE may still be on its way
         } else {
             SctpjServerChannel sc = Net.provider(rt, c.options, c.capture[0]).openServerChannel();
             sc.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, c.udpPort);
