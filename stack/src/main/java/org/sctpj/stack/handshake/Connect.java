@@ -110,6 +110,16 @@ public final class Connect {
         t.localTag = c.localTag();
         t.peerTag = c.peerTag();
         t.localInitialTsn = c.localInitialTsn();
+        startFromCookie(c);
+    }
+
+    /**
+     * What a State Cookie carries about the peer, taken by every path that builds an association
+     * from one (COOKIE ECHO received, the collision cases of RFC 9260 section 5.2.4, a restart):
+     * the extensions both sides announced, AUTH's key vectors (RFC 4895 section 6.1) and the data
+     * path (section 5.1).
+     */
+    void startFromCookie(StateCookie c) {
         t.negotiate(c.peerExtensions(), c.peerAdaptation());
         t.auth.adopt(c.localAuth(), c.peerAuth());
         t.data.startDataPath(

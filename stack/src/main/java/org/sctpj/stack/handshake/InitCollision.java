@@ -294,10 +294,7 @@ public final class InitCollision {
                     t.pathSet.addListedPaths(t.primaryAddress(), c.peerAddresses(), now);
                 }
                 t.announce(c.peerAddresses());
-                t.negotiate(c.peerExtensions(), c.peerAdaptation());
-                t.auth.adopt(c.localAuth(), c.peerAuth());
-                t.data.startDataPath(
-                        c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
+                t.connect.startFromCookie(c);
                 t.connect.stopT1();
                 if (!wasUp) {
                     t.connect.enterEstablished(now);
@@ -336,10 +333,7 @@ public final class InitCollision {
             p.stopT3();
             p.resetErrorCount();
         }
-        t.negotiate(c.peerExtensions(), c.peerAdaptation());
-        t.auth.adopt(c.localAuth(), c.peerAuth());
-        t.data.startDataPath(
-                c.localInitialTsn(), c.peerInitialTsn(), c.peerRwnd(), c.peerOutbound(), c.peerMaxInbound());
+        t.connect.startFromCookie(c);
         t.associationErrors = 0;
         t.wasDry = true;
         t.state = State.ESTABLISHED;
