@@ -339,6 +339,34 @@ class CallbackSocketTest extends SocketFixture {
     }
 
     /**
+     * RFC 6458 section 6.1.9 (SCTP_SENDER_DRY_EVENT): once everything the client sent has been
+     * acknowledged, {@link Callbacks#onSenderDry} reports it for that association, on the stack
+     * thread. Only what comes after the send counts here.
+     */
+    @Test
+    void senderDryFollowsTheAcknowledgementOfWhatWasSent() throws Exception {
+        server(OPTS, new Recorder());
+        List<AssociationId> dry = new CopyOnWriteArrayList<>();
+        Recorder rec = new Recorder() {
+            @Override
+            public void onSenderDry(CallbackSocket s, AssociationId a) {
+                dry.add(a);
+            }
+        };
+        CallbackSocket client = socket(OPTS, rec, CLIENT_PORT);
+        AssociationId id = client.connect(List.of(LOCAL), SERVER_PORT);
+        assertEquals(id, rec.awaitUp());
+        Thread.sleep(100); // a dry report of the handshake, if any, comes before the send
+        dry.clear();
+        assertEquals(SendStatus.ACCEPTED, client.send(id, SendInfo.DEFAULT, ByteBuffer.wrap(new byte[1000])));
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (dry.isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertEquals(List.of(id), dry);
+    }
+
+    /**
      * AUTH (RFC 4895) through the callback API: both ends offer it and require DATA authenticated;
      * the client switches to a key it set on both sides (RFC 6458 8.1.22, 8.1.23) and the server's
      * {@link Callbacks#onAuthentication} reports NEW_KEY; deactivating the old key gives FREE_KEY on

@@ -779,6 +779,22 @@ class SocketApiTest {
     }
 
     /**
+     * RFC 6458 section 6.1.9: once SENDER_DRY is subscribed, a {@link SenderDryNotification} for
+     * the channel's association comes after what it sent has been acknowledged.
+     */
+    @Test
+    void senderDryComesWhenSubscribedAfterWhatWasSentIsAcknowledged() throws Exception {
+        SctpjServerChannel s = server();
+        SctpjChannel c = client(s);
+        c.setOption(SctpjSocketOptions.SCTP_EVENTS, EnumSet.of(Event.ASSOCIATION_CHANGE, Event.SENDER_DRY));
+        c.connect(addr(s));
+        toClose.add(s.accept());
+        c.send(bytes(1000, 3), SctpjMessageInfo.createOutgoing(null, 0));
+        SenderDryNotification n = nextNotification(c, SenderDryNotification.class);
+        assertEquals(c.association(), n.association());
+    }
+
+    /**
      * RFC 6458 section 6.1.6: once subscribed, the peer's Adaptation Layer Indication comes as a
      * notification after COMM_UP; without the subscription it does not come at all.
      */
