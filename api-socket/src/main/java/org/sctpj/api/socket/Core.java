@@ -621,6 +621,17 @@ final class Core implements Callbacks {
     }
 
     @Override
+    public void onPartialDeliveryAborted(CallbackSocket s, SctpEvent.PartialDeliveryAborted e) {
+        AssocState a = assocs.get(e.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(
+                    Event.PARTIAL_DELIVERY_ABORTED,
+                    new PartialDeliveryAbortedNotification(
+                            a.view, e.streamId(), e.sequenceNumber(), e.unordered(), e.deliveredBytes()));
+        }
+    }
+
+    @Override
     public void onSenderDry(CallbackSocket s, AssociationId id) {
         AssocState a = assocs.get(id);
         if (a != null && a.inbox != null) {

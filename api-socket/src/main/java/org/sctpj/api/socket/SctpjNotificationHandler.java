@@ -36,6 +36,8 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
             return handleNotification(c, attachment);
         } else if (n instanceof AuthenticationNotification a) {
             return handleNotification(a, attachment);
+        } else if (n instanceof PartialDeliveryAbortedNotification p) {
+            return handleNotification(p, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -72,6 +74,11 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
 
     /** A new key is in use, a key may be freed, or the peer has no AUTH (RFC 6458 section 6.1.8). */
     public HandlerResult handleNotification(AuthenticationNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** A message arriving in parts will not be completed (RFC 6458 section 6.1.7). */
+    public HandlerResult handleNotification(PartialDeliveryAbortedNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

@@ -181,7 +181,9 @@ public final class SctpjSocketOptions {
         /** {@link StreamChangeNotification}. */
         STREAM_CHANGE,
         /** {@link AuthenticationNotification}. */
-        AUTHENTICATION
+        AUTHENTICATION,
+        /** {@link PartialDeliveryAbortedNotification}. */
+        PARTIAL_DELIVERY_ABORTED
     }
 
     /**

@@ -701,6 +701,49 @@ class SocketApiTest {
     }
 
     /**
+     * RFC 6458 section 6.1.7: a message that was arriving in parts when the peer aborted the
+     * association gives the subscribed {@link PartialDeliveryAbortedNotification}, with its stream
+     * and how much of it had come.
+     */
+    @Test
+    void aMessageCutOffByAnAbortGivesThePartialDeliveryAbortedNotification() throws Exception {
+        int size = 3_000_000;
+        SctpjServerChannel s = SctpProvider.of(
+                        CallbackRuntime.of(serverRt),
+                        OPTS.toBuilder().receiveBufferBytes(64 << 10).build())
+                .openServerChannel();
+        toClose.add(s);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.bind(new InetSocketAddress(LO, 0));
+        SctpjChannel c = SctpProvider.of(
+                        CallbackRuntime.of(clientRt),
+                        OPTS.toBuilder()
+                                .sendBufferBytes(8 << 20)
+                                .maxMessageSize(size)
+                                .build())
+                .openSctpChannel();
+        toClose.add(c);
+        c.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
+        assertTrue(c.connect(addr(s), Duration.ofSeconds(5)));
+        SctpjChannel a = s.accept(Duration.ofSeconds(5));
+        assertNotNull(a);
+        toClose.add(a);
+        a.setOption(
+                SctpjSocketOptions.SCTP_EVENTS, EnumSet.of(Event.ASSOCIATION_CHANGE, Event.PARTIAL_DELIVERY_ABORTED));
+        c.send(ByteBuffer.wrap(new byte[size]), SctpjMessageInfo.createOutgoing(null, 3));
+        ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+        MessageInfo first = a.receive(buf, null, null, Duration.ofSeconds(20));
+        assertNotNull(first);
+        assertFalse(first.isComplete(), "the first part");
+        c.setOption(SctpjSocketOptions.SO_LINGER, 0);
+        c.close(); // ABORT
+        PartialDeliveryAbortedNotification n = nextNotification(a, PartialDeliveryAbortedNotification.class);
+        assertEquals(3, n.streamNumber());
+        assertFalse(n.unordered());
+        assertTrue(n.deliveredBytes() >= first.bytes() && n.deliveredBytes() < size, n.toString());
+    }
+
+    /**
      * The stream scheduler option SCTP_PLUGGABLE_SS before connect and on a live association, and
      * the per-stream value of RFC 8260 section 4.3.3 (SCTP_SS_VALUE) as channel methods, with the
      * errors for misuse.
