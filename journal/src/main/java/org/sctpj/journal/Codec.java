@@ -21,8 +21,11 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * events): a tag byte, then the value, little-endian. Records are encoded by their components, so
  * every event and option record of the stack is covered without a codec per type; sets are
  * written in a canonical order (by encoded bytes), so that equal values encode to equal bytes in
- * any JVM. A value of another type is written as opaque (its class name): it can be shown, but
- * not rebuilt for a replay.
+ * any JVM. An object of another named class (a custom congestion controller factory or address
+ * selector) is written by its class name, and a replay rebuilds it by its public static final
+ * {@code INSTANCE} field or its public no-arg constructor (or a substitute the replay is given); a
+ * lambda or anonymous object is written as opaque (its class name): it can be shown, but not rebuilt
+ * unless the replay is given a substitute for that name.
  */
 final class Codec {
 
@@ -44,6 +47,19 @@ final class Codec {
     static final int CONGESTION = 15;
     static final int DOUBLE = 16;
     static final int OPAQUE = 17;
+    /**
+     * An object of a named class that is neither a record nor an enum (a custom congestion
+     * controller factory, an address selector), by its class name: a replay rebuilds it ({@link
+     * #instance}).
+     */
+    static final int INSTANCE = 18;
+
+    /**
+     * What a replay builds in place of the classes a journal names by {@link #INSTANCE}, keyed by
+     * class name; set by {@link Replay} on its thread for the length of a replay.
+     */
+    static final ThreadLocal<java.util.Map<String, ? extends java.util.function.Supplier<?>>> SUBSTITUTES =
+            ThreadLocal.withInitial(java.util.Map::of);
 
     private Codec() {}
 
@@ -129,10 +145,65 @@ final class Codec {
                 }
                 write(out, x);
             }
+        } else if (rebuildable(v.getClass())) {
+            out.u8(INSTANCE);
+            out.string(v.getClass().getName());
         } else {
             out.u8(OPAQUE);
             out.string(v.getClass().getName());
         }
+    }
+
+    /** A class a replay can name again: not a lambda, anonymous, local or hidden class. */
+    private static boolean rebuildable(Class<?> c) {
+        return !c.isSynthetic() && !c.isHidden() && !c.isAnonymousClass() && !c.isLocalClass();
+    }
+
+    /**
+     * Builds an object of the class the journal names: the replay's substitute for that name if it
+     * was given one, else the class's public static final {@code INSTANCE} field of its own type (a
+     * singleton), else its public no-arg constructor.
+     *
+     * @throws IllegalArgumentException in one sentence saying what to pass, when none of these works
+     */
+    static Object instance(String name) {
+        java.util.function.Supplier<?> s = SUBSTITUTES.get().get(name);
+        if (s != null) {
+            return s.get();
+        }
+        String fix = ": give it a public no-arg constructor (or a public static final INSTANCE field), or replay"
+                + " with --instance " + name + "=CLASS naming a class on the class path (--class-path) that has"
+                + " one and builds an equivalent";
+        Class<?> c;
+        try {
+            c = Class.forName(name, true, loader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException(
+                    "the journal names " + name + ", which is not on the class path" + fix, e);
+        }
+        try {
+            java.lang.reflect.Field f = c.getField("INSTANCE");
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && c.isAssignableFrom(f.getType())) {
+                return f.get(null);
+            }
+        } catch (NoSuchFieldException | IllegalAccessException e) {
+            // no singleton: try the constructor
+        }
+        try {
+            Constructor<?> k = c.getConstructor();
+            return k.newInstance();
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            throw new IllegalArgumentException(
+                    "the journal names " + name + ", which has no public no-arg constructor" + fix, e);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot build " + name + " for the replay: " + e + fix, e);
+        }
+    }
+
+    /** The class loader for classes a journal names: the thread's context loader (the CLI's --class-path). */
+    private static ClassLoader loader() {
+        ClassLoader l = Thread.currentThread().getContextClassLoader();
+        return l != null ? l : Codec.class.getClassLoader();
     }
 
     /** A record class's encoded name and its component accessors, looked up once per class. */
@@ -238,10 +309,18 @@ final class Codec {
                         : CongestionControllerFactory.LINKED_INCREASES;
             case RECORD:
                 return readRecord(in);
-            case OPAQUE:
-                throw new IllegalArgumentException("the journal holds a value of " + in.string()
-                        + ", which it recorded by name only: a replay cannot rebuild it (use the stack's own"
-                        + " types, e.g. a built-in congestion controller, in a run you want to replay)");
+            case INSTANCE:
+                return instance(in.string());
+            case OPAQUE: {
+                String name = in.string();
+                java.util.function.Supplier<?> s = SUBSTITUTES.get().get(name);
+                if (s != null) {
+                    return s.get();
+                }
+                throw new IllegalArgumentException("the journal holds a value of " + name
+                        + ", a lambda or anonymous class a replay cannot rebuild: record with a named class that"
+                        + " has a public no-arg constructor, or replay with --instance " + name + "=CLASS");
+            }
             default:
                 throw new IllegalArgumentException("unknown value tag " + tag + " at byte " + (in.position() - 1));
         }
@@ -264,7 +343,7 @@ final class Codec {
             values[i] = read(in);
         }
         try {
-            Class<?> c = Class.forName(name);
+            Class<?> c = Class.forName(name, true, loader());
             RecordComponent[] cs = c.getRecordComponents();
             if (cs == null || cs.length != n) {
                 throw new IllegalArgumentException("the journal's " + name + " has " + n
@@ -373,6 +452,8 @@ final class Codec {
             }
             case OPAQUE:
                 return "opaque " + in.string();
+            case INSTANCE:
+                return "instance of " + in.string();
             default:
                 return "?tag" + tag;
         }

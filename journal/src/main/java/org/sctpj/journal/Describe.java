@@ -145,6 +145,9 @@ final class Describe {
                             + len + " B";
                 }
                 case FREED -> "send space assoc " + in.i32() + " free " + in.i64() + " B";
+                case GAP -> "GAP: " + in.i64() + " entries in " + in.i64()
+                        + " batches dropped here (the journal's writer was behind)";
+                case CLOSED -> "recorder closed after " + in.i64() + " entries (" + in.i64() + " dropped)";
             };
         } catch (RuntimeException x) {
             return e.kind() + " (undecodable: " + x.getMessage() + ")";

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         description = {
             "Shows a journal: its timeline (packets and chunks, calls, timers, events, and the association"
                     + " state, cwnd and RTO derived by replaying it), its associations, its counters, or"
-                    + " exports its packets to a pcap file for Wireshark.",
+                    + " exports its packets to a pcap or pcapng file for Wireshark.",
             "Exit code: 0 done, 1 the replay that derives the state stopped at a difference, 2 a bad argument."
         })
 public final class JournalCommand implements Callable<Integer> {
@@ -56,8 +56,19 @@ public final class JournalCommand implements Callable<Integer> {
     @Option(names = "--empty-polls", description = "show the polls that found nothing to send")
     boolean emptyPolls;
 
-    @Option(names = "--pcap", paramLabel = "FILE", description = "write the journal's packets to FILE (pcap)")
+    @Option(
+            names = "--pcap",
+            paramLabel = "FILE",
+            description = "write the journal's packets to FILE (pcap, or pcapng with --format pcapng)")
     Path pcap;
+
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "pcap",
+            description = "the export's format: pcap (the default) or pcapng (one interface per path, directions,"
+                    + " comments)")
+    PcapExport.Format format;
 
     @Option(
             names = "--udp-port",
@@ -90,7 +101,7 @@ public final class JournalCommand implements Callable<Integer> {
         PrintStream out = new PrintStream(new WriterStream(w), true, java.nio.charset.StandardCharsets.UTF_8);
         boolean ok = true;
         if (pcap != null) {
-            long n = PcapExport.export(dir, pcap, udpPort);
+            long n = PcapExport.export(dir, pcap, udpPort, format);
             out.println("wrote " + n + " packets to " + pcap);
         }
         if (stats) {

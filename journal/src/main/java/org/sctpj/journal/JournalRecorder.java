@@ -33,16 +33,26 @@ import org.sctpj.stack.icmp.IcmpReport;
  *
  * <h2>Cost on the endpoint's thread</h2>
  *
- * Entries are encoded into a batch in memory (a copy of each packet and message, a few dozen bytes
- * of framing: about 100 ns for a pair of 1100-byte packets) and handed, when the batch reaches
- * {@link Builder#batchBytes} or holds entries older than {@link Builder#batchNanos} of the
- * endpoint's clock, and on {@link #flush()} and {@link #close()}, to the recorder's writer thread,
- * which writes it to the queue as one excerpt: Chronicle's work (its per-excerpt cost, the copy
- * into the memory-mapped file, page faults, the kernel's write-back) is paid once per batch and off
- * the endpoint's thread. The endpoint's thread waits only when the writer is 32 batches behind
- * (nothing is dropped). {@link Builder#headersOnly} keeps only the chunk headers of DATA (the
- * message bytes are left out): smaller and cheaper, but such a journal can be inspected and
- * exported, not replayed. What is still in memory when the process dies is lost; if the writer
+ * Each entry is encoded into the current batch buffer, preallocated (a copy of each packet and
+ * message, a few dozen bytes of framing; no allocation). A batch is handed, when it reaches {@link
+ * Builder#batchBytes} (64 KiB) or holds entries older than {@link Builder#batchNanos} (10 ms) of the
+ * endpoint's clock, and on {@link #flush()} and {@link #close()}, through a lock-free ring to the
+ * recorder's writer thread, which writes it to the queue as one excerpt: Chronicle's work (its
+ * per-excerpt cost, the copy into the memory-mapped file, page faults, the kernel's write-back) is
+ * paid once per batch and off the endpoint's thread. By default the outputs are recorded by digest
+ * ({@link Builder#digestOutputs}), which halves what is written and still replays byte for byte.
+ *
+ * <h2>When the writer falls behind</h2>
+ *
+ * The buffers take {@link Builder#memoryBytes} (16 MiB by default) and never more. When all are
+ * full, {@link Builder#whenBehind} decides: {@link WhenBehind#WAIT} (the default) makes the
+ * endpoint's thread wait for a free buffer, so the journal stays whole and the transport slows to
+ * the journal's pace; {@link WhenBehind#DROP} drops the batch, counts it ({@link
+ * #droppedEntries()}) and marks the place with a {@link Kind#GAP} entry, at which a replay stops
+ * and reports the journal incomplete. {@link Builder#headersOnly} keeps only the chunk headers of
+ * DATA (the message bytes are left out): smaller and cheaper, but such a journal can be inspected
+ * and exported, not replayed. What is still in memory when the process dies is lost: the journal
+ * then ends without its {@link Kind#CLOSED} entry, and a replay says it was cut. If the writer
  * thread fails, recording stops (the endpoint goes on).
  *
  * <h2>Files</h2>
@@ -61,7 +71,7 @@ import org.sctpj.stack.icmp.IcmpReport;
 public final class JournalRecorder implements CoreJournal, AutoCloseable {
 
     /** The journal format's version, written in the {@link Kind#CREATED} entry. */
-    public static final int FORMAT = 1;
+    public static final int FORMAT = 2;
 
     private final SingleChronicleQueue queue;
     /** Writes on the recording thread when there is no writer thread; null otherwise. */
@@ -75,7 +85,19 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     private final boolean digestOutputs;
     private final int batchBytes;
     private final long batchNanos;
+    private final WhenBehind whenBehind;
     private Codec.Out batch;
+    /** Entries in {@link #batch}. */
+    private int batchEntries;
+    /** Entries and batches dropped under {@link WhenBehind#DROP} and not yet reported by a GAP entry. */
+    private long gapEntries;
+
+    private long gapBatches;
+    private long droppedEntries;
+    /** In {@link #close()}: the last batches are written whatever the policy. */
+    private boolean closing;
+
+    private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     private final Retention retention;
     private long batchStart = Long.MIN_VALUE;
     private long now;
@@ -90,123 +112,194 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         this.digestOutputs = b.digestOutputs;
         this.batchBytes = b.batchBytes;
         this.batchNanos = b.batchNanos;
-        this.batch = new Codec.Out(b.batchBytes + 70_000);
+        this.whenBehind = b.whenBehind;
         this.queue = Chronicle.open(b.directory, b.rollCycle, null, b.clock);
         this.retention = new Retention(b.directory, b.retainCycles);
         if (b.writerThread) {
             this.appender = null;
-            this.writer = new Writer(queue, b.batchBytes, b.directory, retention);
+            int buffers = (int) Math.max(3, Math.min(1 << 16, b.memoryBytes / (b.batchBytes + 70_000L)));
+            this.writer = new Writer(queue, buffers, b.batchBytes, b.directory, retention);
+            this.batch = writer.current();
         } else {
             this.appender = queue.createAppender();
             this.writer = null;
+            this.batch = new Codec.Out(b.batchBytes + 70_000);
         }
+    }
+
+    /**
+     * What the recording thread does when every batch buffer is full because the writer thread
+     * is behind (the journal is written more slowly than the endpoint produces it). Memory stays
+     * bounded either way ({@link Builder#memoryBytes}).
+     */
+    public enum WhenBehind {
+        /**
+         * The endpoint's thread waits until the writer frees a buffer (the default): the journal
+         * stays whole and replayable, and the transport slows to the pace of the journal's disk.
+         */
+        WAIT,
+        /**
+         * The full batch is dropped (the endpoint's thread never waits), counted, and a {@link
+         * Kind#GAP} entry saying how many entries were lost starts the next batch written: the
+         * journal can still be inspected and exported, and a replay stops at the gap and reports
+         * it. For production processes where the journal must never slow the transport.
+         */
+        DROP
     }
 
     /**
      * The writer thread: takes full batches from the recording thread and writes each to the queue
      * as one excerpt, so that Chronicle's work (copying into the memory-mapped file, its page
-     * faults, the kernel writing it back) happens off the recording thread. A pool of {@value
-     * #POOL} batch buffers sits between them: the recording thread waits only when all of them are
-     * full (the writer is that far behind), so nothing recorded is ever dropped.
+     * faults, the kernel writing it back) happens off the recording thread.
+     *
+     * <p>The hand-off is a single-producer single-consumer ring of preallocated batch buffers with
+     * no lock: the recording thread fills buffer {@code tail % n}, publishes it by advancing {@code
+     * tail} (a release store) and goes on with buffer {@code tail % n}, which is free once the
+     * writer has advanced {@code head} past it. Either side parks only when it has nothing to do
+     * (the writer with no full batch; the recording thread, under {@link WhenBehind#WAIT}, when the
+     * writer holds every other buffer), and the other side unparks it.
      */
-    private static final int POOL = 32;
+    static final class Writer implements Runnable {
+        private static final java.lang.invoke.VarHandle HEAD;
+        private static final java.lang.invoke.VarHandle TAIL;
 
-    private static final class Writer implements Runnable {
-        private final java.util.concurrent.ArrayBlockingQueue<Codec.Out> full =
-                new java.util.concurrent.ArrayBlockingQueue<>(POOL + 1);
-        private final java.util.concurrent.ArrayBlockingQueue<Codec.Out> free =
-                new java.util.concurrent.ArrayBlockingQueue<>(POOL);
+        static {
+            try {
+                var l = java.lang.invoke.MethodHandles.lookup();
+                HEAD = l.findVarHandle(Writer.class, "head", long.class);
+                TAIL = l.findVarHandle(Writer.class, "tail", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Codec.Out[] ring;
         private final SingleChronicleQueue queue;
         private final Thread thread;
-        /** The batch that tells the writer to stop. */
-        private final Codec.Out stop = new Codec.Out(16);
-
-        private volatile long written;
-        private volatile Throwable failure;
-
         private final Retention retention;
+        /** Batches the writer has written (or skipped after a failure): slots below it are free. */
+        private volatile long head;
+        /** Batches the recording thread has published. */
+        private volatile long tail;
 
-        Writer(SingleChronicleQueue queue, int batchBytes, Path dir, Retention retention) {
+        private volatile boolean stopping;
+        private volatile boolean writerParked;
+        private volatile Thread waitingProducer;
+        private volatile Throwable failure;
+        /** A test's hook run before each batch is written (to make a slow writer), or null. */
+        volatile Runnable beforeWrite;
+
+        Writer(SingleChronicleQueue queue, int buffers, int batchBytes, Path dir, Retention retention) {
             this.queue = queue;
             this.retention = retention;
-            for (int i = 0; i < POOL - 1; i++) {
-                free.add(new Codec.Out(batchBytes + 70_000));
+            this.ring = new Codec.Out[buffers];
+            for (int i = 0; i < buffers; i++) {
+                ring[i] = new Codec.Out(batchBytes + 70_000);
             }
             thread = new Thread(this, "sctpj-journal-writer " + dir.getFileName());
             thread.setDaemon(true);
             thread.start();
         }
 
+        /** The buffer the recording thread fills now. */
+        Codec.Out current() {
+            return ring[(int) (tail % ring.length)];
+        }
+
         @Override
         public void run() {
             try (ExcerptAppender app = queue.createAppender()) {
                 while (true) {
-                    Codec.Out b = full.take();
-                    if (b == stop) {
-                        return;
+                    long h = head;
+                    if (h == (long) TAIL.getAcquire(this)) {
+                        if (stopping) {
+                            return;
+                        }
+                        writerParked = true;
+                        if (h == (long) TAIL.getAcquire(this) && !stopping) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(this, 10_000_000L);
+                        }
+                        writerParked = false;
+                        continue;
+                    }
+                    Codec.Out b = ring[(int) (h % ring.length)];
+                    Runnable hook = beforeWrite;
+                    if (hook != null) {
+                        hook.run();
                     }
                     try (DocumentContext dc = app.writingDocument()) {
                         dc.wire().bytes().write(b.buf, 0, b.pos);
                     }
                     retention.written(app);
                     b.pos = 0;
-                    synchronized (this) {
-                        written++;
-                        notifyAll();
+                    HEAD.setRelease(this, h + 1);
+                    Thread p = waitingProducer;
+                    if (p != null) {
+                        java.util.concurrent.locks.LockSupport.unpark(p);
                     }
-                    free.put(b);
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             } catch (RuntimeException | Error e) {
                 failure = e;
-                synchronized (this) {
-                    notifyAll();
+                HEAD.setRelease(this, Long.MAX_VALUE / 2); // frees every buffer: the producer never waits again
+                Thread p = waitingProducer;
+                if (p != null) {
+                    java.util.concurrent.locks.LockSupport.unpark(p);
                 }
             }
         }
 
-        /** Hands a full batch over; returns an empty one (waits while every buffer is full). */
-        Codec.Out handOver(Codec.Out b) {
+        /** True when publishing the current buffer would leave no free buffer to go on with. */
+        boolean full() {
+            return tail + 1 - (long) HEAD.getAcquire(this) >= ring.length;
+        }
+
+        /**
+         * Publishes the current buffer (not empty) and returns the next one, waiting while the
+         * writer holds it.
+         */
+        Codec.Out publish() {
             if (failure != null) {
+                Codec.Out b = current();
                 b.pos = 0; // the writer died: keep the stack running, record nothing more
                 return b;
             }
-            boolean interrupted = false;
+            long t = tail + 1;
+            TAIL.setRelease(this, t);
+            if (writerParked) {
+                java.util.concurrent.locks.LockSupport.unpark(thread);
+            }
+            awaitHead(t - ring.length + 1);
+            return ring[(int) (t % ring.length)];
+        }
+
+        /** Waits until the writer has written up to batch {@code h} (or failed or stopped). */
+        void awaitHead(long h) {
+            if ((long) HEAD.getAcquire(this) >= h) {
+                return;
+            }
+            waitingProducer = Thread.currentThread();
             try {
-                while (true) {
-                    try {
-                        full.put(b);
-                        return free.take();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
+                while ((long) HEAD.getAcquire(this) < h && failure == null && thread.isAlive()) {
+                    if (writerParked) {
+                        java.util.concurrent.locks.LockSupport.unpark(thread);
                     }
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, 1_000_000L);
                 }
             } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
+                waitingProducer = null;
             }
         }
 
-        /** Waits until {@code count} batches are written (or the writer failed). */
-        synchronized void awaitWritten(long count) {
-            boolean interrupted = false;
-            while (written < count && failure == null && thread.isAlive()) {
-                try {
-                    wait(100);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        /** Waits until every published batch is written. */
+        void drain() {
+            awaitHead(tail);
         }
 
         void stop() {
+            drain();
+            stopping = true;
+            java.util.concurrent.locks.LockSupport.unpark(thread);
             try {
-                full.put(stop);
                 thread.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -249,7 +342,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         private RollCycle rollCycle = RollCycles.FAST_HOURLY;
         private int retainCycles;
         private boolean headersOnly;
-        private boolean digestOutputs;
+        private boolean digestOutputs = true;
+        private long memoryBytes = 16L << 20;
+        private WhenBehind whenBehind = WhenBehind.WAIT;
         private int batchBytes = 64 * 1024;
         private long batchNanos = 10_000_000L;
         private String lowerLayer = "unknown";
@@ -292,6 +387,13 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
          * up to 32 consecutive bits, others but for one chance in 2^32), but about half the bytes
          * are written. An export to pcap then shows the sent
          * DATA with zeros for the user data.
+         *
+         * <p>On by default: the inputs (the messages given to {@code send}, every packet received)
+         * hold every byte that decides the run, so a replay rebuilds every output whole and only
+         * its comparison is by digest; recording the outputs whole as well would more than double
+         * what is written (the DATA sent repeats the messages, the messages handed out repeat the
+         * packets received) for the benefit of a pcap export showing the sent user data. Turn it
+         * off for that.
          */
         public Builder digestOutputs(boolean on) {
             this.digestOutputs = on;
@@ -304,6 +406,31 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
                 throw new IllegalArgumentException("batchBytes must be 1..16 MiB, was " + bytes);
             }
             this.batchBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The memory the batch buffers take (default 16 MiB): {@code memoryBytes / (batchBytes +
+         * 70,000)} buffers (at least 3), each {@code batchBytes} plus 70,000 bytes of room for the
+         * entry that fills it. All are made when the recorder opens; the recorder allocates nothing more
+         * while recording (a single entry larger than a buffer's room, a message above about 64
+         * KiB, grows that buffer once). More memory rides out longer stalls of the writer (a
+         * loaded machine, a slow disk) before {@link #whenBehind} applies.
+         */
+        public Builder memoryBytes(long bytes) {
+            if (bytes < 1 || bytes > 1L << 32) {
+                throw new IllegalArgumentException("memoryBytes must be 1..4 GiB, was " + bytes);
+            }
+            this.memoryBytes = bytes;
+            return this;
+        }
+
+        /**
+         * What to do when the writer thread is behind and every buffer is full: wait (the default,
+         * the journal stays whole) or drop batches and mark the gap ({@link WhenBehind}).
+         */
+        public Builder whenBehind(WhenBehind policy) {
+            this.whenBehind = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -401,6 +528,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     // ------------------------------------------------------------------ framing
 
     private int begin(Kind kind, long time) {
+        if (gapBatches > 0 && batch.pos == 0) {
+            writeGap(time);
+        }
         Codec.Out o = batch;
         int start = o.pos;
         o.i32(0); // length, patched by end()
@@ -417,6 +547,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         o.buf[start + 2] = (byte) (len >>> 16);
         o.buf[start + 3] = (byte) (len >>> 24);
         entries++;
+        batchEntries++;
         if (batchStart == Long.MIN_VALUE) {
             batchStart = time;
         }
@@ -425,16 +556,50 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         }
     }
 
+    /** A GAP entry for the batches dropped since the last one ({@link WhenBehind#DROP}). */
+    private void writeGap(long time) {
+        Codec.Out o = batch;
+        int start = o.pos;
+        o.i32(0);
+        o.u8(Kind.GAP.ordinal());
+        o.i64(time);
+        o.i64(gapEntries);
+        o.i64(gapBatches);
+        int len = o.pos - start - 4;
+        o.buf[start] = (byte) len;
+        o.buf[start + 1] = (byte) (len >>> 8);
+        o.buf[start + 2] = (byte) (len >>> 16);
+        o.buf[start + 3] = (byte) (len >>> 24);
+        gapEntries = 0;
+        gapBatches = 0;
+    }
+
     private void writeBatch() {
+        writeBatch(closing ? WhenBehind.WAIT : whenBehind);
+    }
+
+    private void writeBatch(WhenBehind policy) {
         if (batch.pos == 0) {
             return;
         }
-        batches++;
         batchStart = Long.MIN_VALUE;
         if (writer != null) {
-            batch = writer.handOver(batch);
+            if (policy == WhenBehind.DROP && writer.full()) {
+                // the writer holds every other buffer: drop this batch rather than wait
+                gapEntries += batchEntries;
+                gapBatches++;
+                droppedEntries += batchEntries;
+                batchEntries = 0;
+                batch.pos = 0;
+                return;
+            }
+            batches++;
+            batchEntries = 0;
+            batch = writer.publish();
             return;
         }
+        batches++;
+        batchEntries = 0;
         try (DocumentContext dc = appender.writingDocument()) {
             dc.wire().bytes().write(batch.buf, 0, batch.pos);
         }
@@ -618,7 +783,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         if (headersOnly) {
             batch.i32(0);
         } else if (digestOutputs) {
-            digest(data, batch);
+            digest(crc, data, batch);
         } else {
             batch.bytes0(data);
         }
@@ -627,8 +792,15 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
 
     /** Writes {@code [i32 4][i32 CRC32c of data]} (position to limit; not moved). */
     static void digest(ByteBuffer data, Codec.Out out) {
-        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
-        c.update(data.duplicate());
+        digest(new java.util.zip.CRC32C(), data, out);
+    }
+
+    /** As {@link #digest(ByteBuffer, Codec.Out)} with a reused {@code c}. */
+    static void digest(java.util.zip.CRC32C c, ByteBuffer data, Codec.Out out) {
+        c.reset();
+        int p = data.position();
+        c.update(data);
+        data.position(p);
         out.i32(4);
         out.i32((int) c.getValue());
     }
@@ -644,37 +816,71 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         end(s, now);
     }
 
+    /** Entries dropped so far under {@link WhenBehind#DROP} (0 under {@link WhenBehind#WAIT}). */
+    public synchronized long droppedEntries() {
+        return droppedEntries;
+    }
+
     /** Writes what is batched to the queue now, and waits until it is written. */
     public void flush() {
-        long target;
         synchronized (this) {
             if (closed) {
                 return;
             }
-            writeBatch();
-            target = batches;
+            writeBatch(WhenBehind.WAIT);
         }
         if (writer != null) {
-            writer.awaitWritten(target);
+            writer.drain();
         }
     }
 
-    /** Writes what is batched and closes the queue. Idempotent. */
+    /**
+     * Writes what is batched, then a {@link Kind#CLOSED} entry (by which a replay knows the journal
+     * is whole), and closes the queue. Idempotent.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
+        closing = true;
         try {
-            writeBatch();
+            int s = begin(Kind.CLOSED, now);
+            batch.i64(entries);
+            batch.i64(droppedEntries);
+            end(s, now);
+            writeBatch(WhenBehind.WAIT);
         } finally {
-            closed = true;
-            if (writer != null) {
-                writer.stop();
-            } else {
-                appender.close();
-            }
-            queue.close();
+            shut();
+        }
+    }
+
+    /**
+     * Stops recording as a crash would: what is batched in memory is lost and no {@link
+     * Kind#CLOSED} entry is written; the batches already handed to the writer are written. For
+     * tests of cut journals.
+     */
+    synchronized void crashForTest() {
+        if (!closed) {
+            batch.pos = 0;
+            shut();
+        }
+    }
+
+    private void shut() {
+        closed = true;
+        if (writer != null) {
+            writer.stop();
+        } else {
+            appender.close();
+        }
+        queue.close();
+    }
+
+    /** The writer thread's hook run before each batch it writes (tests make a slow writer with it). */
+    void beforeWriteForTest(Runnable hook) {
+        if (writer != null) {
+            writer.beforeWrite = hook;
         }
     }
 }

@@ -30,7 +30,18 @@ public enum Kind {
     /** A message handed to the handler in place. */
     MESSAGE(false),
     /** Free send space handed to the handler. */
-    FREED(false);
+    FREED(false),
+    /**
+     * Batches were dropped here because the writer thread was behind ({@code WhenBehind.DROP}): the
+     * number of entries and of batches lost. A replay stops at it.
+     */
+    GAP(false),
+    /**
+     * The recorder was closed: the number of entries it recorded before this one and how many of
+     * them were dropped. Written last; a journal of format 2 without it was cut (the recording
+     * process stopped without closing the recorder, e.g. a crash, losing what was still in memory).
+     */
+    CLOSED(false);
 
     private final boolean input;
 

@@ -19,7 +19,119 @@ import org.sctpj.trace.PcapWriter;
  */
 public final class PcapExport {
 
+    /** The file formats of an export. */
+    public enum Format {
+        /** The classic libpcap format, written through pcap4j and libpcap. */
+        pcap,
+        /**
+         * pcapng, written by the journal module: one interface per path (local and peer address)
+         * named after it and described with the endpoint's lower layer, each packet's direction,
+         * and comments (the journal entry of each packet, its ECN codepoint, user data left out by
+         * digest or headers-only recording, entries dropped before it; the section's comment
+         * describes the journal).
+         */
+        pcapng
+    }
+
     private PcapExport() {}
+
+    /**
+     * Exports the journal in {@code journal} to {@code file} in {@code format}; returns the number
+     * of packets written.
+     *
+     * @param udpPort 0 for SCTP over IP, else the UDP port to frame each packet with
+     * @throws IOException if the journal cannot be read or the file written
+     */
+    public static long export(Path journal, Path file, int udpPort, Format format) throws IOException {
+        return format == Format.pcap ? export(journal, file, udpPort) : exportPcapng(journal, file, udpPort);
+    }
+
+    private static long exportPcapng(Path journal, Path file, int udpPort) throws IOException {
+        if (udpPort < 0 || udpPort > 65535) {
+            throw new IllegalArgumentException("udpPort must be 0 (SCTP over IP) or 1..65535, was " + udpPort);
+        }
+        String header = "sctpj journal " + journal.toAbsolutePath();
+        String layer = "unknown";
+        String recorded = "";
+        try (JournalReader in = JournalReader.open(journal)) {
+            if (in.hasNext() && in.peek().kind() == Kind.CREATED) {
+                Codec.In b = in.peek().body();
+                int format = b.i32();
+                int port = b.i32();
+                b.pos = Describe.skipValue(b); // local addresses
+                b.pos = Describe.skipValue(b); // options
+                layer = b.string();
+                boolean headersOnly = b.u8() != 0;
+                boolean digests = b.u8() != 0;
+                recorded = headersOnly
+                        ? "; recorded with headers only: DATA user data is zeros"
+                        : digests ? "; outputs recorded by digest: the user data of DATA sent is zeros" : "";
+                header += ": the endpoint on SCTP port " + port + ", lower layer " + layer + ", journal format "
+                        + format + recorded;
+            }
+        }
+        long n = 0;
+        long start = Long.MIN_VALUE;
+        java.util.Map<String, Integer> paths = new java.util.HashMap<>();
+        String pending = null;
+        try (JournalReader in = JournalReader.open(journal);
+                PcapngWriter out = PcapngWriter.open(file, header + "; timestamps from the journal's first entry")) {
+            while (in.hasNext()) {
+                JournalEntry e = in.next();
+                if (start == Long.MIN_VALUE) {
+                    start = e.now();
+                }
+                if (e.kind() == Kind.GAP) {
+                    pending = e.describe();
+                }
+                if (e.kind() != Kind.PACKET_IN && e.kind() != Kind.TRANSMIT) {
+                    continue;
+                }
+                boolean inbound = e.kind() == Kind.PACKET_IN;
+                Codec.In b = e.body();
+                InetAddress from;
+                InetAddress to;
+                int ecn = -1;
+                if (inbound) {
+                    from = b.address();
+                    to = b.address();
+                    ecn = b.i32();
+                } else {
+                    b.i32();
+                    from = b.address();
+                    to = b.address();
+                }
+                int original = b.i32();
+                byte[] cut = b.bytes();
+                byte[] packet = Headers.restore(cut, original);
+                InetAddress local = inbound ? to : from;
+                InetAddress peer = inbound ? from : to;
+                String key = local.getHostAddress() + " - " + peer.getHostAddress();
+                Integer id = paths.get(key);
+                if (id == null) {
+                    id = out.addInterface(
+                            key,
+                            "path from local " + local.getHostAddress() + " to peer " + peer.getHostAddress() + " over "
+                                    + layer);
+                    paths.put(key, id);
+                }
+                StringBuilder c = new StringBuilder("journal entry ").append(e.index());
+                if (ecn > 0) {
+                    c.append(", ECN codepoint ").append(ecn);
+                }
+                if (cut.length != original) {
+                    c.append(", user data not recorded (zeros)");
+                }
+                if (pending != null) {
+                    c.append("; before it: ").append(pending);
+                    pending = null;
+                }
+                out.packet(id, packet, from, to, udpPort, inbound, Math.max(0, e.now() - start), c.toString());
+                n++;
+            }
+        }
+        return n;
+    }
 
     /**
      * Exports the journal in {@code journal} to {@code pcap}; returns the number of packets written.

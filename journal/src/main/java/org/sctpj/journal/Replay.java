@@ -8,10 +8,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Endpoint;
 import org.sctpj.stack.EventHandler;
@@ -38,9 +40,13 @@ import org.sctpj.stack.llp.Ecn;
  * replay can be stepped through in a debugger: {@link #run(Path, Consumer)} hands out the endpoint
  * as soon as it is created.
  *
- * <p>A journal recorded with headers only, one whose beginning was deleted by retention, or one
- * with an address policy or a custom congestion controller (recorded by name only) cannot be
- * replayed: the replay reports that as its difference.
+ * <p>A custom congestion controller factory (in the options) or address selector (in an address
+ * policy) is recorded by its class name; the replay builds a new one with the class's public static
+ * final {@code INSTANCE} field or its public no-arg constructor, so such a class must have one of
+ * them (and be on the class path), or the replay is given a substitute for the name ({@link
+ * #run(Path, Map)}, {@code replay --instance NAME=CLASS}); otherwise it stops with a one-line
+ * difference saying so. A journal recorded with headers only, or one whose beginning was deleted by
+ * retention, cannot be replayed either: the replay reports that as its difference.
  */
 public final class Replay implements EventHandler {
 
@@ -54,6 +60,12 @@ public final class Replay implements EventHandler {
     private Endpoint endpoint;
     /** Outputs were recorded by digest ({@link JournalRecorder.Builder#digestOutputs}). */
     private boolean digests;
+    /** The journal's format ({@link JournalRecorder#FORMAT}; 1 had no CLOSED entry). */
+    private int format;
+    /** The CLOSED entry was read: the journal is whole. */
+    private boolean closedSeen;
+    /** The journal ended without its CLOSED entry. */
+    private boolean wasCut;
 
     private Difference difference;
     private final ArrayDeque<String> context = new ArrayDeque<>();
@@ -70,6 +82,21 @@ public final class Replay implements EventHandler {
     /** Replays the journal in {@code dir}. */
     public static ReplayResult run(Path dir) throws IOException {
         return run(dir, ep -> {});
+    }
+
+    /**
+     * Replays the journal in {@code dir}, building the object {@code substitutes} gives for each
+     * class name the journal holds in place of an instance of that class (a custom congestion
+     * controller factory or address selector without a public no-arg constructor, or a lambda,
+     * named as the journal names it: {@code ./sctpj journal DIR} shows it).
+     */
+    public static ReplayResult run(Path dir, Map<String, ? extends Supplier<?>> substitutes) throws IOException {
+        Codec.SUBSTITUTES.set(Map.copyOf(substitutes));
+        try {
+            return run(dir);
+        } finally {
+            Codec.SUBSTITUTES.remove();
+        }
     }
 
     /**
@@ -115,9 +142,12 @@ public final class Replay implements EventHandler {
                 } catch (Stop s) {
                     // the difference is recorded
                 } catch (ReplayRandom.Diverged d) {
-                    fail(e, d.getMessage(), "", "");
+                    if (!cut()) { // past the end of a cut journal, draws run out too
+                        fail(e, d.getMessage(), "", "");
+                    }
                 }
             }
+            wasCut = difference == null && cut();
             observer.accept(null, endpoint);
             if (difference == null && endpoint == null) {
                 fail(null, "the journal has no CREATED entry at its start (its first cycle was deleted?)", "", "");
@@ -126,7 +156,17 @@ public final class Replay implements EventHandler {
             cursor.close();
             random.close();
         }
-        return new ReplayResult(entries, inputs, checked, Optional.ofNullable(difference));
+        String cut = wasCut
+                ? "the journal ends without its CLOSED entry: the recording process stopped without closing"
+                        + " the recorder (a crash?) and the entries it still held in memory are missing; what"
+                        + " is there replayed identically"
+                : "";
+        return new ReplayResult(entries, inputs, checked, Optional.ofNullable(difference), cut);
+    }
+
+    /** True when the journal (format 2 on) ended without its CLOSED entry. */
+    private boolean cut() {
+        return endpoint != null && format >= 2 && !closedSeen && !cursor.hasNext();
     }
 
     /** The next entry that is not a random draw (draws are taken by {@link ReplayRandom}). */
@@ -181,6 +221,13 @@ public final class Replay implements EventHandler {
                 SctpEvent actual = endpoint.pollEventOrNull();
                 compare(e, in, eventBody(actual), actual == null ? "no event" : describeEvent(actual));
             }
+            case GAP -> fail(
+                    e,
+                    "the journal is incomplete: its recorder dropped entries here because its writer was"
+                            + " behind (recorded with whenBehind(DROP)); nothing after this point can be replayed",
+                    e.describe(),
+                    "");
+            case CLOSED -> closedSeen = true;
             case MESSAGE, FREED -> fail(
                     e, "an output the recorded endpoint handed out is missing", e.describe(), "nothing");
             default -> execute(e);
@@ -199,7 +246,8 @@ public final class Replay implements EventHandler {
         }
         Codec.In in = e.body();
         int format = in.i32();
-        if (format != JournalRecorder.FORMAT) {
+        this.format = format;
+        if (format != JournalRecorder.FORMAT && format != 1) {
             fail(e, "journal format " + format + ", this build reads " + JournalRecorder.FORMAT, "", "");
         }
         int port = in.i32();
@@ -289,16 +337,7 @@ public final class Replay implements EventHandler {
         AssociationId id = n > 0 && a[0] instanceof AssociationId x ? x : null;
         switch (name) {
             case "listen" -> ep.listen((Boolean) a[0]);
-            case "setAddressPolicy" -> {
-                if (!"none".equals(a[0])) {
-                    fail(
-                            e,
-                            "an address policy was set: it is recorded by name only and cannot be replayed",
-                            e.describe(),
-                            "");
-                }
-                ep.setAddressPolicy((AddressPolicy) null);
-            }
+            case "setAddressPolicy" -> ep.setAddressPolicy("none".equals(a[0]) ? null : (AddressPolicy) a[0]);
             case "connect" -> guarded(() -> ep.connect(addresses(a[0]), (Integer) a[1], (SctpOptions) a[2], now));
             case "shutdown" -> guarded(() -> ep.shutdown(id, now));
             case "abort" -> guarded(() -> ep.abort(id, (byte[]) a[1], now));
@@ -459,6 +498,9 @@ public final class Replay implements EventHandler {
             return;
         }
         JournalEntry x = next();
+        if (x == null && cut()) {
+            throw new Stop(); // the journal was cut here: what the endpoint hands out now was not recorded
+        }
         if (x == null) {
             fail(null, "the replayed endpoint handed out more than the journal holds", "", actualText);
             return;

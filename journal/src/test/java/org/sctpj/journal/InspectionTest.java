@@ -89,6 +89,56 @@ class InspectionTest {
     }
 
     @Test
+    void thePcapngExportHasAnInterfacePerPathDirectionsAndCommentsAndDecodesCleanly() throws Exception {
+        java.util.Optional<Path> tshark = java.util.stream.Stream.of(
+                        System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .map(d -> Path.of(d, "tshark"))
+                .filter(Files::isExecutable)
+                .findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                tshark.isPresent(), "tshark is not installed (./test.sh installs it: apt-get install -y tshark)");
+        Path ng = tmp.resolve("a.pcapng");
+        Result r = cli(new JournalCommand(), run.dirA.toString(), "--pcap", ng.toString(), "--format", "pcapng");
+        assertEquals(0, r.code(), r.err());
+        long packets =
+                JournalStats.of(run.dirA).packetsIn + JournalStats.of(run.dirA).packetsOut();
+        assertTrue(r.out().contains("wrote " + packets + " packets"), r.out());
+        Verdict v = new TsharkJudge().judge(ng);
+        assertEquals(0, v.malformed(), v.report());
+        assertEquals(packets, v.packets(), v.report());
+        assertTrue(v.clean(), v.report());
+        // Each packet: its path's interface, its direction (0 sent, 1 received) and its journal entry.
+        Process p = new ProcessBuilder(
+                        tshark.get().toString(),
+                        "-r",
+                        ng.toString(),
+                        "-T",
+                        "fields",
+                        "-e",
+                        "frame.interface_name",
+                        "-e",
+                        "frame.p2p_dir",
+                        "-e",
+                        "frame.comment")
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        List<String> lines = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                .lines()
+                .toList();
+        assertEquals(0, p.waitFor());
+        assertEquals(packets, lines.size());
+        assertTrue(lines.get(0).matches("10\\.0\\.0\\.1 - 10\\.0\\.1\\.1\t0\tjournal entry \\d+"), lines.get(0));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\t1\tjournal entry ")), "received packets");
+        SimulatedRun headers = new SimulatedRun(tmp.resolve("ng-a"), tmp.resolve("ng-z"));
+        headers.settings = b -> b.headersOnly(true);
+        headers.run(2, 0, 20);
+        Path hng = tmp.resolve("headers.pcapng");
+        PcapExport.export(headers.dirA, hng, 9899, PcapExport.Format.pcapng);
+        Verdict vh = new TsharkJudge().judge(hng);
+        assertEquals(0, vh.malformed(), vh.report());
+    }
+
+    @Test
     void aHeadersOnlyJournalExportsCleanlyButDoesNotReplay() throws IOException {
         Path dir = tmp.resolve("headers");
         try (JournalRecorder rec =

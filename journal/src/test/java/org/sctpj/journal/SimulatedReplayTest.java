@@ -37,7 +37,9 @@ class SimulatedReplayTest {
 
     @Test
     void aJournalEditedByOneByteIsReportedAtTheEditedEntry() throws IOException {
-        SimulatedRun r = new SimulatedRun(tmp.resolve("a"), tmp.resolve("z")).run(7, 0.02, 100);
+        SimulatedRun r = new SimulatedRun(tmp.resolve("a"), tmp.resolve("z"));
+        r.settings = b -> b.digestOutputs(false); // outputs whole, so the edit is found at its byte
+        r.run(7, 0.02, 100);
         // The 40th packet A sent: find its bytes in the queue file and change one byte of its DATA.
         JournalEntry target = nthTransmit(r.dirA, 40);
         assertTrue(target != null, "A sent fewer than 40 packets");

@@ -36,6 +36,10 @@ final class SimulatedRun {
     java.util.function.UnaryOperator<JournalRecorder.Builder> settings = b -> b;
 
     LinkStats totals;
+    /** A's options. */
+    SctpOptions optionsA = SctpOptions.DEFAULTS;
+    /** Runs on A once it is created, before it connects (e.g. to set an address policy). */
+    java.util.function.Consumer<Endpoint> setupA = ep -> {};
 
     SimulatedRun(Path dirA, Path dirZ) {
         this.dirA = dirA;
@@ -58,7 +62,8 @@ final class SimulatedRun {
                 JournalRecorder rz = settings.apply(
                                 JournalRecorder.builder(dirZ).lowerLayer("sim"))
                         .open()) {
-            Endpoint a = new Endpoint(5000, List.of(a1), SctpOptions.DEFAULTS, new SplittableRandom(seed), 0, ra);
+            Endpoint a = new Endpoint(5000, List.of(a1), optionsA, new SplittableRandom(seed), 0, ra);
+            setupA.accept(a);
             Endpoint z = new Endpoint(5001, List.of(z1), SctpOptions.DEFAULTS, new SplittableRandom(seed + 1), 0, rz);
             z.listen(true);
             EndpointNode na = new EndpointNode(a).useBufferTransmit();

@@ -107,13 +107,42 @@ public final class Echo implements Callable<Integer> {
                     + " server's)")
     Path pcap;
 
+    @Option(names = "--csv", description = "client and loopback: the result as CSV on standard output")
+    boolean csv;
+
+    @Option(names = "--json", description = "client and loopback: the result as JSON on standard output")
+    boolean json;
+
+    /** How the client prints its result. */
+    enum Format {
+        /** One sentence. */
+        TEXT,
+        /** A header line and one row. */
+        CSV,
+        /** One JSON object. */
+        JSON
+    }
+
     /** Picocli's constructor. */
     public Echo() {}
 
     @Override
     public Integer call() throws Exception {
         InetAddress address = Args.address(spec.commandLine(), host);
-        PrintWriter out = spec.commandLine().getOut();
+        if (csv && json) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--csv and --json exclude each other: choose one");
+        }
+        if ((csv || json) && role == Role.server) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    (csv ? "--csv" : "--json") + " applies to the client and loopback runs: the server prints no"
+                            + " results");
+        }
+        Format format = csv ? Format.CSV : json ? Format.JSON : Format.TEXT;
+        // With --csv or --json, standard output holds the result only; the rest goes to standard error.
+        PrintWriter results = spec.commandLine().getOut();
+        PrintWriter out = format == Format.TEXT ? results : spec.commandLine().getErr();
         SctpOptions o = Net.profile("lan", true);
         Args.checkWritable(spec.commandLine(), "--pcap", pcap);
         int[] capturedPort = {role == Role.server ? udpPort : remoteUdpPort};
@@ -139,6 +168,8 @@ public final class Echo implements Callable<Integer> {
                 case client -> {
                     return client(
                             out,
+                            results,
+                            format,
                             rt,
                             o,
                             wrap,
@@ -155,7 +186,17 @@ public final class Echo implements Callable<Integer> {
                     try {
                         capturedPort[0] = udp[0];
                         return client(
-                                out, rt, o, wrap, new InetSocketAddress(address, p), udp[0], count, size, streams);
+                                out,
+                                results,
+                                format,
+                                rt,
+                                o,
+                                wrap,
+                                new InetSocketAddress(address, p),
+                                udp[0],
+                                count,
+                                size,
+                                streams);
                     } finally {
                         s.close(true, Net.GRACE); // the client's last SHUTDOWN COMPLETE may still be on its way
                     }
@@ -224,9 +265,14 @@ public final class Echo implements Callable<Integer> {
         return s;
     }
 
-    /** The socket-API client: one message at a time, checked, timed. */
+    /**
+     * The socket-API client: one message at a time, checked, timed; problems go to {@code out},
+     * the result to {@code results} in {@code format}.
+     */
     static int client(
             PrintWriter out,
+            PrintWriter results,
+            Format format,
             StackRuntime rt,
             SctpOptions o,
             LowerLayerFactory.Decorator capture,
@@ -266,9 +312,37 @@ public final class Echo implements Callable<Integer> {
                 return 1;
             }
             Arrays.sort(rtt);
-            out.printf(
-                    "%d echoes of %d bytes checked; round trip: median %.1f us, p99 %.1f us, max %.1f us%n",
-                    count, size, rtt[count / 2] / 1e3, rtt[(int) (count * 0.99)] / 1e3, rtt[count - 1] / 1e3);
+            double median = rtt[count / 2] / 1e3;
+            double p99 = rtt[(int) (count * 0.99)] / 1e3;
+            double max = rtt[count - 1] / 1e3;
+            switch (format) {
+                case CSV -> {
+                    results.println("messages,size_bytes,streams,rtt_median_us,rtt_p99_us,rtt_max_us");
+                    results.printf(
+                            java.util.Locale.ROOT, "%d,%d,%d,%.1f,%.1f,%.1f%n", count, size, streams, median, p99, max);
+                }
+                case JSON -> results.printf(
+                        java.util.Locale.ROOT,
+                        "{\"run\":\"echo: socket-API client, callback server, UDP encapsulation\","
+                                + "\"units\":{\"rtt\":\"microseconds\"},\"messages\":%d,\"size_bytes\":%d,"
+                                + "\"streams\":%d,\"checked\":true,\"rtt_median_us\":%.1f,\"rtt_p99_us\":%.1f,"
+                                + "\"rtt_max_us\":%.1f}%n",
+                        count,
+                        size,
+                        streams,
+                        median,
+                        p99,
+                        max);
+                default -> results.printf(
+                        java.util.Locale.ROOT,
+                        "%d echoes of %d bytes checked; round trip: median %.1f us, p99 %.1f us, max %.1f us%n",
+                        count,
+                        size,
+                        median,
+                        p99,
+                        max);
+            }
+            results.flush();
             return 0;
         }
     }

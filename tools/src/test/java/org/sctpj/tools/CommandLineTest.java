@@ -65,6 +65,10 @@ class CommandLineTest {
                 List.of("--count", "echo", "--count", "0"),
                 List.of("--size", "echo", "--size", "big"),
                 List.of("--streams", "echo", "--streams", "-1"),
+                List.of("--csv", "echo", "--csv=perhaps"),
+                List.of("--json", "echo", "--json", "--csv"),
+                List.of("--csv", "echo", "server", "--csv"),
+                List.of("--json", "echo", "server", "--json"),
                 List.of("HEX", "demo", "not-hex"),
                 List.of("--sise", "perf", "--sise", "100"),
                 List.of("frobnicate", "frobnicate"),
@@ -155,6 +159,27 @@ class CommandLineTest {
      * (here 1 ms, shorter than any handshake) no longer leaves the socket-API sender no time, a
      * "successful" run of 0 bytes.
      */
+    @Test
+    void echoGivesItsRoundTripsAsCsvOrJson() {
+        Run csv = run("echo", "--count", "50", "--size", "200", "--csv");
+        assertEquals(0, csv.code, csv.err);
+        String[] lines = csv.out.strip().split("\n");
+        assertEquals(2, lines.length, "a header and one row, nothing else on standard output: " + csv.out);
+        assertEquals("messages,size_bytes,streams,rtt_median_us,rtt_p99_us,rtt_max_us", lines[0]);
+        assertTrue(lines[1].matches("50,200,1,[0-9.]+,[0-9.]+,[0-9.]+"), lines[1]);
+        Run json = run("echo", "--count", "50", "--json");
+        assertEquals(0, json.code, json.err);
+        String o = json.out.strip();
+        assertFalse(o.contains("\n"), "one line: " + o);
+        assertTrue(
+                o.startsWith("{\"run\":\"echo")
+                        && o.endsWith("}")
+                        && o.contains("\"messages\":50")
+                        && o.contains("\"size_bytes\":100")
+                        && o.contains("\"rtt_median_us\":"),
+                o);
+    }
+
     @Test
     void theSendingWindowStartsOnceTheAssociationIsUp() {
         for (String api : new String[] {"socket", "callback"}) {

@@ -37,8 +37,13 @@ import org.sctpj.timers.StackRuntime;
  * <pre>
  * java $CHRONICLE_FLAGS -cp bench/target/benchmarks.jar org.sctpj.bench.core.JournalCost \
  *     [--size 1000] [--seconds 3] [--rounds 4] [--warmup 1] [--record both|client|server] [--headers-only]
- *     [--digests] [--dir DIR]
+ *     [--full-outputs] [--memory MIB] [--drop] [--dir DIR]
  * </pre>
+ *
+ * The journal has the recorder's defaults (outputs by digest, 16 MiB of batch buffers, the
+ * endpoint's thread waits when they are full) unless {@code --full-outputs} (outputs whole), {@code
+ * --headers-only}, {@code --memory} or {@code --drop} (batches dropped rather than waited for)
+ * say otherwise; with {@code --drop} each B run also prints the entries dropped.
  *
  * Throughput is user bytes sent over the time from connect to the end of the graceful shutdown (all
  * acknowledged), MB = 10^6 bytes. The journals go to DIR (default a temporary directory) and are
@@ -56,7 +61,9 @@ public final class JournalCost {
         int warmup = 1;
         String record = "both";
         boolean headersOnly = false;
-        boolean digests = false;
+        boolean digests = true;
+        long memory = 16L << 20;
+        boolean drop = false;
         Path dir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -67,10 +74,14 @@ public final class JournalCost {
                 case "--record" -> record = args[++i];
                 case "--headers-only" -> headersOnly = true;
                 case "--digests" -> digests = true;
+                case "--full-outputs" -> digests = false;
+                case "--memory" -> memory = Long.parseLong(args[++i]) << 20;
+                case "--drop" -> drop = true;
                 case "--dir" -> dir = Path.of(args[++i]);
                 default -> {
                     System.err.println("unknown option " + args[i] + ": --size N --seconds S --rounds N --warmup N"
-                            + " --record both|client|server --headers-only --digests --dir DIR");
+                            + " --record both|client|server --headers-only --full-outputs --memory MIB --drop"
+                            + " --dir DIR");
                     System.exit(2);
                 }
             }
@@ -86,35 +97,38 @@ public final class JournalCost {
         List<Double> cpuB = new ArrayList<>();
         System.out.printf(
                 Locale.ROOT,
-                "callback loopback bulk, %d-byte messages, %.1f s per run, %d rounds A (no journal) B (journal: %s%s)%n",
+                "callback loopback bulk, %d-byte messages, %.1f s per run, %d rounds A (no journal) B (journal: %s%s)%n"
+                        + "load average at start: " + loadAverage() + "%n",
                 size,
                 seconds,
                 rounds,
                 record,
-                headersOnly ? ", headers only" : digests ? ", outputs by digest" : "");
+                (headersOnly ? ", headers only" : digests ? ", outputs by digest" : ", outputs whole") + ", "
+                        + (memory >> 20) + " MiB of buffers" + (drop ? ", dropping when behind" : ""));
         for (int w = 0; w < warmup; w++) {
-            run(size, seconds, "none", false, false, base.resolve("w" + w));
+            run(size, seconds, "none", settings(false, false, memory, false), base.resolve("w" + w));
             Path jw = base.resolve("wb" + w);
-            run(size, seconds, record, headersOnly, digests, jw);
+            run(size, seconds, record, settings(headersOnly, digests, memory, drop), jw);
             delete(jw);
             System.out.printf(Locale.ROOT, "warm-up round %d (A and B) not counted%n", w + 1);
         }
         for (int r = 0; r < rounds; r++) {
-            double[] ra = run(size, seconds, "none", false, false, base.resolve("a" + r));
+            double[] ra = run(size, seconds, "none", settings(false, false, memory, false), base.resolve("a" + r));
             a.add(ra[0]);
             cpuA.add(ra[1]);
             System.out.printf(Locale.ROOT, "round %d A %9.1f MB/s  %6.2f CPU s per GB%n", r + 1, ra[0], ra[1]);
             Path jb = base.resolve("b" + r);
-            double[] rb = run(size, seconds, record, headersOnly, digests, jb);
+            double[] rb = run(size, seconds, record, settings(headersOnly, digests, memory, drop), jb);
             b.add(rb[0]);
             cpuB.add(rb[1]);
             System.out.printf(
                     Locale.ROOT,
-                    "round %d B %9.1f MB/s  %6.2f CPU s per GB  (journal %s)%n",
+                    "round %d B %9.1f MB/s  %6.2f CPU s per GB  (journal %s%s)%n",
                     r + 1,
                     rb[0],
                     rb[1],
-                    sizeOf(jb));
+                    sizeOf(jb),
+                    drop ? String.format(Locale.ROOT, ", %.0f entries dropped", rb[2]) : "");
             delete(jb);
         }
         double medA = median(a);
@@ -132,15 +146,38 @@ public final class JournalCost {
                 median(cpuA),
                 median(cpuB),
                 median(cpuB) / median(cpuA));
+        System.out.println("load average at the end: " + loadAverage());
         if (dir == null) {
             delete(base);
         }
     }
 
-    /** One run: {MB/s, CPU seconds of the whole process per GB sent}. */
+    private static java.util.function.UnaryOperator<JournalRecorder.Builder> settings(
+            boolean headersOnly, boolean digests, long memory, boolean drop) {
+        return x -> x.headersOnly(headersOnly)
+                .digestOutputs(digests)
+                .memoryBytes(memory)
+                .whenBehind(drop ? JournalRecorder.WhenBehind.DROP : JournalRecorder.WhenBehind.WAIT);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** One run: {MB/s, CPU seconds of the whole process per GB sent, entries dropped}. */
     private static double[] run(
-            int size, double seconds, String record, boolean headersOnly, boolean digests, Path journals)
+            int size,
+            double seconds,
+            String record,
+            java.util.function.UnaryOperator<JournalRecorder.Builder> settings,
+            Path journals)
             throws Exception {
+        List<JournalRecorder> recorders = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.function.UnaryOperator<JournalRecorder.Builder> s = settings;
         InetAddress lo = InetAddress.getLoopbackAddress();
         AtomicLong sent = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
@@ -159,8 +196,7 @@ public final class JournalCost {
                                 CallbackSocket s, AssociationId id, int stream, int ppid, boolean u, ByteBuffer d) {}
                     });
             if (record.equals("both") || record.equals("server")) {
-                server.recordTo(JournalRecorder.factory(
-                        journals, x -> x.headersOnly(headersOnly).digestOutputs(digests)));
+                server.recordTo(kept(JournalRecorder.factory(journals, s), recorders));
             }
             server.bind(5001, List.of(lo));
             server.listen();
@@ -196,8 +232,7 @@ public final class JournalCost {
             try (CallbackSocket client =
                     CallbackSocket.open(rt.threads().get(1), SctpOptions.LAN, UdpLayers.factory(0), cb)) {
                 if (record.equals("both") || record.equals("client")) {
-                    client.recordTo(JournalRecorder.factory(
-                            journals, x -> x.headersOnly(headersOnly).digestOutputs(digests)));
+                    client.recordTo(kept(JournalRecorder.factory(journals, s), recorders));
                 }
                 client.setSendThreshold(size);
                 client.bind(5002, List.of(lo));
@@ -218,9 +253,26 @@ public final class JournalCost {
                 long cpu1 = cpu();
                 client.close(true, Duration.ofSeconds(5));
                 server.close(true, Duration.ofSeconds(5));
-                return new double[] {sent.get() / ((t1 - t0) / 1e9) / 1e6, (cpu1 - cpu0) / 1e9 / (sent.get() / 1e9)};
+                long dropped = recorders.stream()
+                        .mapToLong(JournalRecorder::droppedEntries)
+                        .sum();
+                return new double[] {
+                    sent.get() / ((t1 - t0) / 1e9) / 1e6, (cpu1 - cpu0) / 1e9 / (sent.get() / 1e9), dropped
+                };
             }
         }
+    }
+
+    /** {@code f}, keeping each recorder it opens in {@code into}. */
+    private static org.sctpj.stack.CoreJournal.Factory kept(
+            org.sctpj.stack.CoreJournal.Factory f, List<JournalRecorder> into) {
+        return (port, layer) -> {
+            org.sctpj.stack.CoreJournal j = f.open(port, layer);
+            if (j instanceof JournalRecorder r) {
+                into.add(r);
+            }
+            return j;
+        };
     }
 
     private static long cpu() {
