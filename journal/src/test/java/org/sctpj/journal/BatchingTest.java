@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The journal's batches: entries read back the same whatever the batch size, a journal cut in the
  * middle of a batch (a crash), and the two policies for a writer that falls behind.
  */
+@org.junit.jupiter.api.Timeout(300)
 class BatchingTest {
 
     @TempDir
@@ -129,7 +130,10 @@ class BatchingTest {
                 .open()) {
             rec.beforeWriteForTest(() -> {
                 try {
-                    release.await();
+                    // stuck until the recording is done; bounded, so that a recorder that waits
+                    // instead of dropping fails the test rather than hanging it
+                    release.await(2, java.util.concurrent.TimeUnit.SECONDS);
+                    release.countDown();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
