@@ -107,6 +107,12 @@ public final class Echo implements Callable<Integer> {
                     + " server's)")
     Path pcap;
 
+    @Option(
+            names = "--journal",
+            paramLabel = "DIR",
+            description = "record the server's endpoint to a journal in DIR/port-PORT (for replay, journal, stats)")
+    Path journal;
+
     @Option(names = "--csv", description = "client and loopback: the result as CSV on standard output")
     boolean csv;
 
@@ -140,6 +146,17 @@ public final class Echo implements Callable<Integer> {
                             + " results");
         }
         Format format = csv ? Format.CSV : json ? Format.JSON : Format.TEXT;
+        if (journal != null) {
+            Path parent = journal.toAbsolutePath().getParent();
+            if (parent == null
+                    || !java.nio.file.Files.isDirectory(parent)
+                    || java.nio.file.Files.isRegularFile(journal)) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "Invalid value for option '--journal': '" + journal
+                                + "' is not a directory in an existing one");
+            }
+        }
         // With --csv or --json, standard output holds the result only; the rest goes to standard error.
         PrintWriter results = spec.commandLine().getOut();
         PrintWriter out = format == Format.TEXT ? results : spec.commandLine().getErr();
@@ -156,7 +173,7 @@ public final class Echo implements Callable<Integer> {
             switch (role) {
                 case server -> {
                     int[] udp = new int[1];
-                    CallbackSocket s = server(rt, o, address, port, udpPort, udp, wrap);
+                    CallbackSocket s = server(rt, o, address, port, udpPort, udp, wrap, journal);
                     capturedPort[0] = udp[0];
                     out.printf(
                             "echo server on %s SCTP port %d, UDP port %d; Ctrl-C to stop%n",
@@ -182,7 +199,7 @@ public final class Echo implements Callable<Integer> {
                 default -> {
                     int[] udp = new int[1];
                     int p = 5002 + (int) (Math.random() * 1000);
-                    CallbackSocket s = server(rt, o, address, p, 0, udp, null);
+                    CallbackSocket s = server(rt, o, address, p, 0, udp, null, journal);
                     try {
                         capturedPort[0] = udp[0];
                         return client(
@@ -213,7 +230,8 @@ public final class Echo implements Callable<Integer> {
             int port,
             int udpPort,
             int[] udp,
-            LowerLayerFactory.Decorator capture)
+            LowerLayerFactory.Decorator capture,
+            Path journal)
             throws IOException {
         Map<AssociationId, ArrayDeque<SctpEvent.MessageReceived>> waiting = new HashMap<>();
         CallbackSocket s =
@@ -260,6 +278,9 @@ public final class Echo implements Callable<Integer> {
                     }
                 });
         s.setSendThreshold(64 * 1024);
+        if (journal != null) {
+            s.recordTo(org.sctpj.journal.JournalRecorder.factory(journal, b -> b));
+        }
         s.bind(port, List.of(host));
         s.listen();
         return s;

@@ -65,6 +65,7 @@ class CommandLineTest {
                 List.of("--count", "echo", "--count", "0"),
                 List.of("--size", "echo", "--size", "big"),
                 List.of("--streams", "echo", "--streams", "-1"),
+                List.of("--journal", "echo", "--journal", "/no/such/directory/journal"),
                 List.of("--csv", "echo", "--csv=perhaps"),
                 List.of("--json", "echo", "--json", "--csv"),
                 List.of("--csv", "echo", "server", "--csv"),
@@ -159,6 +160,28 @@ class CommandLineTest {
      * (here 1 ms, shorter than any handshake) no longer leaves the socket-API sender no time, a
      * "successful" run of 0 bytes.
      */
+    @Test
+    void echoRecordsAJournalThatReplaysAndExportsToPcapng(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path journals = dir.resolve("journals");
+        Run echo = run("echo", "--count", "30", "--journal", journals.toString());
+        assertEquals(0, echo.code, echo.err);
+        java.nio.file.Path journal;
+        try (Stream<java.nio.file.Path> s = java.nio.file.Files.list(journals)) {
+            journal = s.filter(p -> p.getFileName().toString().startsWith("port-"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        Run replay = run("replay", journal.toString());
+        assertEquals(0, replay.code, replay.out + replay.err);
+        assertTrue(replay.out.startsWith("replay identical"), replay.out);
+        assertFalse(replay.out.contains("note:"), "the journal is whole: " + replay.out);
+        java.nio.file.Path ng = dir.resolve("echo.pcapng");
+        Run export = run("journal", journal.toString(), "--pcap", ng.toString(), "--format", "pcapng");
+        assertEquals(0, export.code, export.err);
+        assertTrue(java.nio.file.Files.size(ng) > 30 * 2 * 100, "60 echoes and more: " + java.nio.file.Files.size(ng));
+    }
+
     @Test
     void echoGivesItsRoundTripsAsCsvOrJson() {
         Run csv = run("echo", "--count", "50", "--size", "200", "--csv");
