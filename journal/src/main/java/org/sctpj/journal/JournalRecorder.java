@@ -98,6 +98,10 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     private boolean closing;
 
     private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    /** The last SendInfo recorded and its encoding: applications mostly send with one object. */
+    private SendInfo lastInfo;
+
+    private final Codec.Out lastInfoBytes = new Codec.Out(64);
     private final Retention retention;
     private long batchStart = Long.MIN_VALUE;
     private long now;
@@ -703,7 +707,12 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         int s = begin(Kind.SEND, now);
         batch.u8(nested ? 1 : 0);
         batch.i32(id.value());
-        Codec.write(batch, info);
+        if (info != lastInfo) { // a record: the same object encodes to the same bytes
+            lastInfoBytes.pos = 0;
+            Codec.write(lastInfoBytes, info);
+            lastInfo = info;
+        }
+        batch.raw(lastInfoBytes.buf, 0, lastInfoBytes.pos);
         batch.i32(data.remaining());
         if (headersOnly) {
             batch.i32(0);
