@@ -45,6 +45,20 @@ record Contender(
             "sctp-bulk",
             List.of("api=callback", "threshold=0", "-Dsctpj.udp.nativeIo=off"));
 
+    /**
+     * The callback contender over raw IP (protocol 132, {@code llp-raw}, needs root) instead of UDP
+     * encapsulation: the raw path's batched I/O against the UDP path's.
+     */
+    static final Contender CALLBACK_RAW = new Contender(
+            "sctpj-callback-raw",
+            "sctpj callback API as sctpj-callback, over raw IP (llp-raw: protocol 132, sendmmsg/recvmmsg, no"
+                    + " GSO/GRO, needs root); on loopback the client uses 127.0.0.2, and each process also reads"
+                    + " and drops the other's packets (raw sockets see every SCTP packet of the namespace)",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0", "llp=raw"));
+
     static final Contender SOCKET = new Contender(
             "sctpj-socket",
             "sctpj socket API (api-socket: SctpServerChannel.accept + SctpChannel.receive into one reused heap"
@@ -93,6 +107,19 @@ record Contender(
             "tcp-sink",
             "tcp-bulk",
             List.of());
+    /**
+     * Kernel TCP from a C program ({@code bench/native/tcpperf.c}), the anchor of issue 16: the
+     * kernel's TCP at its best, with no runtime between the program and its system calls.
+     */
+    static final Contender TCP_C = new Contender(
+            "kernel-tcp-c",
+            "kernel TCP, C program (bench/native/tcpperf.c): one sender thread, one write(2) per message, Nagle"
+                    + " on / one 256 KiB read(2) buffer",
+            "ckernel",
+            "tcp-sink",
+            "tcp-bulk",
+            List.of());
+
     static final Contender UDP = new Contender(
             "kernel-udp",
             "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams, one system call each (the"
@@ -102,8 +129,18 @@ record Contender(
             "udp-blast",
             List.of());
 
-    static final List<Contender> THROUGHPUT =
-            List.of(CALLBACK, CALLBACK_100K, CALLBACK_PORTABLE, SOCKET, SOCKET_NIO, USRSCTP, TSCTP, TCP, UDP);
+    static final List<Contender> THROUGHPUT = List.of(
+            CALLBACK,
+            CALLBACK_100K,
+            CALLBACK_PORTABLE,
+            SOCKET,
+            SOCKET_NIO,
+            USRSCTP,
+            TSCTP,
+            TCP,
+            UDP,
+            CALLBACK_RAW,
+            TCP_C);
 
     static final List<Contender> LATENCY = List.of(
             new Contender(
@@ -130,5 +167,21 @@ record Contender(
                     "pingpong",
                     List.of("--nodelay", "--sack-immediately", "--echo-callback")),
             new Contender("kernel-tcp", "kernel TCP, TCP_NODELAY", "kernel", "tcp-echo", "tcp-ping", List.of()),
-            new Contender("kernel-udp", "kernel UDP", "kernel", "udp-echo", "udp-ping", List.of()));
+            new Contender("kernel-udp", "kernel UDP", "kernel", "udp-echo", "udp-ping", List.of()),
+            new Contender(
+                    "kernel-tcp-c",
+                    "kernel TCP, C program (bench/native/tcpperf.c), TCP_NODELAY",
+                    "ckernel",
+                    "tcp-echo",
+                    "tcp-ping",
+                    List.of()));
+
+    /** Whether the contender can run in the namespace mode ({@code --netns}): it takes addresses. */
+    boolean runsInNamespaces() {
+        return switch (kind()) {
+            case "usrsctp", "tsctp", "ckernel" -> true;
+            case "sctpj" -> extra().stream().noneMatch(a -> a.startsWith("api=socket"));
+            default -> false;
+        };
+    }
 }
