@@ -59,6 +59,16 @@ record Contender(
             "sctp-bulk",
             List.of("api=callback", "threshold=0", "llp=raw"));
 
+    /** {@link #CALLBACK_RAW} with one sendmsg per packet: the raw path before its sends were batched. */
+    static final Contender CALLBACK_RAW_SENDMSG = new Contender(
+            "sctpj-callback-raw-sendmsg",
+            "as sctpj-callback-raw with one sendmsg(2) per packet (RawIpLowerLayer.Builder.sendBatch(1)): the raw"
+                    + " path before its sends were batched, for the before/after",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0", "llp=raw", "raw-send-batch=1"));
+
     static final Contender SOCKET = new Contender(
             "sctpj-socket",
             "sctpj socket API (api-socket: SctpServerChannel.accept + SctpChannel.receive into one reused heap"
@@ -140,7 +150,8 @@ record Contender(
             TCP,
             UDP,
             CALLBACK_RAW,
-            TCP_C);
+            TCP_C,
+            CALLBACK_RAW_SENDMSG);
 
     static final List<Contender> LATENCY = List.of(
             new Contender(

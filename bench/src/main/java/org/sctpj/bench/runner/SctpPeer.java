@@ -107,8 +107,10 @@ final class SctpPeer {
 
     private LowerLayerFactory layers(int remoteUdp) {
         if (raw) {
+            // raw-send-batch=1: one sendmsg per packet, the raw path before its sends were batched
             return (port, addresses) -> RawIpLowerLayer.builder()
                     .ipv6(false)
+                    .sendBatch(args.integer("raw-send-batch", 64))
                     .localAddresses(addresses)
                     .receiveBufferFor(options())
                     .open();
