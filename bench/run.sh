@@ -8,7 +8,7 @@
 #                                   --contenders sctpj-callback,sctpj-socket (only these; names:
 #                                     sctpj-callback sctpj-callback-100k sctpj-socket usrsctp
 #                                     usrsctp-tsctp kernel-tcp kernel-udp sctpj-callback-raw
-#                                     kernel-tcp-c; without both usrsctp contenders its build
+#                                     kernel-tcp-c sctpj-callback-raw-sendmsg; without both usrsctp contenders its build
 #                                     is skipped)
 #                                   --netns MTU (the namespace mode: the sweep between two network
 #                                     namespaces over a veth pair of that MTU, e.g. 1500 or 9000,

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param name short name, used in tables, the CSV and the plot's legend
  * @param description what it is, for the report
- * @param kind "sctpj", "usrsctp", "tsctp" or "kernel": how its processes are started
+ * @param kind "sctpj", "usrsctp", "tsctp", "kernel" (Java) or "ckernel" (the C program tcpperf): how its
+ *     processes are started
  * @param serverMode the server's mode (sctpj: Peer mode; usrsctp: upeer mode)
  * @param clientMode the client's mode
  * @param extra extra arguments for both processes (sctpj/kernel: key=value; usrsctp: options)

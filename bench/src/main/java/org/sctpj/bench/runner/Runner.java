@@ -29,7 +29,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.runner.Runner [--quick] [--runs N]
  *     [--duration SEC] [--warmup SEC] [--sizes 100,200,...] [--contenders NAME,...] [--no-latency]
- *     [--no-throughput] [--out DIR] [--upeer PATH] [--tsctp PATH] [--jar PATH]</pre>
+ *     [--no-throughput] [--out DIR] [--netns MTU] [--upeer PATH] [--tsctp PATH] [--tcpperf PATH]
+ *     [--jar PATH]</pre>
+ *
+ * {@code --netns MTU} runs the sweep between two network namespaces joined by a veth pair of that
+ * MTU instead of over loopback ({@link Netns}: created before, deleted after; root), servers in
+ * one, clients in the other, with only the contenders that take addresses ({@link
+ * Contender#runsInNamespaces()}).
  *
  * {@code --warmup} is how long the receiver of a JVM contender (sctpj, kernel) waits after the
  * first message before it measures (default 1.5 s of a 3 s run; {@code --quick}: 0.5 s of 1 s):
