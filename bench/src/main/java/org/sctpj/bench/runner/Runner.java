@@ -601,11 +601,10 @@ public final class Runner {
         Map<String, String> sr = server.finish(15);
         String key = c.kind().equals("usrsctp") ? "rx_mb_per_s" : "mb_per_s";
         String v = sr.get(key);
-        if (v == null || !"ok".equals(sr.get("status"))) {
+        // A client that failed (e.g. no association within its time) or a server that received
+        // nothing is a failed run, left out of the median, not a figure of 0.
+        if (v == null || !"ok".equals(sr.get("status")) || !"ok".equals(cr.get("status")) || Double.parseDouble(v) <= 0) {
             return fail(c, size, server, client);
-        }
-        if (cr.get("status") != null && !"ok".equals(cr.get("status"))) {
-            log("note: %s size %d client status %s", c.name(), size, cr.get("status"));
         }
         return Double.parseDouble(v);
     }

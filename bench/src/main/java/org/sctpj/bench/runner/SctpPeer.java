@@ -71,6 +71,8 @@ final class SctpPeer {
 
     private final StackRuntime runtime = StackRuntime.start(1, StackConfig.DEFAULT.withName("bench"));
     private UdpEncapsulation udp;
+    /** llp=raw: the layer, whose counters go on the result line. */
+    private volatile RawIpLowerLayer rawLayer;
     private final CountDownLatch up = new CountDownLatch(1);
     private final CountDownLatch ended = new CountDownLatch(1);
     private final CountDownLatch done = new CountDownLatch(1);
@@ -108,7 +110,7 @@ final class SctpPeer {
     private LowerLayerFactory layers(int remoteUdp) {
         if (raw) {
             // raw-send-batch=1: one sendmsg per packet, the raw path before its sends were batched
-            return (port, addresses) -> RawIpLowerLayer.builder()
+            return (port, addresses) -> rawLayer = RawIpLowerLayer.builder()
                     .ipv6(false)
                     .sendBatch(args.integer("raw-send-batch", 64))
                     .localAddresses(addresses)
@@ -221,7 +223,7 @@ final class SctpPeer {
         });
         ended.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
         s.close();
-        result(ended.getCount() == 0 ? "ok" : "timeout", meter.result());
+        result(ended.getCount() == 0 ? "ok" : "timeout", meter.result() + rawCounters());
         return 0;
     }
 
@@ -280,7 +282,25 @@ final class SctpPeer {
         long t1 = System.nanoTime();
         s.close();
         bulkResult(closed, sent.get(), size, t0, sendEnd, t1, callbacks.get());
+        if (raw) {
+            System.out.println("PEER-RAW" + rawCounters()); // a line of its own: the result line is parsed
+        }
         return 0;
+    }
+
+    /**
+     * With llp=raw, the raw layer's counters (read from this thread once the association ended:
+     * plain counters of the stack thread, for the log only), else nothing.
+     */
+    private String rawCounters() {
+        RawIpLowerLayer l = rawLayer;
+        if (l == null) {
+            return "";
+        }
+        var st = l.stats();
+        return " raw_received=" + st.received() + " raw_not_local=" + st.notLocal() + " raw_sent=" + st.sent()
+                + " raw_send_dropped=" + st.sendDropped() + " raw_kernel_dropped=" + st.kernelDropped()
+                + " raw_too_big=" + st.tooBig() + " raw_icmp=" + st.icmpErrors();
     }
 
     /** The bulk sender's result line (both APIs). */
