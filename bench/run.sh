@@ -12,8 +12,9 @@
 #                                     is skipped)
 #                                   --netns MTU (the namespace mode: the sweep between two network
 #                                     namespaces over a veth pair of that MTU, e.g. 1500 or 9000,
-#                                     created and deleted by the runner; root; run under
-#                                     flock /tmp/sctpj-netlock; results in bench/results/netns-MTU/)
+#                                     created and deleted by the runner; root; results in
+#                                     bench/results/netns-MTU/). With --netns or a raw-IP
+#                                     contender the runner runs under flock /tmp/sctpj-netlock.
 #   bench/run.sh --help     this text
 #
 # Builds what it needs: the bench jar (mvn package of bench and the modules it uses, tests
@@ -28,6 +29,7 @@ cd "$(dirname "$0")/.."
 
 with_usrsctp=1
 netns=0
+raw=1 # the default contenders include raw IP
 prev=
 for a in "$@"; do
   case "$a" in
@@ -41,6 +43,9 @@ for a in "$@"; do
   fi
   if [[ "$prev" == --netns ]]; then
     netns=1
+  fi
+  if [[ "$prev" == --contenders && "$a" != *raw* ]]; then
+    raw=0
   fi
   prev=$a
 done
@@ -82,8 +87,9 @@ if [[ $with_usrsctp -eq 1 ]]; then
 fi
 
 lock=()
-if [[ $netns -eq 1 ]]; then
-  # One namespace user at a time on this machine (the tests' convention).
+if [[ $netns -eq 1 || $raw -eq 1 ]]; then
+  # Namespaces and raw sockets (which see every SCTP packet of the host): one user at a time on
+  # this machine, the tests' convention.
   lock=(flock /tmp/sctpj-netlock)
 fi
 exec "${lock[@]}" java -Djava.awt.headless=true -cp "$jar" org.sctpj.bench.runner.Runner --upeer "$upeer" \
