@@ -7,8 +7,14 @@
 #                                   --no-throughput --out DIR
 #                                   --contenders sctpj-callback,sctpj-socket (only these; names:
 #                                     sctpj-callback sctpj-callback-100k sctpj-socket usrsctp
-#                                     usrsctp-tsctp kernel-tcp kernel-udp; without both usrsctp
-#                                     contenders its build is skipped)
+#                                     usrsctp-tsctp kernel-tcp kernel-udp sctpj-callback-raw
+#                                     kernel-tcp-c sctpj-callback-raw-sendmsg; without both usrsctp contenders its build
+#                                     is skipped)
+#                                   --netns MTU (the namespace mode: the sweep between two network
+#                                     namespaces over a veth pair of that MTU, e.g. 1500 or 9000,
+#                                     created and deleted by the runner; root; results in
+#                                     bench/results/netns-MTU/). With --netns or a raw-IP
+#                                     contender the runner runs under flock /tmp/sctpj-netlock.
 #   bench/run.sh --help     this text
 #
 # Builds what it needs: the bench jar (mvn package of bench and the modules it uses, tests
@@ -22,6 +28,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 with_usrsctp=1
+netns=0
+raw=1 # the default contenders include raw IP
 prev=
 for a in "$@"; do
   case "$a" in
@@ -32,6 +40,12 @@ for a in "$@"; do
   esac
   if [[ "$prev" == --contenders && ",$a," != *,usrsctp,* && ",$a," != *,usrsctp-tsctp,* ]]; then
     with_usrsctp=0
+  fi
+  if [[ "$prev" == --netns ]]; then
+    netns=1
+  fi
+  if [[ "$prev" == --contenders && "$a" != *raw* ]]; then
+    raw=0
   fi
   prev=$a
 done
@@ -51,9 +65,16 @@ need java openjdk-17-jdk-headless
 need mvn maven
 
 jar=bench/target/benchmarks.jar
-if [ ! -f "$jar" ] || [ -n "$(find stack timers native llp-udp-encap api-callback api-socket bench -name target -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
+if [ ! -f "$jar" ] || [ -n "$(find stack timers native llp-udp-encap llp-raw api-callback api-socket bench -name target -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
   echo "run.sh: building $jar (mvn package, tests skipped)..." >&2
   mvn -B -q -ntp -DskipTests -Dspotless.apply.skip=true -pl bench -am package >&2
+fi
+
+# The kernel-TCP anchor in C (bench/native/tcpperf.c): no runtime between it and the kernel.
+tcpperf=bench/target/tcpperf
+if [ ! -x "$tcpperf" ] || [ bench/native/tcpperf.c -nt "$tcpperf" ]; then
+  need gcc gcc
+  mkdir -p bench/target && gcc -std=gnu11 -O2 -Wall -Wextra -o "$tcpperf" bench/native/tcpperf.c
 fi
 
 upeer=interop/.cache/upeer-release
@@ -65,5 +86,11 @@ if [[ $with_usrsctp -eq 1 ]]; then
   tsctp=${tsctp% (up to date)}
 fi
 
-exec java -Djava.awt.headless=true -cp "$jar" org.sctpj.bench.runner.Runner --upeer "$upeer" --tsctp "$tsctp" \
-  --jar "$jar" "$@"
+lock=()
+if [[ $netns -eq 1 || $raw -eq 1 ]]; then
+  # Namespaces and raw sockets (which see every SCTP packet of the host): one user at a time on
+  # this machine, the tests' convention.
+  lock=(flock /tmp/sctpj-netlock)
+fi
+exec "${lock[@]}" java -Djava.awt.headless=true -cp "$jar" org.sctpj.bench.runner.Runner --upeer "$upeer" \
+  --tsctp "$tsctp" --tcpperf "$tcpperf" --jar "$jar" "$@"

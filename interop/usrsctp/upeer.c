@@ -175,6 +175,16 @@ static void addr_text(const struct sockaddr *sa, char *out, size_t len)
 
 /* ------------------------------------------------------------------ shared state */
 
+/*
+ * The counting sink (mode sink without --messages, --reset or --add-streams) listens on a
+ * one-to-one socket and accepts each association onto a socket of its own, as usrsctp's tsctp
+ * does; the accepted socket inherits the receive callback and the event subscriptions. Every other
+ * server keeps one one-to-many socket for all its associations.
+ */
+static int sink_counting(void);
+static int one_to_one_sink;
+static int sockets_gone; /* one-to-one sink: accepted sockets whose association is gone (under mu) */
+
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 
@@ -579,6 +589,9 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 	if (data == NULL) {
 		/* usrsctp's signal that the (one-to-one) association is gone. */
 		pthread_mutex_lock(&mu);
+		if (one_to_one_sink) {
+			sockets_gone++;
+		}
 		pthread_cond_broadcast(&cv);
 		pthread_mutex_unlock(&mu);
 		return 1;
@@ -617,7 +630,7 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 			return 1;
 		}
 	}
-	if (o.mode == M_SINK && o.messages == 0 && o.reset_flags == 0 && o.add_streams == 0) {
+	if (one_to_one_sink) {
 		/* The sink only counts, as tsctp's does: no lock, no wake-up per message. The receive
 		 * thread is the only writer; the main thread reads after the association-end notification,
 		 * which this thread delivers under mu after these writes. */
@@ -1127,10 +1140,39 @@ static int cmp_double(const void *a, const void *b)
 
 /* ------------------------------------------------------------------ modes */
 
+static int sink_counting(void)
+{
+	return o.mode == M_SINK && o.messages == 0 && o.reset_flags == 0 && o.add_streams == 0;
+}
+
+/* One-to-one sink: accepts associations for as long as the process runs (tsctp's accept loop). The
+ * accepted sockets stay open until the process exits: the receive callback does all the work. */
+static void *accept_loop(void *arg)
+{
+	struct socket *listener = arg;
+	for (;;) {
+		struct socket *c = usrsctp_accept(listener, NULL, NULL);
+		if (c == NULL && errno != EINTR && errno != ECONNABORTED) {
+			pthread_mutex_lock(&mu);
+			if (!st.stop) {
+				error_locked("accept: %s", strerror(errno));
+			}
+			pthread_cond_broadcast(&cv);
+			pthread_mutex_unlock(&mu);
+			return NULL;
+		}
+	}
+}
+
 static void run_server(struct socket *s)
 {
 	if (usrsctp_listen(s, 16) < 0) {
 		die("listen");
+	}
+	if (one_to_one_sink) {
+		pthread_t th;
+		pthread_create(&th, NULL, accept_loop, s);
+		pthread_detach(th);
 	}
 	printf("UPEER-READY mode=%s addr=%s port=%d udp=%d\n", mode_names[o.mode], o.local_addr, o.port, o.udp_port);
 	fflush(stdout);
@@ -1140,7 +1182,7 @@ static void run_server(struct socket *s)
 	int reset_done = 0, add_done = 0;
 	pthread_mutex_lock(&mu);
 	for (;;) {
-		if (st.stop || (o.assocs > 0 && st.ended >= o.assocs)) {
+		if (st.stop || (o.assocs > 0 && (st.ended >= o.assocs || sockets_gone >= o.assocs))) {
 			break;
 		}
 		if (st.comm_up > st.negotiated_for) {
@@ -1785,9 +1827,10 @@ int main(int argc, char **argv)
 		o.threshold = (uint32_t)o.size; /* tsctp's choice: called back when one more message fits */
 	}
 	int servers = o.mode == M_ECHO || o.mode == M_SINK;
+	one_to_one_sink = sink_counting();
 	/* An IPv6 socket when the addresses are IPv6. */
 	int family = strchr(o.local_addr, ':') != NULL || (!servers && strchr(o.peer_addr, ':') != NULL) ? AF_INET6 : AF_INET;
-	struct socket *s = usrsctp_socket(family, servers ? SOCK_SEQPACKET : SOCK_STREAM, IPPROTO_SCTP, receive_cb,
+	struct socket *s = usrsctp_socket(family, servers && !one_to_one_sink ? SOCK_SEQPACKET : SOCK_STREAM, IPPROTO_SCTP, receive_cb,
 	                                  send_cb, o.threshold, NULL);
 	if (s == NULL) {
 		die("usrsctp_socket");

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param name short name, used in tables, the CSV and the plot's legend
  * @param description what it is, for the report
- * @param kind "sctpj", "usrsctp", "tsctp" or "kernel": how its processes are started
+ * @param kind "sctpj", "usrsctp", "tsctp", "kernel" (Java) or "ckernel" (the C program tcpperf): how its
+ *     processes are started
  * @param serverMode the server's mode (sctpj: Peer mode; usrsctp: upeer mode)
  * @param clientMode the client's mode
  * @param extra extra arguments for both processes (sctpj/kernel: key=value; usrsctp: options)
@@ -44,6 +45,30 @@ record Contender(
             "sctp-sink",
             "sctp-bulk",
             List.of("api=callback", "threshold=0", "-Dsctpj.udp.nativeIo=off"));
+
+    /**
+     * The callback contender over raw IP (protocol 132, {@code llp-raw}, needs root) instead of UDP
+     * encapsulation: the raw path's batched I/O against the UDP path's.
+     */
+    static final Contender CALLBACK_RAW = new Contender(
+            "sctpj-callback-raw",
+            "sctpj callback API as sctpj-callback, over raw IP (llp-raw: protocol 132, sendmmsg/recvmmsg, no"
+                    + " GSO/GRO, needs root); on loopback the client uses 127.0.0.2, and each process also reads"
+                    + " and drops the other's packets (raw sockets see every SCTP packet of the namespace)",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0", "llp=raw"));
+
+    /** {@link #CALLBACK_RAW} with one sendmsg per packet: the raw path before its sends were batched. */
+    static final Contender CALLBACK_RAW_SENDMSG = new Contender(
+            "sctpj-callback-raw-sendmsg",
+            "as sctpj-callback-raw with one sendmsg(2) per packet (RawIpLowerLayer.Builder.sendBatch(1)): the raw"
+                    + " path before its sends were batched, for the before/after",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0", "llp=raw", "raw-send-batch=1"));
 
     static final Contender SOCKET = new Contender(
             "sctpj-socket",
@@ -93,6 +118,19 @@ record Contender(
             "tcp-sink",
             "tcp-bulk",
             List.of());
+    /**
+     * Kernel TCP from a C program ({@code bench/native/tcpperf.c}), the anchor of issue 16: the
+     * kernel's TCP at its best, with no runtime between the program and its system calls.
+     */
+    static final Contender TCP_C = new Contender(
+            "kernel-tcp-c",
+            "kernel TCP, C program (bench/native/tcpperf.c): one sender thread, one write(2) per message, Nagle"
+                    + " on / one 256 KiB read(2) buffer",
+            "ckernel",
+            "tcp-sink",
+            "tcp-bulk",
+            List.of());
+
     static final Contender UDP = new Contender(
             "kernel-udp",
             "kernel UDP blaster, Java DatagramChannel, full-SCTP-packet-sized datagrams, one system call each (the"
@@ -102,8 +140,19 @@ record Contender(
             "udp-blast",
             List.of());
 
-    static final List<Contender> THROUGHPUT =
-            List.of(CALLBACK, CALLBACK_100K, CALLBACK_PORTABLE, SOCKET, SOCKET_NIO, USRSCTP, TSCTP, TCP, UDP);
+    static final List<Contender> THROUGHPUT = List.of(
+            CALLBACK,
+            CALLBACK_100K,
+            CALLBACK_PORTABLE,
+            SOCKET,
+            SOCKET_NIO,
+            USRSCTP,
+            TSCTP,
+            TCP,
+            UDP,
+            CALLBACK_RAW,
+            TCP_C,
+            CALLBACK_RAW_SENDMSG);
 
     static final List<Contender> LATENCY = List.of(
             new Contender(
@@ -130,5 +179,21 @@ record Contender(
                     "pingpong",
                     List.of("--nodelay", "--sack-immediately", "--echo-callback")),
             new Contender("kernel-tcp", "kernel TCP, TCP_NODELAY", "kernel", "tcp-echo", "tcp-ping", List.of()),
-            new Contender("kernel-udp", "kernel UDP", "kernel", "udp-echo", "udp-ping", List.of()));
+            new Contender("kernel-udp", "kernel UDP", "kernel", "udp-echo", "udp-ping", List.of()),
+            new Contender(
+                    "kernel-tcp-c",
+                    "kernel TCP, C program (bench/native/tcpperf.c), TCP_NODELAY",
+                    "ckernel",
+                    "tcp-echo",
+                    "tcp-ping",
+                    List.of()));
+
+    /** Whether the contender can run in the namespace mode ({@code --netns}): it takes addresses. */
+    boolean runsInNamespaces() {
+        return switch (kind()) {
+            case "usrsctp", "tsctp", "ckernel" -> true;
+            case "sctpj" -> extra().stream().noneMatch(a -> a.startsWith("api=socket"));
+            default -> false;
+        };
+    }
 }

@@ -29,7 +29,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.runner.Runner [--quick] [--runs N]
  *     [--duration SEC] [--warmup SEC] [--sizes 100,200,...] [--contenders NAME,...] [--no-latency]
- *     [--no-throughput] [--out DIR] [--upeer PATH] [--tsctp PATH] [--jar PATH]</pre>
+ *     [--no-throughput] [--out DIR] [--netns MTU] [--upeer PATH] [--tsctp PATH] [--tcpperf PATH]
+ *     [--jar PATH]</pre>
+ *
+ * {@code --netns MTU} runs the sweep between two network namespaces joined by a veth pair of that
+ * MTU instead of over loopback ({@link Netns}: created before, deleted after; root), servers in
+ * one, clients in the other, with only the contenders that take addresses ({@link
+ * Contender#runsInNamespaces()}).
  *
  * {@code --warmup} is how long the receiver of a JVM contender (sctpj, kernel) waits after the
  * first message before it measures (default 1.5 s of a 3 s run; {@code --quick}: 0.5 s of 1 s):
@@ -71,6 +77,19 @@ public final class Runner {
     static final double FAIR_FLOOR = 0.9;
 
     private String jar = "bench/target/benchmarks.jar";
+    private String tcpperf = "bench/target/tcpperf";
+    /** {@code --netns MTU}: the link's MTU in the namespace mode, 0 on loopback. */
+    private int netnsMtu;
+
+    private boolean outGiven;
+
+    /** The namespace mode's two namespaces (server, client), their veth ends and addresses. */
+    static final String NS_SERVER = "sctpj-bench-srv";
+
+    static final String NS_CLIENT = "sctpj-bench-cli";
+    static final String ADDR_SERVER = "10.201.0.1";
+    static final String ADDR_CLIENT = "10.201.0.2";
+
     private final String java = ProcessHandle.current().info().command().orElse("java");
     private PrintWriter raw;
 
@@ -101,7 +120,12 @@ public final class Runner {
                         Arrays.stream(args[++i].split(",")).map(String::trim).toList());
                 case "--no-latency" -> r.latency = false;
                 case "--no-throughput" -> r.throughput = false;
-                case "--out" -> r.out = Path.of(args[++i]);
+                case "--out" -> {
+                    r.out = Path.of(args[++i]);
+                    r.outGiven = true;
+                }
+                case "--netns" -> r.netnsMtu = Integer.parseInt(args[++i]);
+                case "--tcpperf" -> r.tcpperf = args[++i];
                 case "--upeer" -> r.upeer = args[++i];
                 case "--tsctp" -> r.tsctp = args[++i];
                 case "--jar" -> r.jar = args[++i];
@@ -132,7 +156,132 @@ public final class Runner {
             r.pingMessages = 3000;
             r.pingWarmup = 1000;
         }
-        r.run();
+        if (r.netnsMtu != 0) {
+            if (r.netnsMtu < 1280 || r.netnsMtu > 65535) {
+                System.err.println("--netns takes the veth MTU, 1280..65535, not " + r.netnsMtu);
+                System.exit(64);
+            }
+            List<String> left = r.throughputContenders.stream()
+                    .filter(c -> !c.runsInNamespaces())
+                    .map(Contender::name)
+                    .toList();
+            if (!left.isEmpty()) {
+                System.err.println("namespace mode: leaving out " + left
+                        + " (they have no address options: the Java kernel contenders and the socket API)");
+            }
+            r.throughputContenders = r.throughputContenders.stream()
+                    .filter(Contender::runsInNamespaces)
+                    .toList();
+            r.latencyContenders = r.latencyContenders.stream()
+                    .filter(Contender::runsInNamespaces)
+                    .toList();
+            if (!r.outGiven) {
+                r.out = Path.of("bench/results/netns-" + r.netnsMtu);
+            }
+        }
+        if (r.netnsMtu == 0) {
+            r.run();
+            return;
+        }
+        try (Netns n = Netns.create(r.netnsMtu)) {
+            r.run();
+        }
+    }
+
+    /**
+     * The namespace mode's test bed: two network namespaces joined by a veth pair of the given MTU
+     * (offloads at the veth defaults), created before the sweep and deleted after it (and at the
+     * start, should an earlier run have left them). Needs root; run it under {@code flock
+     * /tmp/sctpj-netlock} ({@code bench/run.sh} does) so that no other namespace test runs meanwhile.
+     */
+    static final class Netns implements AutoCloseable {
+        private Netns() {}
+
+        static Netns create(int mtu) throws IOException, InterruptedException {
+            Netns n = new Netns();
+            n.delete();
+            Runtime.getRuntime().addShutdownHook(new Thread(n::close));
+            ip("netns", "add", NS_SERVER);
+            ip("netns", "add", NS_CLIENT);
+            ip(
+                    "link", "add", "bench0", "netns", NS_SERVER, "type", "veth", "peer", "name", "bench1", "netns",
+                    NS_CLIENT);
+            String[][] ends = {{NS_SERVER, "bench0", ADDR_SERVER}, {NS_CLIENT, "bench1", ADDR_CLIENT}};
+            for (String[] e : ends) {
+                ip("-n", e[0], "addr", "add", e[2] + "/24", "dev", e[1]);
+                ip("-n", e[0], "link", "set", e[1], "mtu", "" + mtu, "up");
+                ip("-n", e[0], "link", "set", "lo", "up");
+            }
+            return n;
+        }
+
+        private static void ip(String... a) throws IOException, InterruptedException {
+            List<String> cmd = new ArrayList<>(List.of("ip"));
+            cmd.addAll(List.of(a));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String outText = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new IOException(String.join(" ", cmd) + " failed (root needed): " + outText.trim());
+            }
+        }
+
+        private void delete() {
+            for (String ns : List.of(NS_SERVER, NS_CLIENT)) {
+                try {
+                    new ProcessBuilder("ip", "netns", "del", ns)
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .start()
+                            .waitFor();
+                } catch (IOException e) {
+                    // no ip(8): create() says so
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            delete();
+        }
+    }
+
+    /** The server's address: 127.0.0.1, or the server namespace's in the namespace mode. */
+    private String serverAddr() {
+        return netnsMtu == 0 ? "127.0.0.1" : ADDR_SERVER;
+    }
+
+    /** A server's command line, run inside the server namespace in the namespace mode. */
+    private List<String> atServer(List<String> cmd) {
+        return inNamespace(NS_SERVER, cmd);
+    }
+
+    /** A client's command line, run inside the client namespace in the namespace mode. */
+    private List<String> atClient(List<String> cmd) {
+        return inNamespace(NS_CLIENT, cmd);
+    }
+
+    private List<String> inNamespace(String ns, List<String> cmd) {
+        if (netnsMtu == 0) {
+            return cmd;
+        }
+        List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", ns));
+        c.addAll(cmd);
+        return c;
+    }
+
+    /** What a sctpj process of role server (or client) needs to know of addresses, MTU and raw IP. */
+    private List<String> sctpjPlace(Contender c, boolean server) {
+        List<String> a = new ArrayList<>();
+        if (netnsMtu != 0) {
+            a.add("local=" + (server ? ADDR_SERVER : ADDR_CLIENT));
+            a.add("peer=" + ADDR_SERVER);
+            a.add("mtu=" + netnsMtu);
+        } else if (!server && c.extra().contains("llp=raw")) {
+            a.add("local=127.0.0.2"); // the server's raw socket takes only packets to 127.0.0.1
+        }
+        return a;
     }
 
     /** The command line of a usrsctp client (our upeer) on UDP port {@code cu} to the server on {@code su}. */
@@ -145,18 +294,21 @@ public final class Runner {
                 "" + cu,
                 "--port",
                 "5002",
+                "--local-addr",
+                "any", // the wildcard, as tsctp binds (a specific address costs usrsctp ~25% more CPU per byte)
                 "--peer",
-                "127.0.0.1",
+                serverAddr(),
                 "--peer-port",
                 "5001",
                 "--remote-udp",
                 "" + su));
         cmd.addAll(List.of(rest));
-        return cmd;
+        return atClient(cmd);
     }
 
     static final String USAGE = "options: [--quick] [--runs N] [--duration SEC] [--warmup SEC] [--sizes 100,1000,...]"
-            + " [--contenders NAME,...] [--no-latency] [--no-throughput] [--out DIR] [--upeer PATH] [--tsctp PATH] [--jar PATH]\n"
+            + " [--contenders NAME,...] [--no-latency] [--no-throughput] [--out DIR] [--netns MTU] [--upeer PATH]"
+            + " [--tsctp PATH] [--tcpperf PATH] [--jar PATH]\n"
             + "contenders: "
             + String.join(
                     ",", Contender.THROUGHPUT.stream().map(Contender::name).toList())
@@ -372,18 +524,20 @@ public final class Runner {
                 int cu = freeUdpPort();
                 server = new Proc(
                         c.name() + "/server",
-                        List.of(
+                        atServer(List.of(
                                 upeer,
                                 "--mode",
                                 c.serverMode(),
                                 "--udp",
                                 "" + su,
+                                "--local-addr",
+                                "any",
                                 "--port",
                                 "5001",
                                 "--assocs",
                                 "1",
                                 "--timeout",
-                                "" + (int) limit));
+                                "" + (int) limit)));
                 if (server.waitFor("UPEER-READY", 10) == null) {
                     return fail(c, size, server, null);
                 }
@@ -397,16 +551,37 @@ public final class Runner {
             }
             case "sctpj" -> {
                 List<String> sa = new ArrayList<>(common);
+                sa.addAll(sctpjPlace(c, true));
                 sa.addAll(List.of("warmup=" + warmup, "timeout=" + limit));
-                server = new Proc(c.name() + "/server", javaCmd(c.serverMode(), sa));
+                server = new Proc(c.name() + "/server", atServer(javaCmd(c.serverMode(), sa)));
                 String ready = server.waitFor("PEER-READY", 15);
                 if (ready == null) {
                     return fail(c, size, server, null);
                 }
                 List<String> ca = new ArrayList<>(common);
+                ca.addAll(sctpjPlace(c, false));
                 ca.addAll(List.of(
                         "remote-udp=" + value(ready, "udp"), "size=" + sz, "duration=" + duration, "timeout=" + limit));
-                client = new Proc(c.name() + "/client", javaCmd(c.clientMode(), ca));
+                client = new Proc(c.name() + "/client", atClient(javaCmd(c.clientMode(), ca)));
+            }
+            case "ckernel" -> {
+                server = new Proc(
+                        c.name() + "/server",
+                        atServer(List.of(
+                                tcpperf, c.serverMode(), "bind=" + serverAddr(), "size=" + sz, "warmup=" + warmup)));
+                String ready = server.waitFor("PEER-READY", 15);
+                if (ready == null) {
+                    return fail(c, size, server, null);
+                }
+                client = new Proc(
+                        c.name() + "/client",
+                        atClient(List.of(
+                                tcpperf,
+                                c.clientMode(),
+                                "host=" + serverAddr(),
+                                "port=" + value(ready, "port"),
+                                "size=" + sz,
+                                "duration=" + duration)));
             }
             default -> {
                 server = new Proc(
@@ -426,11 +601,10 @@ public final class Runner {
         Map<String, String> sr = server.finish(15);
         String key = c.kind().equals("usrsctp") ? "rx_mb_per_s" : "mb_per_s";
         String v = sr.get(key);
-        if (v == null || !"ok".equals(sr.get("status"))) {
+        // A client that failed (e.g. no association within its time) or a server that received
+        // nothing is a failed run, left out of the median, not a figure of 0.
+        if (v == null || !"ok".equals(sr.get("status")) || !"ok".equals(cr.get("status")) || Double.parseDouble(v) <= 0) {
             return fail(c, size, server, client);
-        }
-        if (cr.get("status") != null && !"ok".equals(cr.get("status"))) {
-            log("note: %s size %d client status %s", c.name(), size, cr.get("status"));
         }
         return Double.parseDouble(v);
     }
@@ -445,7 +619,8 @@ public final class Runner {
         int cu = freeUdpPort();
         // stdbuf: tsctp prints its result line without flushing, and the runner stops the server.
         Proc server = new Proc(
-                c.name() + "/server", List.of("stdbuf", "-oL", tsctp, "-c", "-v", "-E", "" + su, "-p", "5001"));
+                c.name() + "/server",
+                atServer(List.of("stdbuf", "-oL", tsctp, "-c", "-v", "-E", "" + su, "-p", "5001")));
         if (server.waitFor("Receive buffer size", 10) == null) {
             return fail(c, size, server, null);
         }
@@ -453,7 +628,7 @@ public final class Runner {
         long seconds = Math.max(1, Math.round(duration));
         Proc client = new Proc(
                 c.name() + "/client",
-                List.of(
+                atClient(List.of(
                         tsctp,
                         "-c",
                         "-E",
@@ -468,7 +643,7 @@ public final class Runner {
                         "" + seconds,
                         "-p",
                         "5001",
-                        "127.0.0.1"));
+                        serverAddr())));
         client.finish(limit);
         String line = server.waitFor(size + ", ", 15);
         server.finish(0.5);
@@ -516,6 +691,8 @@ public final class Runner {
                         c.serverMode(),
                         "--udp",
                         "" + su,
+                        "--local-addr",
+                        "any",
                         "--port",
                         "5001",
                         "--assocs",
@@ -523,7 +700,7 @@ public final class Runner {
                         "--timeout",
                         "" + (int) limit));
                 s.addAll(c.extra());
-                server = new Proc(c.name() + "/echo", s);
+                server = new Proc(c.name() + "/echo", atServer(s));
                 if (server.waitFor("UPEER-READY", 10) == null) {
                     return latencyFail(c, server, null);
                 }
@@ -544,20 +721,41 @@ public final class Runner {
             }
             case "sctpj" -> {
                 List<String> sa = new ArrayList<>(c.extra());
+                sa.addAll(sctpjPlace(c, true));
                 sa.add("timeout=" + limit);
-                server = new Proc(c.name() + "/echo", javaCmd(c.serverMode(), sa));
+                server = new Proc(c.name() + "/echo", atServer(javaCmd(c.serverMode(), sa)));
                 String ready = server.waitFor("PEER-READY", 15);
                 if (ready == null) {
                     return latencyFail(c, server, null);
                 }
                 List<String> ca = new ArrayList<>(c.extra());
+                ca.addAll(sctpjPlace(c, false));
                 ca.addAll(List.of(
                         "remote-udp=" + value(ready, "udp"),
                         "size=30",
                         "messages=" + pingMessages,
                         "warmup=" + pingWarmup,
                         "timeout=" + limit));
-                client = new Proc(c.name() + "/ping", javaCmd(c.clientMode(), ca));
+                client = new Proc(c.name() + "/ping", atClient(javaCmd(c.clientMode(), ca)));
+            }
+            case "ckernel" -> {
+                server = new Proc(
+                        c.name() + "/echo",
+                        atServer(List.of(tcpperf, c.serverMode(), "bind=" + serverAddr(), "size=30")));
+                String ready = server.waitFor("PEER-READY", 15);
+                if (ready == null) {
+                    return latencyFail(c, server, null);
+                }
+                client = new Proc(
+                        c.name() + "/ping",
+                        atClient(List.of(
+                                tcpperf,
+                                c.clientMode(),
+                                "host=" + serverAddr(),
+                                "port=" + value(ready, "port"),
+                                "size=30",
+                                "messages=" + pingMessages,
+                                "warmup=" + pingWarmup)));
             }
             default -> {
                 server = new Proc(c.name() + "/echo", javaCmd(c.serverMode(), List.of("size=30")));
@@ -721,10 +919,17 @@ public final class Runner {
                 .append(". The machine is shared with other builds: figures are noisy, compare within this run.\n\n");
         b.append(String.format(
                 Locale.ROOT,
-                "Loopback, UDP encapsulation (RFC 6951), MTU 1500. %d run(s) per contender and size, contenders"
+                "%s. %d run(s) per contender and size, contenders"
                         + " alternating run by run; %.1f s of sending per run; figures are medians, MB = 10^6 bytes of"
                         + " user data per second at the receiver (sctpj and the kernel contenders after %.1f s of"
                         + " warm-up from the first message; usrsctp's sink from its first message). Whole sweep: %.1f min.\n\n",
+                netnsMtu == 0
+                        ? "Loopback, UDP encapsulation (RFC 6951), MTU 1500"
+                        : "Between two network namespaces over a veth pair of MTU " + netnsMtu + " (server "
+                                + ADDR_SERVER + " in " + NS_SERVER + ", client " + ADDR_CLIENT + " in " + NS_CLIENT
+                                + ", veth offloads at their defaults), UDP encapsulation (RFC 6951) unless the"
+                                + " contender says otherwise; sctpj's path MTU set to the link's, usrsctp takes the"
+                                + " interface's",
                 runs,
                 duration,
                 warmup,
@@ -780,6 +985,10 @@ public final class Runner {
                     0.9);
             target(b, med, "portable path >= 2 x tsctp", Contender.CALLBACK_PORTABLE, Contender.TSCTP, 2.0);
             target(b, med, "100 KB threshold >= every-SACK callback", Contender.CALLBACK_100K, Contender.CALLBACK, 1.0);
+            target(b, med, "raw IP >= 0.8 x the UDP path", Contender.CALLBACK_RAW, Contender.CALLBACK, 0.8);
+            target(b, med, "callback API >= kernel TCP (C)", Contender.CALLBACK, Contender.TCP_C, 1.0);
+            ratios(b, med, "raw IP / UDP path", Contender.CALLBACK_RAW, Contender.CALLBACK);
+            ratios(b, med, "callback API / kernel TCP (C)", Contender.CALLBACK, Contender.TCP_C);
             b.append('\n');
         }
         if (latency) {
@@ -800,6 +1009,15 @@ public final class Runner {
             }
             b.append('\n');
             b.append("| contender | RTT median (us) | RTT p99 (us) | runs: median / p99 |\n|---|---:|---:|---|\n");
+            StringBuilder tcpRatio = new StringBuilder();
+            if (rtt.containsKey("sctpj-callback") && rtt.containsKey(Contender.TCP_C.name())) {
+                tcpRatio.append(String.format(
+                        Locale.ROOT,
+                        "sctpj-callback's round trip over kernel TCP's (C, TCP_NODELAY): median %s, p99 %s (goal: 1.0"
+                                + " or less).%n%n",
+                        f2(rttMedian("sctpj-callback", 0) / rttMedian(Contender.TCP_C.name(), 0)),
+                        f2(rttMedian("sctpj-callback", 1) / rttMedian(Contender.TCP_C.name(), 1))));
+            }
             for (var e : rtt.entrySet()) {
                 StringBuilder all = new StringBuilder();
                 for (double[] v : e.getValue()) {
@@ -815,7 +1033,7 @@ public final class Runner {
                         .append(all)
                         .append("|\n");
             }
-            b.append('\n');
+            b.append('\n').append(tcpRatio);
         }
         if (!failures.isEmpty()) {
             b.append("Failed runs (not counted in the medians): ")
@@ -878,6 +1096,26 @@ public final class Runner {
         if (!missed.isEmpty() && ok > 0) {
             b.append(" (not at ").append(String.join(", ", missed)).append(')');
         }
+        b.append('\n');
+    }
+
+    /** One line of per-size ratios {@code a / ref} (medians); nothing when either was left out. */
+    private void ratios(
+            StringBuilder b, Map<String, Map<Integer, Double>> med, String what, Contender a, Contender ref) {
+        Map<Integer, Double> x = med.get(a.name());
+        Map<Integer, Double> y = med.get(ref.name());
+        if (x == null || y == null) {
+            return;
+        }
+        b.append("- ").append(what).append(" by size:");
+        for (int s : sizes) {
+            b.append(' ')
+                    .append(sizeLabel(s))
+                    .append(": ")
+                    .append(f2(x.get(s) / y.get(s)))
+                    .append(';');
+        }
+        b.setLength(b.length() - 1);
         b.append('\n');
     }
 

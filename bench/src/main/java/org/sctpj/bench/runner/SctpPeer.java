@@ -24,6 +24,7 @@ import org.sctpj.api.socket.SctpjChannel;
 import org.sctpj.api.socket.SctpjMessageInfo;
 import org.sctpj.api.socket.SctpjServerChannel;
 import org.sctpj.api.socket.SctpjSocketOptions;
+import org.sctpj.llp.raw.RawIpLowerLayer;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
 import org.sctpj.stack.AssociationId;
@@ -55,8 +56,23 @@ final class SctpPeer {
     /** {@code api=socket-nio}: the socket API's non-blocking channels on one of its selectors. */
     private final boolean nonBlocking;
 
+    /**
+     * {@code llp=raw}: SCTP straight over IP (protocol 132, {@link RawIpLowerLayer}, root) instead
+     * of UDP encapsulation; callback API only. Every raw SCTP socket of a network namespace gets
+     * every SCTP packet in it, so on one host each process also reads (and drops, as not sent to
+     * its address) the other's packets: give the two processes different addresses ({@code
+     * local=}), or namespaces of their own.
+     */
+    private final boolean raw;
+    /** {@code local=}: our address (default 127.0.0.1). */
+    private final InetAddress local;
+    /** {@code peer=}: the server's address, for clients (default 127.0.0.1). */
+    private final InetAddress peer;
+
     private final StackRuntime runtime = StackRuntime.start(1, StackConfig.DEFAULT.withName("bench"));
     private UdpEncapsulation udp;
+    /** llp=raw: the layer, whose counters go on the result line. */
+    private volatile RawIpLowerLayer rawLayer;
     private final CountDownLatch up = new CountDownLatch(1);
     private final CountDownLatch ended = new CountDownLatch(1);
     private final CountDownLatch done = new CountDownLatch(1);
@@ -67,10 +83,24 @@ final class SctpPeer {
         this.args = args;
         this.socketApi = args.str("api", "callback").startsWith("socket");
         this.nonBlocking = args.str("api", "callback").equals("socket-nio");
+        this.raw = args.str("llp", "udp").equals("raw");
+        try {
+            this.local = InetAddress.getByName(args.str("local", LOCAL.getHostAddress()));
+            this.peer = InetAddress.getByName(args.str("peer", LOCAL.getHostAddress()));
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("local= and peer= take IP addresses: " + e.getMessage(), e);
+        }
+        if ((raw || !local.equals(LOCAL) || !peer.equals(LOCAL)) && socketApi) {
+            throw new IllegalArgumentException("llp=raw, local= and peer= are for api=callback only");
+        }
     }
 
     private SctpOptions options() {
         SctpOptions.Builder b = SctpOptions.LAN.toBuilder();
+        int mtu = args.integer("mtu", 0); // the link's MTU (the namespace mode's veth), else the LAN profile's
+        if (mtu > 0) {
+            b.pathMtu(mtu);
+        }
         if (mode.equals("echo") || mode.equals("ping")) {
             b.noDelay(true);
         }
@@ -78,6 +108,15 @@ final class SctpPeer {
     }
 
     private LowerLayerFactory layers(int remoteUdp) {
+        if (raw) {
+            // raw-send-batch=1: one sendmsg per packet, the raw path before its sends were batched
+            return (port, addresses) -> rawLayer = RawIpLowerLayer.builder()
+                    .ipv6(false)
+                    .sendBatch(args.integer("raw-send-batch", 64))
+                    .localAddresses(addresses)
+                    .receiveBufferFor(options())
+                    .open();
+        }
         return (port, addresses) -> {
             UdpConfig.Builder c = UdpConfig.builder().localPort(0).bindAddresses(addresses);
             if (remoteUdp > 0) {
@@ -142,17 +181,17 @@ final class SctpPeer {
 
     private CallbackSocket server(Callbacks cb) throws Exception {
         CallbackSocket s = CallbackSocket.open(runtime, options(), layers(0), cb);
-        s.bind(SERVER_PORT, List.of(LOCAL));
+        s.bind(SERVER_PORT, List.of(local));
         s.listen();
-        System.out.println("PEER-READY udp=" + udp.localPort());
+        System.out.println("PEER-READY udp=" + (raw ? 0 : udp.localPort()));
         System.out.flush();
         return s;
     }
 
     private CallbackSocket client(Callbacks cb) throws Exception {
         CallbackSocket s = CallbackSocket.open(runtime, options(), layers(args.integer("remote-udp", 9899)), cb);
-        s.bind(CLIENT_PORT, List.of(LOCAL));
-        s.connect(List.of(LOCAL), SERVER_PORT);
+        s.bind(CLIENT_PORT, List.of(local));
+        s.connect(List.of(peer), SERVER_PORT);
         if (!up.await(10, TimeUnit.SECONDS) || assoc == null) {
             throw new IllegalStateException("association did not come up");
         }
@@ -184,7 +223,7 @@ final class SctpPeer {
         });
         ended.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
         s.close();
-        result(ended.getCount() == 0 ? "ok" : "timeout", meter.result());
+        result(ended.getCount() == 0 ? "ok" : "timeout", meter.result() + rawCounters());
         return 0;
     }
 
@@ -243,7 +282,25 @@ final class SctpPeer {
         long t1 = System.nanoTime();
         s.close();
         bulkResult(closed, sent.get(), size, t0, sendEnd, t1, callbacks.get());
+        if (raw) {
+            System.out.println("PEER-RAW" + rawCounters()); // a line of its own: the result line is parsed
+        }
         return 0;
+    }
+
+    /**
+     * With llp=raw, the raw layer's counters (read from this thread once the association ended:
+     * plain counters of the stack thread, for the log only), else nothing.
+     */
+    private String rawCounters() {
+        RawIpLowerLayer l = rawLayer;
+        if (l == null) {
+            return "";
+        }
+        var st = l.stats();
+        return " raw_received=" + st.received() + " raw_not_local=" + st.notLocal() + " raw_sent=" + st.sent()
+                + " raw_send_dropped=" + st.sendDropped() + " raw_kernel_dropped=" + st.kernelDropped()
+                + " raw_too_big=" + st.tooBig() + " raw_icmp=" + st.icmpErrors();
     }
 
     /** The bulk sender's result line (both APIs). */

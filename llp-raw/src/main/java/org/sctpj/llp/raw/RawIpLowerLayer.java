@@ -19,9 +19,12 @@ import org.sctpj.stack.llp.LowerLayer;
  * only (x86-64, AArch64); needs CAP_NET_RAW.
  *
  * <ul>
- *   <li>{@link #send}: one sendmsg(2) per packet; the kernel builds the IP header. When the caller
- *       names a source address, it is set per packet with an IP_PKTINFO / IPV6_PKTINFO control
- *       message, so each path of a multihomed association leaves from its own address.
+ *   <li>{@link #send}: holds the packet until {@link #flush} (or until the batch is full, or {@link
+ *       #await}), which hands every held packet to the kernel in one sendmmsg(2) per socket
+ *       ({@link Builder#sendBatch}; a batch of one sends each packet at once with sendmsg(2)); the
+ *       kernel builds the IP header. When the caller names a source address, it is set per packet
+ *       with an IP_PKTINFO / IPV6_PKTINFO control message, so each path of a multihomed
+ *       association leaves from its own address.
  *   <li>{@link #receive}: recvmmsg(2) batches (recvmsg for a batch of one). The IPv4 header the
  *       kernel delivers is checked and stripped (IHL); IPv6 raw sockets deliver the payload only.
  *       The local address each packet was sent to is recovered from IP_PKTINFO /
@@ -87,6 +90,7 @@ public final class RawIpLowerLayer implements LowerLayer {
         private boolean ipv6Required;
         private List<InetAddress> localAddresses = List.of();
         private int receiveBatch = 16;
+        private int sendBatch = 64;
         private int receiveBufferBytes = SctpOptions.DEFAULTS.receiveBufferBytes();
         private boolean suppressProtocolUnreachable;
         private boolean pathMtuProbing;
@@ -133,6 +137,20 @@ public final class RawIpLowerLayer implements LowerLayer {
                 throw new IllegalArgumentException("receiveBatch must be 1..1024, was " + packets);
             }
             this.receiveBatch = packets;
+            return this;
+        }
+
+        /**
+         * Packets held for one sendmmsg(2) per socket at most, 1..1024 (default 64; 1 sends each
+         * packet at once with sendmsg(2), and errors surface from {@link RawIpLowerLayer#send}
+         * instead of {@link RawIpLowerLayer#flush}). Held packets share a 256 KiB direct region
+         * per socket; a full batch or region is flushed before the next packet is held.
+         */
+        public Builder sendBatch(int packets) {
+            if (packets < 1 || packets > 1024) {
+                throw new IllegalArgumentException("sendBatch must be 1..1024, was " + packets);
+            }
+            this.sendBatch = packets;
             return this;
         }
 
@@ -231,12 +249,12 @@ public final class RawIpLowerLayer implements LowerLayer {
             Poller p = null;
             try {
                 if (ipv4) {
-                    s4 = RawSocket.open(false, receiveBatch, receiveBufferBytes, stats);
+                    s4 = RawSocket.open(false, receiveBatch, sendBatch, receiveBufferBytes, stats);
                     s4.pathMtuProbing(pathMtuProbing);
                 }
                 if (ipv6) {
                     try {
-                        s6 = RawSocket.open(true, receiveBatch, receiveBufferBytes, stats);
+                        s6 = RawSocket.open(true, receiveBatch, sendBatch, receiveBufferBytes, stats);
                         s6.pathMtuProbing(pathMtuProbing);
                     } catch (RawSocket.FamilyUnsupportedException e) {
                         if (ipv6Required || s4 == null) {
@@ -311,11 +329,13 @@ public final class RawIpLowerLayer implements LowerLayer {
     }
 
     /**
-     * Sends one packet. {@code source} may be null or the wildcard address to let routing choose;
-     * otherwise it must be one of this host's addresses, of the destination's family.
+     * Sends one packet, held until {@link #flush} unless the send batch is 1 ({@link
+     * Builder#sendBatch}). {@code source} may be null or the wildcard address to let routing
+     * choose; otherwise it must be one of this host's addresses, of the destination's family.
      *
      * @throws IOException on a permanent error (closed layer, no socket of the destination's
-     *     family, unusable source, no route)
+     *     family; an unusable source or no route, here with a batch of 1, else from the flush that
+     *     sends it)
      */
     @Override
     public void send(ByteBuffer sctp, InetAddress source, InetAddress destination) throws IOException {
@@ -341,6 +361,27 @@ public final class RawIpLowerLayer implements LowerLayer {
                     "source " + source + " and destination " + destination + " must be of the same family");
         }
         s.send(sctp, source, destination, ecn & 3, (ecn & FRAGMENTABLE) != 0);
+    }
+
+    /**
+     * Sends the packets held since the last flush: one sendmmsg(2) per socket. What a socket
+     * cannot take now is dropped, as IP would.
+     *
+     * @throws IOException on a permanent error of a held packet (unusable source, no route),
+     *     after the other held packets were sent
+     */
+    @Override
+    public void flush() throws IOException {
+        checkOpen();
+        try {
+            if (v4 != null) {
+                v4.flush();
+            }
+        } finally {
+            if (v6 != null) {
+                v6.flush();
+            }
+        }
     }
 
     @Override
@@ -378,6 +419,9 @@ public final class RawIpLowerLayer implements LowerLayer {
     @Override
     public void await(long timeoutNanos) throws IOException {
         checkOpen();
+        if ((v4 != null && v4.holds()) || (v6 != null && v6.holds())) {
+            flush(); // nothing waits in the batch while the owner sleeps
+        }
         poller.await(timeoutNanos);
     }
 

@@ -20,8 +20,11 @@ import org.sctpj.stack.llp.LowerLayer.PacketSink;
 
 /**
  * One non-blocking raw socket of one address family for IP protocol 132, with the native
- * structures for receiving a batch of packets (recvmmsg) and for sending one (sendmsg), allocated
- * once. Used by {@link RawIpLowerLayer} on its owner thread.
+ * structures for receiving a batch of packets (recvmmsg) and for sending a batch (sendmmsg),
+ * allocated once. {@link #send} holds each packet (copied into a direct region, with its own
+ * mmsghdr, destination and control messages) until {@link #flush}, which hands them all to the
+ * kernel in one sendmmsg; a batch of one sends at once with sendmsg. Used by {@link RawIpLowerLayer}
+ * on its owner thread.
  */
 final class RawSocket {
     /** Largest IPv4 packet, header included; also above any IPv6 payload without jumbograms. */
@@ -31,6 +34,10 @@ final class RawSocket {
     private static final int CONTROL_SPACE = 96;
     /** Error queue entries read per call at most (a flood waits its turn). */
     private static final int MAX_ERRORS_PER_CALL = 16;
+    /** Bytes of held packets at most: 256 KiB, at least one packet of {@link #SLOT_SIZE}. */
+    static final int SEND_REGION_BYTES = 256 * 1024;
+    /** Per held packet: a pktinfo control message (the source), then an IP_TOS / IPV6_TCLASS one (ECN). */
+    private static final int SEND_CONTROL_SPACE = cmsgSpace(IN6_PKTINFO_SIZE) + cmsgSpace(4);
 
     private final LibC libc;
     private final boolean ipv6;
@@ -49,16 +56,26 @@ final class RawSocket {
     private final ByteBuffer data; // big-endian, handed to the sink through the views
     private final ByteBuffer[] views;
 
-    // send side
-    private final MmsgArray out; // owns the buffers below
-    private final ByteBuffer sendHeader;
-    private final Pointer sendHeaderPtr;
-    private final ByteBuffer sendName;
-    private final byte[] sendNameBytes = new byte[SOCKADDR_IN6_SIZE];
-    private final ByteBuffer sendControl;
-    private final long sendControlAddress;
+    // send side: up to sendBatch held packets, sent by flush()
+    private final int sendBatch;
+    private final MmsgArray out; // owns the buffers below but sendData
+    private final ByteBuffer sendHeaders;
+    private final Pointer[] sendHeaderPtr;
+    private final ByteBuffer sendNames;
+    private final ByteBuffer sendControls;
+    private final ByteBuffer sendIovs;
     private final ByteBuffer sendData;
-    private final ByteBuffer sendIov;
+    private final long sendDataAddress;
+    private final InetAddress[] heldSource;
+    private final InetAddress[] heldDestination;
+    private int heldCount;
+    private int heldBytes;
+    // the last destination and source encoded (identity): a burst goes to one peer from one address
+    private InetAddress lastDestination;
+    private final byte[] lastName = new byte[SOCKADDR_IN6_SIZE];
+    private int lastNameLength;
+    private InetAddress lastSource;
+    private byte[] lastSourceBytes;
 
     /** Counters shared by the sockets of one layer. */
     static final class Stats {
@@ -83,7 +100,7 @@ final class RawSocket {
     private boolean recverr;
     private boolean probing;
 
-    private RawSocket(boolean ipv6, int fd, int batch, Stats stats) throws IOException {
+    private RawSocket(boolean ipv6, int fd, int batch, int sendBatch, Stats stats) throws IOException {
         this.libc = Native.libc();
         this.ipv6 = ipv6;
         this.fd = fd;
@@ -103,14 +120,20 @@ final class RawSocket {
             views[i] = data.duplicate();
         }
 
-        out = new MmsgArray(1, cmsgSpace(IN6_PKTINFO_SIZE) + cmsgSpace(4), SLOT_SIZE);
-        sendHeader = out.headers;
-        sendHeaderPtr = out.headerPointer(0);
-        sendName = out.names;
-        sendControl = out.controls;
-        sendControlAddress = out.controlAddress(0);
-        sendData = out.data;
-        sendIov = out.iovs;
+        this.sendBatch = sendBatch;
+        out = new MmsgArray(sendBatch, SEND_CONTROL_SPACE, 0);
+        sendHeaders = out.headers;
+        sendHeaderPtr = new Pointer[sendBatch];
+        for (int i = 0; i < sendBatch; i++) {
+            sendHeaderPtr[i] = out.headerPointer(i);
+        }
+        sendNames = out.names;
+        sendControls = out.controls;
+        sendIovs = out.iovs;
+        sendData = ByteBuffer.allocateDirect(sendBatch == 1 ? SLOT_SIZE : SEND_REGION_BYTES);
+        sendDataAddress = Native.address(sendData);
+        heldSource = new InetAddress[sendBatch];
+        heldDestination = new InetAddress[sendBatch];
     }
 
     /**
@@ -118,9 +141,11 @@ final class RawSocket {
      * recovery (IP_PKTINFO or IPV6_RECVPKTINFO) switched on.
      *
      * @param receiveBufferBytes SO_RCVBUF to ask for, 0 for the kernel's default
+     * @param sendBatch packets held for one sendmmsg at most (1: each is sent at once)
      * @throws RawSocketPermissionException without CAP_NET_RAW
      */
-    static RawSocket open(boolean ipv6, int batch, int receiveBufferBytes, Stats stats) throws IOException {
+    static RawSocket open(boolean ipv6, int batch, int sendBatch, int receiveBufferBytes, Stats stats)
+            throws IOException {
         LibC c = libc();
         String family = ipv6 ? "IPv6" : "IPv4";
         int fd = c.socket(ipv6 ? AF_INET6 : AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_SCTP);
@@ -147,7 +172,7 @@ final class RawSocket {
             boolean recverr = ipv6
                     ? Native.trySetIntOption(fd, IPPROTO_IPV6, IPV6_RECVERR, 1)
                     : Native.trySetIntOption(fd, IPPROTO_IP, IP_RECVERR, 1);
-            RawSocket s = new RawSocket(ipv6, fd, batch, stats);
+            RawSocket s = new RawSocket(ipv6, fd, batch, sendBatch, stats);
             s.recverr = recverr;
             s.receiveBuffer = Native.getIntOption(fd, SOL_SOCKET, SO_RCVBUF);
             return s;
@@ -398,10 +423,6 @@ final class RawSocket {
     // ---------------------------------------------------------------- send
 
     /**
-     * Sends one SCTP packet to {@code destination}; the kernel builds the IP header. A specific
-     * {@code source} is set with an IP_PKTINFO / IPV6_PKTINFO control message.
-     */
-    /**
      * DF on every packet, no local fragmentation ({@code PMTUDISC_PROBE}), for path MTU probes
      * (RFC 8899 section 3); off: the kernel's default.
      */
@@ -424,7 +445,8 @@ final class RawSocket {
 
     /**
      * As {@link #send(ByteBuffer, InetAddress, InetAddress, int)}; a {@code fragmentable} packet
-     * goes with DF clear when the socket probes (PMTUDISC_DONT for this one send).
+     * goes with DF clear when the socket probes (PMTUDISC_DONT for this one packet: what was held
+     * before it is flushed first, and it is flushed alone).
      */
     void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn, boolean fragmentable)
             throws IOException {
@@ -432,84 +454,152 @@ final class RawSocket {
             send(sctp, source, destination, ecn);
             return;
         }
+        flush();
         setDiscovery(IP_PMTUDISC_DONT);
         try {
             send(sctp, source, destination, ecn);
+            flush();
         } finally {
             setDiscovery(IP_PMTUDISC_PROBE);
         }
     }
 
+    /**
+     * Holds one SCTP packet for {@code destination} until {@link #flush} (at once with a send
+     * batch of one; first flushing what is held when the batch or the region is full); the kernel
+     * builds the IP header. A specific {@code source} is set with an IP_PKTINFO / IPV6_PKTINFO
+     * control message, the ECN codepoint with IP_TOS / IPV6_TCLASS.
+     */
     void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
         int length = sctp.remaining();
         if (length > SLOT_SIZE) {
             stats.tooBig++;
             return;
         }
-        sendData.put(0, sctp, sctp.position(), length);
-        sendIov.putLong(8, length);
-        int nameLength = SockAddr.encode(sendNameBytes, ipv6, destination, 0); // port 0: raw
-        sendName.put(0, sendNameBytes, 0, nameLength);
-        sendHeader.putInt(MSG_NAMELEN, nameLength);
+        if (heldCount == sendBatch || heldBytes + length > sendData.capacity()) {
+            flush();
+        }
+        int i = heldCount;
+        sendData.put(heldBytes, sctp, sctp.position(), length);
+        sendIovs.putLong(i * IOVEC_SIZE + IOV_BASE, sendDataAddress + heldBytes);
+        sendIovs.putLong(i * IOVEC_SIZE + IOV_LEN, length);
+        if (destination != lastDestination) {
+            lastNameLength = SockAddr.encode(lastName, ipv6, destination, 0); // port 0: raw
+            lastDestination = destination;
+        }
+        int h = i * MMSGHDR_SIZE;
+        sendNames.put(i * SOCKADDR_IN6_SIZE, lastName, 0, lastNameLength);
+        sendHeaders.putInt(h + MSG_NAMELEN, lastNameLength);
+        int base = i * SEND_CONTROL_SPACE;
         int control = 0;
         if (source != null && !source.isAnyLocalAddress()) {
-            byte[] src = source.getAddress();
-            int space;
-            int d = CMSG_HEADER;
-            if (ipv6) {
-                space = cmsgSpace(IN6_PKTINFO_SIZE);
-                putControlHeader(sendControl, 0, IPPROTO_IPV6, IPV6_PKTINFO, IN6_PKTINFO_SIZE);
-                sendControl.put(d + IPI6_ADDR, src);
-                sendControl.putInt(d + IPI6_IFINDEX, source instanceof Inet6Address s6 ? s6.getScopeId() : 0);
-            } else {
-                space = cmsgSpace(IN_PKTINFO_SIZE);
-                putControlHeader(sendControl, 0, IPPROTO_IP, IP_PKTINFO, IN_PKTINFO_SIZE);
-                sendControl.putInt(d + IPI_IFINDEX, 0); // let routing choose
-                sendControl.put(d + IPI_SPEC_DST, src); // the source address
-                sendControl.putInt(d + IPI_ADDR, 0);
+            if (source != lastSource) {
+                lastSourceBytes = source.getAddress();
+                lastSource = source;
             }
-            control = space;
+            int d = base + CMSG_HEADER;
+            if (ipv6) {
+                putControlHeader(sendControls, base, IPPROTO_IPV6, IPV6_PKTINFO, IN6_PKTINFO_SIZE);
+                sendControls.put(d + IPI6_ADDR, lastSourceBytes);
+                sendControls.putInt(d + IPI6_IFINDEX, source instanceof Inet6Address s6 ? s6.getScopeId() : 0);
+                control = cmsgSpace(IN6_PKTINFO_SIZE);
+            } else {
+                putControlHeader(sendControls, base, IPPROTO_IP, IP_PKTINFO, IN_PKTINFO_SIZE);
+                sendControls.putInt(d + IPI_IFINDEX, 0); // let routing choose
+                sendControls.put(d + IPI_SPEC_DST, lastSourceBytes); // the source address
+                sendControls.putInt(d + IPI_ADDR, 0);
+                control = cmsgSpace(IN_PKTINFO_SIZE);
+            }
         }
         if (ecn != 0) {
             // RFC 3168: the ECN field of this packet's TOS / Traffic Class (RFC 9260 appendix A).
-            putControlHeader(sendControl, control, ipv6 ? IPPROTO_IPV6 : IPPROTO_IP, ipv6 ? IPV6_TCLASS : IP_TOS, 4);
-            sendControl.putInt(control + CMSG_HEADER, ecn);
+            int at = base + control;
+            putControlHeader(sendControls, at, ipv6 ? IPPROTO_IPV6 : IPPROTO_IP, ipv6 ? IPV6_TCLASS : IP_TOS, 4);
+            sendControls.putInt(at + CMSG_HEADER, ecn);
             control += cmsgSpace(4);
         }
-        sendHeader.putLong(MSG_CONTROL, control == 0 ? 0 : sendControlAddress);
-        sendHeader.putLong(MSG_CONTROLLEN, control);
-        sendHeader.putInt(MSG_FLAGS, 0);
-        for (int attempt = 0; ; attempt++) {
-            long r = libc.sendmsg(fd, sendHeaderPtr, MSG_DONTWAIT);
-            if (r >= 0) {
-                stats.sent++;
-                return;
-            }
-            int errno = Native.errno();
-            if (errno == EINTR && attempt < 3) {
-                continue;
-            }
-            if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
-                stats.sendDropped++; // as IP would drop it; SCTP retransmits
-                return;
-            }
-            if (errno == EMSGSIZE) {
-                stats.tooBig++;
-                return;
-            }
-            if (errno == EPERM) {
-                // An open raw socket gets EPERM from sendmsg only when a netfilter rule (nftables,
-                // iptables) drops the packet on output: a drop on the way, as on a dead link.
-                stats.filtered++;
-                return;
-            }
-            if (errno == EINVAL || errno == EADDRNOTAVAIL) {
-                throw new IOException("cannot send from " + source + " to " + destination + ": "
-                        + Native.describe(errno) + " (is the source one of this host's addresses?)");
-            }
-            throw new IOException("cannot send " + (source == null ? "" : "from " + source + " ") + "to " + destination
-                    + ": " + Native.describe(errno));
+        sendHeaders.putLong(h + MSG_CONTROL, control == 0 ? 0 : out.controlAddress(i));
+        sendHeaders.putLong(h + MSG_CONTROLLEN, control);
+        sendHeaders.putInt(h + MSG_FLAGS, 0);
+        heldSource[i] = source;
+        heldDestination[i] = destination;
+        heldCount++;
+        heldBytes += length;
+        if (sendBatch == 1) {
+            flush();
         }
+    }
+
+    /** Whether packets are held for the next {@link #flush}. */
+    boolean holds() {
+        return heldCount > 0;
+    }
+
+    /**
+     * Sends every held packet: one sendmmsg (sendmsg for one packet), again after a packet the
+     * kernel refused. What the socket cannot take now (EAGAIN, ENOBUFS) is dropped, as IP would;
+     * a packet too big (EMSGSIZE) or dropped by a local firewall rule (EPERM) is counted and
+     * dropped; any other error is thrown once the rest was sent.
+     *
+     * @throws IOException on a permanent error (no route, a source not of this host)
+     */
+    void flush() throws IOException {
+        int n = heldCount;
+        if (n == 0) {
+            return;
+        }
+        IOException failure = null;
+        try {
+            int at = 0;
+            int interrupted = 0;
+            while (at < n) {
+                int r = n - at == 1
+                        ? (libc.sendmsg(fd, sendHeaderPtr[at], MSG_DONTWAIT) >= 0 ? 1 : -1)
+                        : libc.sendmmsg(fd, sendHeaderPtr[at], n - at, MSG_DONTWAIT);
+                if (r > 0) {
+                    stats.sent += r;
+                    at += r;
+                    continue;
+                }
+                int errno = r == 0 ? EAGAIN : Native.errno(); // none sent without an error: as full
+                if (errno == EINTR && interrupted++ < 3) {
+                    continue;
+                }
+                if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
+                    stats.sendDropped += n - at; // as IP would drop them; SCTP retransmits
+                    break;
+                }
+                if (errno == EMSGSIZE) {
+                    stats.tooBig++;
+                } else if (errno == EPERM) {
+                    // An open raw socket gets EPERM from sendmsg only when a netfilter rule (nftables,
+                    // iptables) drops the packet on output: a drop on the way, as on a dead link.
+                    stats.filtered++;
+                } else if (failure == null) {
+                    failure = sendError(errno, heldSource[at], heldDestination[at]);
+                }
+                at++;
+            }
+        } finally {
+            for (int i = 0; i < n; i++) {
+                heldSource[i] = null;
+                heldDestination[i] = null;
+            }
+            heldCount = 0;
+            heldBytes = 0;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static IOException sendError(int errno, InetAddress source, InetAddress destination) {
+        if (errno == EINVAL || errno == EADDRNOTAVAIL) {
+            return new IOException("cannot send from " + source + " to " + destination + ": " + Native.describe(errno)
+                    + " (is the source one of this host's addresses?)");
+        }
+        return new IOException("cannot send " + (source == null ? "" : "from " + source + " ") + "to " + destination
+                + ": " + Native.describe(errno));
     }
 
     /** Closes the socket. */

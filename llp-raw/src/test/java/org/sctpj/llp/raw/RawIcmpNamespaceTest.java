@@ -202,11 +202,13 @@ class RawIcmpNamespaceTest {
             p.putShort((short) 7000).putShort((short) 6000).putInt(1);
             for (int i = 0; i < 200; i++) {
                 b.send(p.clear(), b4, a4);
+                b.flush(); // one at a time, as the receive buffer fills
             }
             Thread.sleep(300);
             a.receive((buf, from, to) -> {}, 1024); // empties the buffer
             // The kernel stamps its drop count on packets queued after the drops: one more.
             b.send(p.clear(), b4, a4);
+            b.flush();
             a.await(TimeUnit.SECONDS.toNanos(2));
             a.receive((buf, from, to) -> {}, 1024);
             long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);

@@ -57,6 +57,51 @@ class RawIpLowerLayerNamespaceTest {
         return b;
     }
 
+    /**
+     * Sends are batched: held packets leave only with the flush (one sendmmsg), all of them, in
+     * order; await flushes too, so nothing waits while the owner sleeps; a batch of one sends at once.
+     */
+    @Test
+    void sendsAreHeldUntilFlushThenSentTogether() throws IOException {
+        InetAddress a4 = VethPair.addr(VethPair.A4);
+        InetAddress b4 = VethPair.addr(VethPair.B4);
+        try (RawIpLowerLayer a = RawIpLowerLayer.builder()
+                        .ipv6(false)
+                        .networkNamespace(pair.fileA())
+                        .open();
+                RawIpLowerLayer b = RawIpLowerLayer.builder()
+                        .ipv6(false)
+                        .networkNamespace(pair.fileB())
+                        .open();
+                RawIpLowerLayer single = RawIpLowerLayer.builder()
+                        .ipv6(false)
+                        .sendBatch(1)
+                        .networkNamespace(pair.fileB())
+                        .open()) {
+            for (int i = 1; i <= 40; i++) {
+                b.send(packet(i), b4, a4);
+            }
+            assertEquals(0, b.stats().sent(), "held, not sent yet");
+            assertEquals(0, collect(a, 1, 200).size(), "nothing arrives before the flush");
+            b.flush();
+            assertEquals(40, b.stats().sent());
+            List<Got> got = collect(a, 40, 5000);
+            assertEquals(40, got.size());
+            for (int i = 0; i < 40; i++) {
+                assertEquals(i + 1, ByteBuffer.wrap(got.get(i).bytes()).getInt(4), "in order");
+            }
+
+            b.send(packet(41), b4, a4);
+            b.await(0); // flushes before it would sleep
+            assertEquals(41, b.stats().sent());
+            assertEquals(1, collect(a, 1, 5000).size());
+
+            single.send(packet(42), b4, a4);
+            assertEquals(1, single.stats().sent(), "a batch of one sends at once");
+            assertEquals(1, collect(a, 1, 5000).size());
+        }
+    }
+
     @Test
     void packetsBothWaysWithTheirLocalDestinations() throws IOException {
         try (RawIpLowerLayer a = RawIpLowerLayer.builder()
@@ -75,6 +120,7 @@ class RawIpLowerLayerNamespaceTest {
             b.send(packet(1), b4, a4);
             b.send(packet(2), b4, a4b);
             b.send(packet(3), b6, a6);
+            b.flush(); // sends are held until the flush (LowerLayer.flush)
             List<Got> atA = collect(a, 3, 5000);
             assertEquals(3, atA.size(), "A received " + atA);
             assertEquals(List.of(b4, b4, b6), atA.stream().map(Got::from).toList());
@@ -89,6 +135,7 @@ class RawIpLowerLayerNamespaceTest {
             a.send(packet(5), a4, b4);
             a.send(packet(6), a6, b6);
             a.send(packet(7), null, b6); // the kernel chooses
+            a.flush();
             List<Got> atB = collect(b, 4, 5000);
             assertEquals(
                     List.of(a4b, a4, a6),
@@ -149,6 +196,7 @@ class RawIpLowerLayerNamespaceTest {
             assertEquals(false, a.hasIpv6());
             b.send(packet(1), b4, a4b); // not in A's filter
             b.send(packet(2), b4, a4);
+            b.flush();
             List<Got> got = collect(a, 1, 5000);
             collect(a, 1, 200); // give the first packet time to be counted if it came second
             assertEquals(1, got.size());
@@ -164,8 +212,10 @@ class RawIpLowerLayerNamespaceTest {
             assertTrue(noV6.getMessage().contains("no raw IPv6 socket"), noV6.getMessage());
             org.junit.jupiter.api.Assertions.assertThrows(
                     IllegalArgumentException.class, () -> b.send(packet(3), a4, VethPair.addr(VethPair.A6)));
-            IOException badSource = org.junit.jupiter.api.Assertions.assertThrows(
-                    IOException.class, () -> b.send(packet(3), VethPair.addr("192.0.2.9"), a4));
+            IOException badSource = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> {
+                b.send(packet(3), VethPair.addr("192.0.2.9"), a4);
+                b.flush(); // a kernel error of a held packet surfaces from the flush
+            });
             assertTrue(badSource.getMessage().contains("192.0.2.9"), badSource.getMessage());
         }
     }

@@ -41,6 +41,7 @@ class ReceiveBatchBenchmark {
                         .open();
                 RawIpLowerLayer tx = RawIpLowerLayer.builder()
                         .ipv6(false)
+                        .sendBatch(1) // one sendmsg per packet, as this measurement was made
                         .networkNamespace(pair.fileB())
                         .open()) {
             AtomicBoolean stop = new AtomicBoolean();
