@@ -93,6 +93,11 @@ class CmtNrSackSimulatedTest {
      * send-buffer use (the send buffer less {@code sendBufferFree}) sampled every millisecond.
      */
     static Run run(long seed, SctpOptions oa, SctpOptions oz, double slowLoss, long warmup, long end) {
+        return run(seed, oa, oz, 0, slowLoss, warmup, end);
+    }
+
+    /** As {@link #run(long, SctpOptions, SctpOptions, double, long, long)}, the fast path losing {@code fastLoss}. */
+    static Run run(long seed, SctpOptions oa, SctpOptions oz, double fastLoss, double slowLoss, long warmup, long end) {
         CorePair p = new CorePair(seed, 2, oa, oz, l -> {});
         p.net.path(0)
                 .both(l ->
@@ -102,6 +107,9 @@ class CmtNrSackSimulatedTest {
                         l.bandwidth(10_000_000L).delay(Duration.ofMillis(100)).queueLimit(256 * 1024));
         if (slowLoss > 0) {
             p.net.path(1).both(l -> l.loss(LossModel.bernoulli(slowLoss)));
+        }
+        if (fastLoss > 0) {
+            p.net.path(0).both(l -> l.loss(LossModel.bernoulli(fastLoss)));
         }
         p.a.useBufferTransmit();
         p.z.useBufferTransmit();
@@ -188,8 +196,9 @@ class CmtNrSackSimulatedTest {
     /**
      * Each of NR-SACK, CUCv2 and send-buffer splitting against its absence, all three together,
      * and all three but each, under CMT with a 512 KiB send buffer; prints the table of
-     * PERFORMANCE.md (with {@code -Dsctpj.cmt.table=true}: 14 runs of 10 simulated seconds, some
-     * minutes; without it only the first two variants on the lossy pair, 6 simulated seconds).
+     * PERFORMANCE.md (with {@code -Dsctpj.cmt.table=true}: 24 runs of 10 simulated seconds, without
+     * loss, with 1% loss on the slow path and with 1% on the fast one, some minutes; without it
+     * only the first two variants with loss on the slow path, 6 simulated seconds).
      *
      * <p>One comparison is asserted, because it is structural rather than a measured speed:
      * without NR-SACK a chunk sent on the fast path stays in the send buffer until every chunk
@@ -217,16 +226,18 @@ class CmtNrSackSimulatedTest {
                 new Variant("all but send-buffer splitting", true, true, false));
         List<String> rows = new ArrayList<>();
         List<Run> lossy = new ArrayList<>();
-        for (double loss : full ? new double[] {0.0, 0.01} : new double[] {0.01}) {
+        // {fast path loss, slow path loss}
+        double[][] losses = full ? new double[][] {{0, 0}, {0, 0.01}, {0.01, 0}} : new double[][] {{0, 0.01}};
+        for (double[] loss : losses) {
             for (Variant v : full ? variants : variants.subList(0, 2)) {
                 SctpOptions o = cmt(v.nr, v.cuc, v.split, buf);
-                Run r = run(5, o, o, loss, 2 * S, (full ? 10 : 6) * S);
-                if (loss > 0) {
+                Run r = run(5, o, o, loss[0], loss[1], 2 * S, (full ? 10 : 6) * S);
+                if (loss[1] > 0) {
                     lossy.add(r);
                 }
                 rows.add(String.format(
                         "| %s | %s | %.2f | %.1f | %.0f | %.1f | %d |",
-                        loss == 0 ? "none" : "1% on the slow path",
+                        loss[1] > 0 ? "1% on the slow path" : loss[0] > 0 ? "1% on the fast path" : "none",
                         v.name,
                         r.goodputMbps(),
                         r.slowSharePercent(),
