@@ -82,6 +82,72 @@ class CmtNrSackSenderTest {
         assertEquals(SenderFixture.options(true).sendBufferBytes(), g.tx.freeBytes());
     }
 
+    /**
+     * A message of three fragments with a 10 ms lifetime, its middle fragment NR-acknowledged: when
+     * its lifetime ends it is abandoned (RFC 3758) and the NR-acknowledged fragment leaves every
+     * count with it; once the cumulative ack passes the message, the send buffer is whole again.
+     */
+    @Test
+    void abandoningAPartlyNrAckedMessageLeavesTheCountsConsistent() throws Exception {
+        CmtSenderTest.Fx g = fx(base());
+        g.tx.setPartialReliability(true);
+        g.a.setCwnd(1 << 20);
+        g.tx.send(0, 1, false, false, ByteBuffer.wrap(new byte[3 * FULL]), org.sctpj.stack.PrPolicy.timeToLive(10), 0);
+        for (int i = 0; i < 3; i++) {
+            g.pb.reset(1, 2, 3, g.a.maxPacketBytes());
+            g.tx.fill(g.pb, g.a, g.paths, 0);
+        }
+        nrSack(g, 2, 2);
+        assertEquals(FULL, g.tx.nrPinnedBytes());
+        g.tx.onT3Expired(g.a, g.paths, 50_000_000L); // past its lifetime: abandoned
+        assertEquals(1, g.tx.prStatus().total().sent(), "abandoned after some of it was sent");
+        assertEquals(0, g.tx.nrAckedBytes());
+        assertEquals(0, g.tx.nrPinnedBytes());
+        assertEquals(0, g.tx.outstandingBytes());
+        g.tx.onSack(TSN0 + 2, 1 << 20, NONE, NONE, 0, 0, g.paths, 60_000_000L);
+        assertEquals(0, g.tx.outstandingCount());
+        assertEquals(SenderFixture.options(true).sendBufferBytes(), g.tx.freeBytes());
+    }
+
+    /**
+     * Hostile NR-SACKs (blocks out of order, overlapping the renegable ones, beyond the TSNs sent,
+     * the same block repeated) throw nothing and leave the counts within their bounds.
+     */
+    @Test
+    void hostileNrSacksKeepTheCountsWithinBounds() throws Exception {
+        CmtSenderTest.Fx f = fx(base());
+        f.sendAlternating(6);
+        long buffer = SenderFixture.options(true).sendBufferBytes();
+        int[][][] sacks = {
+            {{4, 6}, {2, 3, 9, 9}},
+            {{2, 3}, {6, 6, 2, 3, 40_000, 65_535}},
+            {{}, {1, 65_535}},
+            {{3, 3, 3, 3}, {3, 3, 3, 3}},
+            {{}, {}},
+        };
+        for (int[][] sk : sacks) {
+            int[] gs = new int[sk[0].length / 2];
+            int[] ge = new int[gs.length];
+            int[] ns = new int[sk[1].length / 2];
+            int[] ne = new int[ns.length];
+            for (int i = 0; i < gs.length; i++) {
+                gs[i] = sk[0][2 * i];
+                ge[i] = sk[0][2 * i + 1];
+            }
+            for (int i = 0; i < ns.length; i++) {
+                ns[i] = sk[1][2 * i];
+                ne[i] = sk[1][2 * i + 1];
+            }
+            f.tx.onSack(TSN0 - 1, 1 << 20, gs, ge, gs.length, ns, ne, ns.length, 0, f.paths, 1_000_000L);
+            assertTrue(f.tx.nrAckedBytes() >= 0 && f.tx.nrAckedBytes() <= 6L * FULL);
+            assertTrue(f.tx.outstandingBytes() >= 0 && f.tx.outstandingBytes() + f.tx.nrAckedBytes() == 6L * FULL);
+            assertTrue(f.tx.freeBytes() <= buffer);
+        }
+        f.tx.onSack(TSN0 + 5, 1 << 20, NONE, NONE, 0, 0, f.paths, 2_000_000L);
+        assertEquals(buffer, f.tx.freeBytes());
+        assertEquals(0, f.tx.nrAckedBytes());
+    }
+
     @Test
     void nrAckedChunksAreNeverRenegedNorRetransmitted() throws Exception {
         CmtSenderTest.Fx nr = fx(base());
