@@ -84,6 +84,7 @@ static struct {
 	int bulk_thread;        /* bulk: send from the main thread, woken by the callback */
 	int echo_callback;      /* echo: send each echo from inside the receive callback */
 	int plain;              /* disable usrsctp's extensions (PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN) */
+	int nrsack;             /* --nrsack: offer NR-SACK and turn CMT on (usrsctp sends NR-SACKs only with CMT) */
 	int warmup;             /* pingpong: round trips not counted */
 	int verbose;
 	/* extensions (issue 12) */
@@ -1641,6 +1642,7 @@ static void usage(void)
 	       "  --auth-key ID:HEX    AUTH: an endpoint pair shared key (SCTP_AUTH_KEY)\n"
 	       "  --auth-active ID     AUTH: the key to send with (SCTP_AUTH_ACTIVE_KEY)\n"
 	       "  --plain              disable PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN in INIT\n"
+	       "  --nrsack             offer NR-SACK (sysctl nrsack_enable) and turn CMT on (cmt_on_off)\n"
 	       "  --warmup N           pingpong: round trips not measured (default 10)\n"
 	       "  --pr ttl|rtx|prio    client: send every message with this PR-SCTP policy (RFC 7496); prio:\n"
 	       "                       even messages priority 0, odd ones --pr-value; waits until each message\n"
@@ -1672,7 +1674,7 @@ int main(int argc, char **argv)
 		{"idata", 0, 0, 1009}, {"big", 1, 0, 1010}, {"reconfig", 0, 0, 1011}, {"reset", 1, 0, 1012},
 		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015},
 		{"bulk-thread", 0, 0, 1016}, {"echo-callback", 0, 0, 1017}, {"auth-chunks", 1, 0, 1018},
-		{"auth-key", 1, 0, 1019}, {"auth-active", 1, 0, 1020}, {0, 0, 0, 0}};
+		{"auth-key", 1, 0, 1019}, {"auth-active", 1, 0, 1020}, {"nrsack", 0, 0, 1021}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1732,6 +1734,7 @@ int main(int argc, char **argv)
 		case 1019: o.auth_key = optarg; break;
 		case 1020: o.auth_active = atoi(optarg); break;
 		case 'x': o.plain = 1; break;
+		case 1021: o.nrsack = 1; break;
 		case 'w': o.warmup = atoi(optarg); break;
 		case 'v': o.verbose = 1; break;
 		case 1001: o.rto_min = atoi(optarg); break;
@@ -1822,6 +1825,10 @@ int main(int argc, char **argv)
 		usrsctp_sysctl_set_sctp_reconfig_enable(0);
 		usrsctp_sysctl_set_sctp_nrsack_enable(0);
 		usrsctp_sysctl_set_sctp_ecn_enable(0);
+	}
+	if (o.nrsack) {
+		usrsctp_sysctl_set_sctp_nrsack_enable(1);
+		usrsctp_sysctl_set_sctp_cmt_on_off(1);
 	}
 	if (!o.threshold_set && o.mode == M_BULK) {
 		o.threshold = (uint32_t)o.size; /* tsctp's choice: called back when one more message fits */

@@ -742,6 +742,17 @@ public final class Endpoint {
         return a == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(a.sendBufferFree());
     }
 
+    /**
+     * Bytes of the association's send buffer held by data sent and not yet cumulatively
+     * acknowledged (RFC 9260 section 6.2.1), less what an NR-SACK acknowledged as non-renegable
+     * ({@link Extension#NR_SACK}); the rest of the used buffer is data not sent yet. Empty when the
+     * association is gone.
+     */
+    public java.util.OptionalLong sendBufferOutstanding(AssociationId id) {
+        Association a = byId.get(id);
+        return a == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(a.sendBufferOutstanding());
+    }
+
     /** The live associations. */
     public List<AssociationId> associations() {
         return List.copyOf(byId.keySet());

@@ -41,7 +41,20 @@ public enum Extension {
      * org.sctpj.stack.llp.LowerLayer#send(java.nio.ByteBuffer, java.net.InetAddress,
      * java.net.InetAddress, int)}).
      */
-    ECN(0x0C);
+    ECN(0x0C),
+
+    /**
+     * Non-renegable selective acknowledgements (NR-SACK, chunk type 0x10, as in
+     * draft-natarajan-tsvwg-sctp-nrsack-08 and usrsctp, which offers it with its sysctl {@code
+     * nr_sack_on_off}): the NR-SACK chunk in Supported Extensions. With it, our receiver, which
+     * never reneges, acknowledges with NR-SACK and reports every out-of-order TSN as
+     * non-renegable; as a sender we take NR-acknowledged chunks out of the send buffer at once
+     * (they no longer count against {@link SctpOptions#sendBufferBytes()}) and never retransmit
+     * them. Meant for Concurrent Multipath Transfer ({@link SctpOptions#cmt()}), where chunks sent
+     * on a fast path are otherwise held until a slow path's earlier ones arrive. Not offered by
+     * default.
+     */
+    NR_SACK(0x10);
 
     private final int chunkType;
 

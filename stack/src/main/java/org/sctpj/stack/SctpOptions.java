@@ -143,6 +143,15 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     passing. With it on, the search overrides {@link Endpoint#setPathMtu}
  * @param pmtuMax the largest path MTU the search tries (the MTU of the interface or of the
  *     network); 0, the default, means {@code pathMtu}
+ * @param cmtRtxPseudoCumack with {@code cmt}, the cwnd update of CUCv2 (Iyengar et al.): each
+ *     destination keeps two pseudo-cumulative acks, the earliest chunk in flight there sent once and
+ *     the earliest one retransmitted there, and its cwnd may grow in slow start when a SACK
+ *     acknowledges either. Off, one pseudo-cumulative ack covers both, so while a retransmission
+ *     sent to a destination is in flight, new data acknowledged there does not open its slow start.
+ *     On by default
+ * @param sendBufferSplitting with {@code cmt}, each destination may hold at most its share (1/n
+ *     of n active destinations) of {@code sendBufferBytes} in flight, as usrsctp's send buffer
+ *     splitting does, so a slow path cannot take the whole send buffer (false)
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -186,7 +195,9 @@ public record SctpOptions(
         Set<Integer> authChunks,
         List<Integer> authHmacs,
         boolean pmtuDiscovery,
-        int pmtuMax) {
+        int pmtuMax,
+        boolean cmtRtxPseudoCumack,
+        boolean sendBufferSplitting) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -281,7 +292,9 @@ public record SctpOptions(
             Set.of(),
             List.of(3, 1),
             false,
-            0);
+            0,
+            true,
+            false);
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -525,6 +538,8 @@ public record SctpOptions(
         private List<Integer> authHmacs;
         private boolean pmtuDiscovery;
         private int pmtuMax;
+        private boolean cmtRtxPseudoCumack;
+        private boolean sendBufferSplitting;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -572,6 +587,8 @@ public record SctpOptions(
             authHmacs = o.authHmacs;
             pmtuDiscovery = o.pmtuDiscovery;
             pmtuMax = o.pmtuMax;
+            cmtRtxPseudoCumack = o.cmtRtxPseudoCumack;
+            sendBufferSplitting = o.sendBufferSplitting;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -885,6 +902,18 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#cmtRtxPseudoCumack()}: CUCv2's cwnd update under CMT (on by default). */
+        public Builder cmtRtxPseudoCumack(boolean on) {
+            cmtRtxPseudoCumack = on;
+            return this;
+        }
+
+        /** Sets {@link SctpOptions#sendBufferSplitting()}: each CMT destination keeps its share of the send buffer. */
+        public Builder sendBufferSplitting(boolean on) {
+            sendBufferSplitting = on;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -954,7 +983,9 @@ public record SctpOptions(
                     authChunks,
                     authHmacs,
                     pmtuDiscovery,
-                    pmtuMax);
+                    pmtuMax,
+                    cmtRtxPseudoCumack,
+                    sendBufferSplitting);
         }
     }
 }

@@ -138,6 +138,9 @@ public final class ConformanceMonitor {
 
     static final int ECN_CAPABLE = 0x8000;
 
+    /** NR-SACK (draft-natarajan-tsvwg-sctp-nrsack-08): chunk type 0x10 in Supported Extensions. */
+    static final int EXT_NR_SACK = 64;
+
     static final int FORWARD_TSN_SUPPORTED = 0xc000;
     static final int SUPPORTED_EXTENSIONS = 0x8008;
     static final int ADAPTATION_LAYER_INDICATION = 0xc006;
@@ -196,6 +199,11 @@ public final class ConformanceMonitor {
         boolean echoPending;
 
         int echoTsn;
+        /**
+         * Per Verification Tag of this node's NR-SACKs: the cumulative ack of the last one, then its
+         * NR gap blocks (start, end offsets): what this node promised never to renege on.
+         */
+        final Map<Integer, int[]> nrPromised = new HashMap<>();
 
         void pair(int own, int peer) {
             pairs.computeIfAbsent(own, k -> new HashSet<>()).add(peer);
@@ -612,6 +620,7 @@ public final class ConformanceMonitor {
                             case FORWARD_TSN -> ext |= EXT_PR_SCTP;
                             case I_DATA -> ext |= EXT_I_DATA;
                             case RECONFIG -> ext |= EXT_RECONFIG;
+                            case NR_SACK -> ext |= EXT_NR_SACK;
                             default -> {}
                         }
                     }
@@ -721,6 +730,10 @@ public final class ConformanceMonitor {
         int cum = b.getInt(off + 4);
         long rwnd = b.getInt(off + 8) & 0xffffffffL;
         int nGaps = b.getShort(off + 12) & 0xffff;
+        if (nr && clen >= 20) {
+            // NR-SACK: the NR Gap Ack Blocks follow the Gap Ack Blocks; both acknowledge (4.1).
+            nGaps += b.getShort(off + 14) & 0xffff;
+        }
         int first = off + (nr ? 20 : 16);
         if (first + 4L * nGaps > off + clen) {
             nGaps = Math.max(0, (off + clen - first) / 4);
@@ -974,10 +987,12 @@ public final class ConformanceMonitor {
                     checkReconfig(c, flow(side, srcPort, dstPort, vtag), vtag, off, clen);
                 } else if (type == ECNE || type == CWR) {
                     checkEcn(c, type, off, clen, srcPort, dstPort, vtag);
+                } else if (type == NR_SACK) {
+                    checkNrSack(c, vtag, off, clen);
                 }
                 off += (clen + 3) & ~3;
             }
-            if (c.echoPending && (once[SACK] > 0 || dataSeen) && !ecneSeen) {
+            if (c.echoPending && (once[SACK] > 0 || once[NR_SACK] > 0 || dataSeen) && !ecneSeen) {
                 fail("a packet with SACK or DATA without the ECNE while the ECNE of TSN "
                         + Integer.toUnsignedString(c.echoTsn)
                         + " is not covered by a CWR: the ECNE goes in every packet until then (RFC 9260"
@@ -991,6 +1006,85 @@ public final class ConformanceMonitor {
                 }
                 checkData(srcPort, dstPort, vtag);
             }
+        }
+
+        /**
+         * An NR-SACK (draft-natarajan-tsvwg-sctp-nrsack-08 sections 4.1 and 5), once negotiated:
+         * its Gap Ack Blocks and NR Gap Ack Blocks each lie above the Cumulative TSN Ack (offsets
+         * from 1), ascending and apart; a TSN is reported renegable or non-renegable, never both;
+         * and a TSN reported non-renegable stays reported so (or below the cumulative ack) in every
+         * later NR-SACK of the association: its receiver promised never to renege on it.
+         */
+        void checkNrSack(Conn c, int vtag, int off, int clen) {
+            if (clen < 20) {
+                fail("NR-SACK shorter than its 20 fixed bytes (draft-natarajan-tsvwg-sctp-nrsack-08 4.1)");
+            }
+            int cum = b.getInt(off + 4);
+            int gaps = b.getShort(off + 12) & 0xffff;
+            int nrGaps = b.getShort(off + 14) & 0xffff;
+            int dups = b.getShort(off + 16) & 0xffff;
+            if (20 + 4 * (gaps + nrGaps + dups) != clen) {
+                fail("NR-SACK whose " + gaps + " gap blocks, " + nrGaps + " NR gap blocks and " + dups
+                        + " duplicate TSNs do not fill its length " + clen
+                        + " (draft-natarajan-tsvwg-sctp-nrsack-08 4.1)");
+            }
+            int[] g = blocks(off + 20, gaps, "Gap Ack Block");
+            int[] nr = blocks(off + 20 + 4 * gaps, nrGaps, "NR Gap Ack Block");
+            for (int i = 0; i < g.length; i += 2) {
+                for (int k = 0; k < nr.length; k += 2) {
+                    if (g[i] <= nr[k + 1] && nr[k] <= g[i + 1]) {
+                        fail("NR-SACK reports TSNs both renegable and non-renegable (gap block " + g[i] + "-"
+                                + g[i + 1] + ", NR gap block " + nr[k] + "-" + nr[k + 1]
+                                + "; draft-natarajan-tsvwg-sctp-nrsack-08 4.1)");
+                    }
+                }
+            }
+            int[] before = c.nrPromised.get(vtag);
+            if (before != null) {
+                int beforeCum = before[0];
+                for (int i = 1; i < before.length; i += 2) {
+                    for (int t = beforeCum + before[i]; serialLe(t, beforeCum + before[i + 1]); t++) {
+                        if (serialLe(t, cum)) {
+                            continue;
+                        }
+                        int o = t - cum;
+                        boolean kept = false;
+                        for (int k = 0; k < nr.length && !kept; k += 2) {
+                            kept = nr[k] <= o && o <= nr[k + 1];
+                        }
+                        if (!kept) {
+                            fail("NR-SACK no longer reports TSN " + Integer.toUnsignedString(t)
+                                    + " non-renegable, though an earlier NR-SACK did and the cumulative ack "
+                                    + Integer.toUnsignedString(cum) + " does not cover it: a non-renegable TSN is"
+                                    + " never reneged (draft-natarajan-tsvwg-sctp-nrsack-08 5)");
+                        }
+                    }
+                }
+            }
+            int[] keep = new int[1 + nr.length];
+            keep[0] = cum;
+            System.arraycopy(nr, 0, keep, 1, nr.length);
+            c.nrPromised.put(vtag, keep);
+        }
+
+        /** The offsets of {@code n} gap blocks at {@code at}, as start, end pairs, checked ascending and apart. */
+        private int[] blocks(int at, int n, String what) {
+            int[] out = new int[2 * n];
+            int prevEnd = 0;
+            for (int i = 0; i < n; i++) {
+                int s0 = b.getShort(at + 4 * i) & 0xffff;
+                int e0 = b.getShort(at + 4 * i + 2) & 0xffff;
+                if (s0 < 1 || s0 > e0 || s0 <= prevEnd) {
+                    fail(
+                            "NR-SACK " + what + " #" + (i + 1) + " (" + s0 + "-" + e0 + ") is not above the cumulative"
+                                    + " ack and after the block before it (" + prevEnd
+                                    + "): blocks are ascending and apart (RFC 9260 3.3.4; draft-natarajan-tsvwg-sctp-nrsack-08 4.1)");
+                }
+                out[2 * i] = s0;
+                out[2 * i + 1] = e0;
+                prevEnd = e0;
+            }
+            return out;
         }
 
         /**
@@ -1636,6 +1730,10 @@ public final class ConformanceMonitor {
             case RECONFIG -> (negotiated & EXT_RECONFIG) != 0
                     ? null
                     : "RE-CONFIG without stream reconfiguration negotiated by both ends (RFC 6525 5.1.1)";
+            case NR_SACK -> (negotiated & EXT_NR_SACK) != 0
+                    ? null
+                    : "NR-SACK without NR-SACK announced by both ends (Supported Extensions,"
+                            + " draft-natarajan-tsvwg-sctp-nrsack-08 section 4.1)";
             case ECNE, CWR -> (negotiated & EXT_ECN) != 0
                     ? null
                     : name(type) + " without ECN announced by both ends (ECN Capable parameter, RFC 9260"

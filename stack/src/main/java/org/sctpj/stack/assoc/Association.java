@@ -250,6 +250,14 @@ public final class Association {
     }
 
     /**
+     * Bytes of the send buffer held by data sent and not yet cumulatively acknowledged, less what
+     * an NR-SACK acknowledged as non-renegable (0 before establishment).
+     */
+    public long sendBufferOutstanding() {
+        return t.tx == null ? 0 : t.tx.outstandingBytes();
+    }
+
+    /**
      * The local address packets to {@code peer} leave from: the address policy's pair for it if
      * there is one, else what the endpoint chooses.
      */
@@ -534,6 +542,13 @@ public final class Association {
                     }
                 }
                 case ChunkType.SACK -> t.data.onSack(pkt, i, now);
+                case ChunkType.NR_SACK -> {
+                    if (t.has(Extension.NR_SACK)) {
+                        t.data.onNrSack(pkt, i, now);
+                    } else if (!onUnrecognized(pkt, i)) {
+                        closedDuring = true; // not negotiated: an unrecognized chunk
+                    }
+                }
                 case ChunkType.INIT -> t.collision.onInit(pkt, i, now);
                 case ChunkType.INIT_ACK -> t.collision.onInitAck(pkt, i, now);
                 case ChunkType.COOKIE_ECHO -> {

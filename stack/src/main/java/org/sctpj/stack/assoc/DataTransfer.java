@@ -31,6 +31,7 @@ import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.stack.wire.chunk.DataChunkView;
 import org.sctpj.stack.wire.chunk.ErrorChunk;
 import org.sctpj.stack.wire.chunk.IDataChunk;
+import org.sctpj.stack.wire.chunk.NrSackChunkView;
 import org.sctpj.stack.wire.chunk.SackChunkView;
 
 /**
@@ -61,8 +62,11 @@ public final class DataTransfer {
     // Reused on the data path so that a packet of DATA or SACK allocates nothing.
     private final DataChunkView dataView = new DataChunkView();
     private final SackChunkView sackView = new SackChunkView();
+    private final NrSackChunkView nrSackView = new NrSackChunkView();
     private int[] gapStarts = new int[16];
     private int[] gapEnds = new int[16];
+    private int[] nrStarts = new int[16];
+    private int[] nrEnds = new int[16];
     private final DataReceiver.MessageSink messageSink = new DataReceiver.MessageSink() {
         @Override
         public void message(
@@ -346,13 +350,64 @@ public final class DataTransfer {
         long freeBefore = t.tx.freeBytes();
         AckResult r = t.tx.onSack(
                 s.cumTsnAck(), Integer.toUnsignedLong(s.aRwnd()), starts, ends, n, s.dupCount(), t.paths, now);
+        afterSack(r, n > 0, s.dupCount(), freeBefore, now);
+    }
+
+    /** The counters of a SACK or NR-SACK just processed, then {@link #afterAck}. */
+    private void afterSack(AckResult r, boolean gaps, int dupCount, long freeBefore, long now) {
         Counters c = t.counters;
         c.sacksReceived++;
-        c.gapSacksReceived += n > 0 ? 1 : 0;
-        c.duplicatesReportedByPeer += s.dupCount();
+        c.gapSacksReceived += gaps ? 1 : 0;
+        c.duplicatesReportedByPeer += dupCount;
         c.fastRetransmits += r.fastRetransmitsMarked();
         c.fastRecoveries += r.enteredFastRecovery() ? 1 : 0;
         afterAck(r, freeBefore, now);
+    }
+
+    /**
+     * NR-SACK (draft-natarajan-tsvwg-sctp-nrsack-08 section 5), once negotiated: a SACK whose NR
+     * Gap Ack Blocks also free the chunks they cover from the send buffer.
+     */
+    void onNrSack(InboundPacket pkt, int i, long now) {
+        if (t.tx == null || t.settingUp()) {
+            return;
+        }
+        NrSackChunkView s = nrSackView;
+        if (!s.wrap(pkt.buffer(), pkt.offset(i), pkt.length(i))) {
+            return;
+        }
+        int n = s.gapBlockCount();
+        int nr = s.nrGapBlockCount();
+        if (n > gapStarts.length) {
+            gapStarts = new int[Math.max(n, gapStarts.length * 2)];
+            gapEnds = new int[gapStarts.length];
+        }
+        if (nr > nrStarts.length) {
+            nrStarts = new int[Math.max(nr, nrStarts.length * 2)];
+            nrEnds = new int[nrStarts.length];
+        }
+        for (int g = 0; g < n; g++) {
+            gapStarts[g] = s.gapStart(g);
+            gapEnds[g] = s.gapEnd(g);
+        }
+        for (int g = 0; g < nr; g++) {
+            nrStarts[g] = s.nrGapStart(g);
+            nrEnds[g] = s.nrGapEnd(g);
+        }
+        long freeBefore = t.tx.freeBytes();
+        AckResult r = t.tx.onSack(
+                s.cumTsnAck(),
+                Integer.toUnsignedLong(s.aRwnd()),
+                gapStarts,
+                gapEnds,
+                n,
+                nrStarts,
+                nrEnds,
+                nr,
+                s.dupCount(),
+                t.paths,
+                now);
+        afterSack(r, n + nr > 0, s.dupCount(), freeBefore, now);
     }
 
     /**
@@ -689,7 +744,8 @@ public final class DataTransfer {
             t.counters.sacksSent++;
             t.counters.gapSacksSent += t.rx.highestTsn() != t.rx.cumulativeTsn() ? 1 : 0;
             bundleEcne();
-            t.rx.writeSack(sackWriter, pb.remaining());
+            // NR-SACK negotiated: every out-of-order TSN is reported non-renegable (we never renege).
+            t.rx.writeSack(sackWriter, pb.remaining(), t.has(Extension.NR_SACK));
             return true;
         }
         return false;

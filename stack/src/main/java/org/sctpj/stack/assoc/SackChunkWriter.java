@@ -18,4 +18,9 @@ final class SackChunkWriter implements SackWriter {
     public void sack(int cumTsn, long aRwnd, int[] gapStarts, int[] gapEnds, int gapCount, int[] dups, int dupCount) {
         pb.tryAddSack(cumTsn, (int) Math.min(aRwnd, 0xffffffffL), gapStarts, gapEnds, gapCount, dups, dupCount);
     }
+
+    @Override
+    public void nrSack(int cumTsn, long aRwnd, int[] nrStarts, int[] nrEnds, int nrCount, int[] dups, int dupCount) {
+        pb.tryAddNrSack(cumTsn, (int) Math.min(aRwnd, 0xffffffffL), nrStarts, nrEnds, nrCount, dups, dupCount);
+    }
 }

@@ -1272,7 +1272,18 @@ public final class DataReceiver {
      * @param maxBytes room for the SACK chunk, its 16 fixed bytes included
      */
     public void writeSack(SackWriter w, int maxBytes) {
-        int room = Math.max(0, (maxBytes - 16) / 4);
+        writeSack(w, maxBytes, false);
+    }
+
+    /**
+     * As {@link #writeSack(SackWriter, int)}; with {@code nonRenegable} (NR-SACK negotiated,
+     * draft-natarajan-tsvwg-sctp-nrsack-08) the content goes to {@link SackWriter#nrSack} as NR gap
+     * blocks, with {@code maxBytes} counting the NR-SACK's 20 fixed bytes: this receiver never
+     * reneges (a TSN it reported stays received until delivered), so every out-of-order TSN it
+     * holds is non-renegable, delivered or not.
+     */
+    public void writeSack(SackWriter w, int maxBytes, boolean nonRenegable) {
+        int room = Math.max(0, (maxBytes - (nonRenegable ? 20 : 16)) / 4);
         int gapRoom = Math.min(room, 32768);
         if (gapStarts.length < gapRoom && tracker.hasGaps()) {
             int n = Math.min(gapRoom, Math.max(gapStarts.length * 2, 64));
@@ -1282,7 +1293,11 @@ public final class DataReceiver {
         int gaps = tracker.hasGaps() ? tracker.gapBlocks(gapStarts, gapEnds, Math.min(gapRoom, gapStarts.length)) : 0;
         int dupsOut = Math.min(dupCount, room - gaps);
         long rwnd = aRwnd();
-        w.sack(tracker.cumulativeTsn(), rwnd, gapStarts, gapEnds, gaps, dups, dupsOut);
+        if (nonRenegable) {
+            w.nrSack(tracker.cumulativeTsn(), rwnd, gapStarts, gapEnds, gaps, dups, dupsOut);
+        } else {
+            w.sack(tracker.cumulativeTsn(), rwnd, gapStarts, gapEnds, gaps, dups, dupsOut);
+        }
         dupCount = 0;
         immediate = false;
         sackSlots[sackSlot] = Long.MAX_VALUE;

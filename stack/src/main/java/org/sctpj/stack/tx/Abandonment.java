@@ -201,8 +201,8 @@ final class Abandonment {
      * TSN, the counters count it and the listener gets its data back.
      */
     void abandon(OutboundMessage m, SendFailedReason reason) {
-        if (m.abandoned) {
-            return;
+        if (m.abandoned || (m.nrAckedBytes == m.length && m.data == null)) {
+            return; // wholly NR-acknowledged (NR-SACK): delivered for good, nothing to give up
         }
         m.abandoned = true;
         boolean sent = m.sentOffset > 0;

@@ -20,7 +20,12 @@ import org.sctpj.stack.wire.Serial;
  *       sent at entry is acknowledged;
  *   <li>the cwnd update by pseudo-cumulative ack (CUC): a destination's slow start counts an
  *       acknowledgement as advancing when the earliest chunk outstanding on it was acknowledged,
- *       not only when the association's cumulative ack moves;
+ *       not only when the association's cumulative ack moves; with {@link
+ *       SctpOptions#cmtRtxPseudoCumack()} (CUCv2, the default) two such points are kept per
+ *       destination, the earliest chunk in flight there sent once and the earliest retransmission
+ *       in flight there, and either acknowledged counts, so that a retransmission in flight on a
+ *       destination (one more RTT away) does not stop its slow start while its new data is
+ *       acknowledged;
  *   <li>T3-rtx expiry leaves per-destination Fast Recovery as it was: ending it too would change
  *       how much of a shared bottleneck CMT takes (the coupled controller couples congestion
  *       avoidance, not the slow start that follows), which is a question of its own.
@@ -31,6 +36,8 @@ final class CmtLossDetector implements LossDetector {
     private final RetransmissionQueue queue;
     private final CongestionController cc;
     private final boolean delayedAck;
+    /** CUCv2: a pseudo-cumack for chunks sent once and one for retransmissions. */
+    private final boolean rtxPseudoCumack;
     /** Bit i: destination i is in Fast Recovery. */
     private long recoveryMask;
 
@@ -41,6 +48,7 @@ final class CmtLossDetector implements LossDetector {
         this.queue = queue;
         this.cc = cc;
         this.delayedAck = o.cmtDelayedAck();
+        this.rtxPseudoCumack = o.cmtRtxPseudoCumack();
     }
 
     @Override
@@ -53,7 +61,7 @@ final class CmtLossDetector implements LossDetector {
 
     @Override
     public boolean ackAdvances(Path p, boolean cumAckAdvanced) {
-        return queue.earliestAcked(p.index());
+        return rtxPseudoCumack ? queue.pseudoCumackAdvanced(p.index()) : queue.earliestAcked(p.index());
     }
 
     @Override

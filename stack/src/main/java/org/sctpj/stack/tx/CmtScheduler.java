@@ -27,7 +27,10 @@ import org.sctpj.stack.path.PathStatus;
  *       its own cwnd ({@link #transmit});
  *   <li>buffer splitting ({@link SctpOptions#bufferSplitting()}): with n such destinations, each
  *       may have at most 1/n of the peer's window in flight, so that one failing path cannot take
- *       the whole window.
+ *       the whole window;
+ *   <li>send-buffer splitting ({@link SctpOptions#sendBufferSplitting()}, as usrsctp's
+ *       {@code SCTP_SEND_BUFFER_SPLITTING}): each may have at most 1/n of our send buffer in flight,
+ *       so that a slow destination cannot hold the whole send buffer while a fast one waits.
  * </ul>
  *
  * <p>The rules on which destinations are eligible are static; the instance keeps the round-robin
@@ -38,6 +41,8 @@ public final class CmtScheduler implements PathScheduling {
 
     private final RetransmissionPolicy policy;
     private final boolean bufferSplitting;
+    private final boolean sendBufferSplitting;
+    private final long sendBuffer;
     /** The path after the one that last got data, for round robin over destinations. */
     private int nextPath;
     /** Where retransmissions go in the packet being filled (null: wherever it is sent). */
@@ -46,6 +51,8 @@ public final class CmtScheduler implements PathScheduling {
     CmtScheduler(SctpOptions o) {
         this.policy = o.retransmissionPolicy();
         this.bufferSplitting = o.bufferSplitting();
+        this.sendBufferSplitting = o.sendBufferSplitting();
+        this.sendBuffer = o.sendBufferBytes();
     }
 
     @Override
@@ -88,18 +95,20 @@ public final class CmtScheduler implements PathScheduling {
 
     /**
      * Buffer splitting: with n active destinations, p may have at most 1/n of the peer's window
-     * (its last a_rwnd, that is the free estimate plus what is unacknowledged) in flight.
+     * (its last a_rwnd, that is the free estimate plus what is unacknowledged) in flight, and with
+     * send-buffer splitting at most 1/n of {@link SctpOptions#sendBufferBytes()}.
      */
     @Override
     public boolean withinShare(Path p, List<Path> paths, long peerWindow) {
-        if (!bufferSplitting) {
+        if (!bufferSplitting && !sendBufferSplitting) {
             return true;
         }
         int n = activeCount(paths);
         if (n <= 1 || !takesNewData(p)) {
             return true;
         }
-        return p.flightSize() < peerWindow / n;
+        long flight = p.flightSize();
+        return (!bufferSplitting || flight < peerWindow / n) && (!sendBufferSplitting || flight < sendBuffer / n);
     }
 
     @Override

@@ -385,12 +385,30 @@ public final class DataSender {
         return queue.queuedMessages() == 0 && queue.heldMessages() == 0 && outstanding.size() == 0;
     }
 
+    /**
+     * User bytes acknowledged as non-renegable by an NR-SACK and not yet cumulatively: out of the
+     * send buffer, in memory until the cumulative ack passes them.
+     */
+    public long nrAckedBytes() {
+        return outstanding.nrAckedBytes();
+    }
+
+    /** The NR-acknowledged bytes whose messages still hold their data (not wholly NR-acknowledged yet). */
+    long nrPinnedBytes() {
+        return outstanding.nrPinnedBytes();
+    }
+
+    /** How often the peer left out of a SACK a chunk it had acknowledged as non-renegable (ignored). */
+    public int nrReneged() {
+        return outstanding.nrReneged();
+    }
+
     /** DATA chunks sent and not covered by the cumulative ack. */
     public int outstandingCount() {
         return outstanding.size();
     }
 
-    /** User bytes of the chunks of {@link #outstandingCount()}. */
+    /** User bytes of the chunks of {@link #outstandingCount()}, less those NR-acknowledged ({@link #nrAckedBytes()}). */
     public long outstandingBytes() {
         return outstanding.outstandingBytes();
     }
@@ -514,6 +532,32 @@ public final class DataSender {
             int dupCount,
             List<Path> paths,
             long now) {
+        return onSack(cumTsnAck, aRwnd, gapStarts, gapEnds, gapCount, gapStarts, gapEnds, 0, dupCount, paths, now);
+    }
+
+    /**
+     * Processes an NR-SACK (draft-natarajan-tsvwg-sctp-nrsack-08 section 5) as {@link #onSack(int,
+     * long, int[], int[], int, int, List, long)} processes a SACK, with its NR Gap Ack Blocks: a
+     * chunk they cover is acknowledged as a gap block would, and is non-renegable besides: it
+     * leaves the send buffer at once ({@link #freeBytes()} grows by its length) and is never
+     * retransmitted, even if a later SACK leaves it out.
+     *
+     * @param nrStarts start offsets of the NR gap blocks (relative to {@code cumTsnAck}), ascending
+     * @param nrEnds end offsets, inclusive
+     * @param nrCount NR gap blocks used from the arrays
+     */
+    public AckResult onSack(
+            int cumTsnAck,
+            long aRwnd,
+            int[] gapStarts,
+            int[] gapEnds,
+            int gapCount,
+            int[] nrStarts,
+            int[] nrEnds,
+            int nrCount,
+            int dupCount,
+            List<Path> paths,
+            long now) {
         AckResult r = result;
         r.clear();
         RetransmissionQueue q = outstanding;
@@ -530,12 +574,12 @@ public final class DataSender {
         // Without gap blocks and without gap-acknowledged chunks outstanding, no chunk can be
         // covered, reneged or missed: the passes over the whole window below are skipped, which
         // keeps a plain cumulative SACK O(chunks acknowledged) instead of O(window).
-        boolean plain = gapCount == 0 && !q.hasGapAcked() && loss.skipsPlainSack();
+        boolean plain = gapCount == 0 && nrCount == 0 && !q.hasGapAcked() && loss.skipsPlainSack();
         boolean cumAdvanced = Serial.gt(cumTsnAck, q.cumAck());
         q.ackCumulative(cumTsnAck, now);
         loss.onCumulativeAck(q.cumAck());
         if (!plain) {
-            q.ackGaps(gapStarts, gapEnds, gapCount, now);
+            q.ackGaps(gapStarts, gapEnds, gapCount, nrStarts, nrEnds, nrCount, now);
         }
         // Congestion window growth comes before any fast retransmit reduction (7.2.4 note).
         for (int pi0 = 0; pi0 < paths.size(); pi0++) {

@@ -41,6 +41,13 @@ final class OutboundMessage {
     boolean abandoned;
     /** Its place in the order the user queued messages, across streams (set by the {@link SendQueue}). */
     long seq;
+    /**
+     * Bytes of its fragments acknowledged by an NR-SACK (non-renegable): once they are the whole
+     * message it is delivered for good, and its data array goes back to the pool at once.
+     */
+    int nrAckedBytes;
+    /** Bytes of its NR-acknowledged fragments still in the retransmission queue. */
+    int nrQueuedBytes;
 
     OutboundMessage init(int streamId, int ppid, boolean unordered, boolean immediate, byte[] data, int length) {
         this.streamId = streamId;
@@ -59,6 +66,8 @@ final class OutboundMessage {
         this.prValue = 0;
         this.expiresAt = Long.MAX_VALUE;
         this.abandoned = false;
+        this.nrAckedBytes = 0;
+        this.nrQueuedBytes = 0;
         return this;
     }
 

@@ -9,6 +9,7 @@ import org.sctpj.stack.wire.chunk.Chunk;
 import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.stack.wire.chunk.DataChunk;
 import org.sctpj.stack.wire.chunk.IDataChunk;
+import org.sctpj.stack.wire.chunk.NrSackChunk;
 import org.sctpj.stack.wire.chunk.SackChunk;
 
 /**
@@ -258,6 +259,22 @@ public final class PacketBuilder {
         }
         authBefore(ChunkType.SACK);
         SackChunk.write(buf, cumTsnAck, aRwnd, gapStarts, gapEnds, gapCount, dups, dupCount);
+        chunkCount++;
+        return true;
+    }
+
+    /**
+     * Appends an NR-SACK (draft-natarajan-tsvwg-sctp-nrsack-08 section 4.1) whose out-of-order
+     * TSNs are all non-renegable: no Gap Ack Block, {@code nrCount} NR Gap Ack Blocks, the
+     * duplicates; returns false, adding nothing, if it does not fit.
+     */
+    public boolean tryAddNrSack(
+            int cumTsnAck, int aRwnd, int[] nrStarts, int[] nrEnds, int nrCount, int[] dups, int dupCount) {
+        if (NrSackChunk.length(0, nrCount, dupCount) > remaining()) {
+            return false;
+        }
+        authBefore(ChunkType.NR_SACK);
+        NrSackChunk.writeNonRenegable(buf, cumTsnAck, aRwnd, nrStarts, nrEnds, nrCount, dups, dupCount);
         chunkCount++;
         return true;
     }

@@ -29,6 +29,18 @@ final class RetransmissionQueue {
     private long outstandingBytes;
     /** Bytes of chunks acknowledged by neither the cumulative ack nor a gap block. */
     private long unackedBytes;
+    /**
+     * Bytes of chunks acknowledged by an NR Gap Ack Block and not yet by the cumulative ack: out of
+     * {@link #outstandingBytes}, still held in memory until the cumulative ack passes them.
+     */
+    private long nrAckedBytes;
+    /**
+     * The part of {@link #nrAckedBytes} whose messages still hold their data (a message's array is
+     * released once all of it is NR-acknowledged): what NR-SACK leaves in memory.
+     */
+    private long nrPinnedBytes;
+    /** A chunk reported non-renegable was later reported missing (the peer broke its promise). */
+    private int nrReneged;
     /** A zero window probe (RFC 9260 section 6.1 rule A) is outstanding. */
     private boolean probing;
     /** A SACK came while {@link #probing}, since the probe was sent or T3-rtx last expired. */
@@ -49,6 +61,13 @@ final class RetransmissionQueue {
     private final AckResult result;
     private final long[] newlyAckedBytes = new long[MAX_PATHS];
     private final SentChunk[] earliestBefore = new SentChunk[MAX_PATHS];
+    /** Per path, its earliest chunk in flight sent only once (CUCv2's pseudo-cumack), before this SACK. */
+    private final SentChunk[] earliestNewBefore = new SentChunk[MAX_PATHS];
+    /** Per path, its earliest retransmitted chunk in flight (CUCv2's rtx-pseudo-cumack), before this SACK. */
+    private final SentChunk[] earliestRtxBefore = new SentChunk[MAX_PATHS];
+    /** Per path index, the bytes of retransmitted chunks (sent more than once) in its flight. */
+    private final long[] rtxInFlight = new long[MAX_PATHS];
+
     private final int[] pendingOnPath = new int[MAX_PATHS];
     private long fullyUsedMask;
     private final int[] htna1 = new int[MAX_PATHS];
@@ -99,9 +118,27 @@ final class RetransmissionQueue {
         return peerRwnd;
     }
 
-    /** User bytes of the chunks not covered by the cumulative ack. */
+    /** User bytes of the chunks not covered by the cumulative ack, less those NR-acknowledged. */
     long outstandingBytes() {
         return outstandingBytes;
+    }
+
+    /**
+     * User bytes of the chunks acknowledged by an NR Gap Ack Block and not yet cumulatively (not
+     * in {@link #outstandingBytes()}).
+     */
+    long nrAckedBytes() {
+        return nrAckedBytes;
+    }
+
+    /** The NR-acknowledged bytes whose messages still hold their data in memory. */
+    long nrPinnedBytes() {
+        return nrPinnedBytes;
+    }
+
+    /** How often a peer reported missing a chunk it had acknowledged as non-renegable. */
+    int nrReneged() {
+        return nrReneged;
     }
 
     /** User bytes of the chunks acknowledged neither cumulatively nor by a gap block. */
@@ -195,6 +232,7 @@ final class RetransmissionQueue {
         c.missCount = 0;
         c.inFlight = true;
         p.addFlight(c.length);
+        rtxInFlight[p.index()] += c.length;
     }
 
     /**
@@ -212,11 +250,19 @@ final class RetransmissionQueue {
     void mark(SentChunk c) {
         c.marked = true;
         markedCount++;
+        leaveFlight(c);
+        clearProbe(c);
+    }
+
+    /** Takes an in-flight chunk out of its path's flight size. */
+    private void leaveFlight(SentChunk c) {
         if (c.inFlight) {
             c.inFlight = false;
             c.path.addFlight(-c.length);
+            if (c.sendCount > 1) {
+                rtxInFlight[c.path.index()] -= c.length;
+            }
         }
-        clearProbe(c);
     }
 
     /**
@@ -261,7 +307,12 @@ final class RetransmissionQueue {
         }
         leaveFlightAndMarks(c);
         clearProbe(c);
-        outstandingBytes -= c.length;
+        if (c.nrAcked) {
+            c.nrAcked = false; // out of the send buffer already
+            nrLeaves(c);
+        } else {
+            outstandingBytes -= c.length;
+        }
         countPrGone(c);
     }
 
@@ -297,10 +348,7 @@ final class RetransmissionQueue {
 
     /** A chunk acknowledged or abandoned is neither in flight nor marked for retransmission any more. */
     private void leaveFlightAndMarks(SentChunk c) {
-        if (c.inFlight) {
-            c.inFlight = false;
-            c.path.addFlight(-c.length);
-        }
+        leaveFlight(c);
         if (c.marked) {
             c.marked = false;
             markedCount--;
@@ -368,26 +416,48 @@ final class RetransmissionQueue {
         htna1Mask = 0;
         htna2Mask = 0;
         long need = 0;
+        long needNew = 0;
+        long needRtx = 0;
         for (int pi0 = 0; pi0 < paths.size(); pi0++) {
             Path p = paths.get(pi0);
             int i = p.index();
             newlyAckedBytes[i] = 0;
             earliestBefore[i] = null;
+            earliestNewBefore[i] = null;
+            earliestRtxBefore[i] = null;
             pendingOnPath[i] = 0;
             if (p.flightSize() >= p.cwnd()) {
                 fullyUsedMask |= 1L << i;
             }
             if (p.flightSize() > 0) {
                 need |= 1L << i;
+                if (rtxInFlight[i] > 0) {
+                    needRtx |= 1L << i;
+                }
+                if (p.flightSize() > rtxInFlight[i]) {
+                    needNew |= 1L << i;
+                }
             }
         }
-        for (int i = 0; i < ring.size() && need != 0; i++) {
+        // The scan stops once each path has its earliest chunk in flight, its earliest sent once and
+        // its earliest retransmitted: usually after the first few chunks.
+        for (int i = 0; i < ring.size() && (need | needNew | needRtx) != 0; i++) {
             SentChunk c = ring.get(i);
             if (c.inFlight) {
-                long bit = 1L << c.path.index();
+                int pi = c.path.index();
+                long bit = 1L << pi;
                 if ((need & bit) != 0) {
-                    earliestBefore[c.path.index()] = c;
+                    earliestBefore[pi] = c;
                     need &= ~bit;
+                }
+                if (c.sendCount > 1) {
+                    if ((needRtx & bit) != 0) {
+                        earliestRtxBefore[pi] = c;
+                        needRtx &= ~bit;
+                    }
+                } else if ((needNew & bit) != 0) {
+                    earliestNewBefore[pi] = c;
+                    needNew &= ~bit;
                 }
             }
         }
@@ -423,7 +493,11 @@ final class RetransmissionQueue {
                 gapAckedCount--;
             }
             clearProbe(c);
-            outstandingBytes -= c.length;
+            if (c.nrAcked) {
+                nrLeaves(c); // out of outstandingBytes since its NR-SACK
+            } else {
+                outstandingBytes -= c.length;
+            }
             countPrGone(c);
             releaseIfLast(c);
             pool.release(c); // read no more this SACK except for acked and path (earliestBefore)
@@ -441,14 +515,33 @@ final class RetransmissionQueue {
      * @param gapEnds end offsets, inclusive
      */
     void ackGaps(int[] gapStarts, int[] gapEnds, int gapCount, long now) {
+        ackGaps(gapStarts, gapEnds, gapCount, gapStarts, gapEnds, 0, now);
+    }
+
+    /**
+     * As {@link #ackGaps(int[], int[], int, long)} for an NR-SACK (draft-natarajan-tsvwg-sctp-nrsack-08
+     * section 5): a chunk covered by a Gap Ack Block or an NR Gap Ack Block is acknowledged; one
+     * covered by an NR Gap Ack Block is also non-renegable: it leaves the send buffer at once
+     * ({@link #outstandingBytes()}) and is never reneged nor retransmitted, whatever later SACKs
+     * say (a later report of it missing is counted in {@link #nrReneged()} and ignored).
+     *
+     * @param nrStarts start offsets of the NR gap blocks (relative to the cumulative ack), ascending
+     * @param nrEnds end offsets, inclusive
+     */
+    void ackGaps(int[] gapStarts, int[] gapEnds, int gapCount, int[] nrStarts, int[] nrEnds, int nrCount, long now) {
         int k = 0;
+        int m = 0;
         for (int i = 0; i < ring.size(); i++) {
             SentChunk c = ring.get(i);
             int off = c.tsn - cumAck;
             while (k < gapCount && gapEnds[k] < off) {
                 k++;
             }
-            boolean covered = k < gapCount && gapStarts[k] <= off && off <= gapEnds[k];
+            while (m < nrCount && nrEnds[m] < off) {
+                m++;
+            }
+            boolean nr = m < nrCount && nrStarts[m] <= off && off <= nrEnds[m];
+            boolean covered = nr || (k < gapCount && gapStarts[k] <= off && off <= gapEnds[k]);
             if (c.abandoned) {
                 if (covered) {
                     leaveWindow(c); // the peer has it: its a_rwnd counts it from now on
@@ -465,6 +558,11 @@ final class RetransmissionQueue {
                         anyHtna = true;
                     }
                 }
+                if (nr && !c.nrAcked) {
+                    nrAck(c);
+                }
+            } else if (c.nrAcked) {
+                nrReneged++; // promised never to renege: it is not sent again
             } else if (c.acked) {
                 c.acked = false; // reneged (RFC 9260 6.2.1 D iv)
                 gapAckedCount--;
@@ -472,6 +570,36 @@ final class RetransmissionQueue {
                 c.missCount++;
                 c.path.startT3(now);
             }
+        }
+    }
+
+    /**
+     * A chunk is NR-acknowledged: out of the send buffer now; once its whole message is, the
+     * message's data goes back to the pool (it will never be sent again), as usrsctp frees an
+     * NR-acknowledged chunk's data at once.
+     */
+    private void nrAck(SentChunk c) {
+        c.nrAcked = true;
+        outstandingBytes -= c.length;
+        nrAckedBytes += c.length;
+        nrPinnedBytes += c.length;
+        OutboundMessage m = c.msg;
+        m.nrAckedBytes += c.length;
+        m.nrQueuedBytes += c.length;
+        if (m.nrAckedBytes == m.length && m.sentOffset == m.length && m.data != null && !m.abandoned) {
+            nrPinnedBytes -= m.nrQueuedBytes;
+            pool.release(m.data);
+            m.data = null;
+        }
+    }
+
+    /** An NR-acknowledged chunk leaves the queue (cumulative ack) or is abandoned. */
+    private void nrLeaves(SentChunk c) {
+        nrAckedBytes -= c.length;
+        OutboundMessage m = c.msg;
+        m.nrQueuedBytes -= c.length;
+        if (m.data != null) {
+            nrPinnedBytes -= c.length;
         }
     }
 
@@ -526,6 +654,17 @@ final class RetransmissionQueue {
      */
     boolean earliestAcked(int i) {
         return earliestBefore[i] != null && earliestBefore[i].acked;
+    }
+
+    /**
+     * CUCv2 (Iyengar et al., the cwnd update for CMT with retransmissions): whether path {@code i}'s
+     * pseudo-cumulative ack (its earliest chunk in flight sent once) or its rtx-pseudo-cumulative
+     * ack (its earliest retransmission in flight) was acknowledged by this SACK. Unlike {@link
+     * #earliestAcked}, a retransmission in flight does not hide the progress of new data there.
+     */
+    boolean pseudoCumackAdvanced(int i) {
+        return (earliestNewBefore[i] != null && earliestNewBefore[i].acked)
+                || (earliestRtxBefore[i] != null && earliestRtxBefore[i].acked);
     }
 
     /** The highest TSN newly acknowledged by this SACK (valid when {@link #anyHtna()}). */
@@ -600,13 +739,19 @@ final class RetransmissionQueue {
                 c.path.addFlight(-c.length);
             }
             OutboundMessage m = c.msg;
+            if (m.data == null && !m.abandoned) {
+                continue; // wholly NR-acknowledged: delivered for good
+            }
             if (!m.abandoned && added.add(m)) { // an abandoned one was handed back already
                 out.add(new UnsentMessage(m.streamId, m.ppid, m.unordered, m.exactData(), true));
             }
         }
         ring.clear();
+        java.util.Arrays.fill(rtxInFlight, 0L);
         outstandingBytes = 0;
         unackedBytes = 0;
+        nrAckedBytes = 0;
+        nrPinnedBytes = 0;
         markedCount = 0;
         fastPending = 0;
         rttProbeMask = 0;

@@ -407,9 +407,16 @@ final class SendQueue {
         return s;
     }
 
-    /** User bytes held: queued and not yet sent, plus sent and not cumulatively acknowledged. */
+    /**
+     * User bytes counted in the send buffer: queued and not yet sent, plus sent and not
+     * cumulatively acknowledged, less those acknowledged as non-renegable (NR-SACK). A message's
+     * data leaves memory once all of it is NR-acknowledged; the NR-acknowledged fragments of
+     * messages not wholly acknowledged stay until then, so beyond one send buffer's worth of them
+     * they count again: memory stays within twice the send buffer whatever the peer acknowledges.
+     */
     long bufferedBytes() {
-        return queuedBytes + heldBytes + outstanding.outstandingBytes();
+        long nrOver = Math.max(0, outstanding.nrPinnedBytes() - options.sendBufferBytes());
+        return queuedBytes + heldBytes + outstanding.outstandingBytes() + nrOver;
     }
 
     /** Room left in the send buffer ({@link SctpOptions#sendBufferBytes()} minus buffered). */

@@ -41,6 +41,12 @@ final class SentChunk {
      * block or the cumulative ack reports it, or a FORWARD TSN goes past it.
      */
     boolean inWindow;
+    /**
+     * Acknowledged by an NR Gap Ack Block (NR-SACK, draft-natarajan-tsvwg-sctp-nrsack-08 section
+     * 5): the peer will never renege on it, so it is never retransmitted and no longer counts in
+     * the send buffer; it stays in the queue (its TSN is not cumulatively acknowledged yet).
+     */
+    boolean nrAcked;
 
     int missCount;
     int sendCount;
@@ -61,6 +67,7 @@ final class SentChunk {
         rttProbe = false;
         abandoned = false;
         inWindow = false;
+        nrAcked = false;
         missCount = 0;
         sendCount = 0;
         sentNanos = 0;

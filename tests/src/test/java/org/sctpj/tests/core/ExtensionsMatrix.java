@@ -29,7 +29,7 @@ final class ExtensionsMatrix {
 
     /** Offered by both sides. */
     static final Set<Extension> OFFERED =
-            EnumSet.of(Extension.PR_SCTP, Extension.I_DATA, Extension.RECONFIG, Extension.AUTH);
+            EnumSet.of(Extension.PR_SCTP, Extension.I_DATA, Extension.RECONFIG, Extension.AUTH, Extension.NR_SACK);
 
     /**
      * With {@link Extension#AUTH}, the chunk types both sides require authenticated (RFC 4895):
@@ -40,6 +40,7 @@ final class ExtensionsMatrix {
             ChunkType.DATA,
             ChunkType.I_DATA,
             ChunkType.SACK,
+            ChunkType.NR_SACK,
             ChunkType.FORWARD_TSN,
             ChunkType.I_FORWARD_TSN,
             ChunkType.RE_CONFIG,

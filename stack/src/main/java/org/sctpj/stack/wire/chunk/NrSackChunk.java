@@ -131,6 +131,44 @@ public record NrSackChunk(
         }
     }
 
+    /** The Chunk Length of an NR-SACK with these counts. */
+    public static int length(int gapCount, int nrGapCount, int dupCount) {
+        return FIXED_LENGTH + ITEM_LENGTH * (gapCount + nrGapCount + dupCount);
+    }
+
+    /**
+     * Writes a whole NR-SACK without Gap Ack Blocks (every out-of-order TSN non-renegable) from
+     * primitive arrays, without building a record: the allocation-free form of the receive path.
+     * The offsets must be valid (start <= end, 16 bits) and the counts must fit one chunk; the
+     * caller (the receiver) guarantees both.
+     */
+    public static void writeNonRenegable(
+            ByteBuffer out,
+            int cumTsnAck,
+            int aRwnd,
+            int[] nrStarts,
+            int[] nrEnds,
+            int nrCount,
+            int[] dups,
+            int dupCount) {
+        out.put((byte) ChunkType.NR_SACK);
+        out.put((byte) 0);
+        out.putShort((short) length(0, nrCount, dupCount));
+        out.putInt(cumTsnAck);
+        out.putInt(aRwnd);
+        out.putShort((short) 0);
+        out.putShort((short) nrCount);
+        out.putShort((short) dupCount);
+        out.putShort((short) 0);
+        for (int i = 0; i < nrCount; i++) {
+            out.putShort((short) nrStarts[i]);
+            out.putShort((short) nrEnds[i]);
+        }
+        for (int i = 0; i < dupCount; i++) {
+            out.putInt(dups[i]);
+        }
+    }
+
     /** Decodes an NR-SACK whose header is at {@code offset} and Chunk Length is {@code length}. */
     public static Parsed<NrSackChunk> decode(ByteBuffer buf, int offset, int length) {
         if (length < FIXED_LENGTH) {

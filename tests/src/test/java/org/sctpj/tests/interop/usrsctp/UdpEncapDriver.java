@@ -67,6 +67,14 @@ final class UdpEncapDriver implements AutoCloseable {
         return System.nanoTime() - origin + 1;
     }
 
+    /** Sees each inbound SCTP packet (a duplicate: position and limit are its own) before the endpoint. */
+    private Consumer<ByteBuffer> inbound = b -> {};
+
+    /** Sets who sees each inbound SCTP packet before the endpoint takes it (on the runUntil thread). */
+    void onInbound(Consumer<ByteBuffer> l) {
+        inbound = l;
+    }
+
     /** Counters of the lower layer and the endpoint, for failure messages. */
     String counters() {
         return "udp " + udp.stats() + ", endpoint " + endpoint.stats();
@@ -90,7 +98,12 @@ final class UdpEncapDriver implements AutoCloseable {
             }
             long wake = Math.min(deadline, endpoint.nextTimeout());
             udp.await(Math.max(0, Math.min(wake - now, 20_000_000L)));
-            while (udp.receive((sctp, from, to) -> endpoint.handleInput(sctp, from, to, now()), Integer.MAX_VALUE)
+            while (udp.receive(
+                            (sctp, from, to) -> {
+                                inbound.accept(sctp.duplicate());
+                                endpoint.handleInput(sctp, from, to, now());
+                            },
+                            Integer.MAX_VALUE)
                     > 0) {
                 flush(onEvent);
             }
