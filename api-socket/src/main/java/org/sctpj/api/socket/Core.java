@@ -569,6 +569,8 @@ final class Core implements Callbacks {
                     case UNREACHABLE, POTENTIALLY_FAILED -> AddressChangeEvent.ADDR_UNREACHABLE;
                     case CONFIRMED -> AddressChangeEvent.ADDR_CONFIRMED;
                     case MADE_PRIMARY -> AddressChangeEvent.ADDR_MADE_PRIMARY;
+                    case ADDED -> AddressChangeEvent.ADDR_ADDED; // RFC 5061: the peer added it
+                    case REMOVED -> AddressChangeEvent.ADDR_REMOVED;
                 };
         InetSocketAddress addr = new InetSocketAddress(p.address(), a.peerPort);
         if (ev == AddressChangeEvent.ADDR_MADE_PRIMARY) {

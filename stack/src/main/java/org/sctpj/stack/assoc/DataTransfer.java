@@ -112,6 +112,7 @@ public final class DataTransfer {
             t.cc.init(p, Integer.toUnsignedLong(peerRwnd));
         }
         t.reconfig.start(myInitialTsn, peerInitialTsn);
+        t.asconf.start(myInitialTsn, peerInitialTsn);
         t.ecn.reset();
     }
 
