@@ -117,6 +117,9 @@ public final class AddressReconfiguration {
     private final List<Sent> inFlightRequests = new ArrayList<>();
     private AsconfChunk inFlight;
     private Path inFlightPath;
+    /** Where the outstanding ASCONF goes again at the next {@link #beforeTransmit} (null: nowhere). */
+    private Path resendTo;
+
     private int nextSerial;
     private int nextCorrelation = 1;
     private int peerSerial;
@@ -153,6 +156,7 @@ public final class AddressReconfiguration {
         peerSerial = peerInitialTsn - 1;
         cachedAck = null;
         inFlight = null;
+        resendTo = null;
         inFlightRequests.clear();
         t.timers.stop(TimerKind.ASCONF);
     }
@@ -293,12 +297,26 @@ public final class AddressReconfiguration {
     }
 
     private void enqueue(Request r, long now) {
-        pending.add(r);
-        sendNext(now);
+        pending.add(r); // sent by the next beforeTransmit
     }
 
-    /** RFC 5061 section 5.1: with none outstanding, the next ASCONF takes the pending requests. */
-    private void sendNext(long now) {
+    /**
+     * Before a packet is built: the outstanding ASCONF goes again when its timer asked for it, or,
+     * with none outstanding, the next ASCONF takes the pending requests (RFC 5061 section 5.1).
+     * Both only in a state that allows requests (checked here, as the packet is built, so that a
+     * shutdown begun in between gives them up instead).
+     */
+    public void beforeTransmit(long now) {
+        if (resendTo != null && inFlight != null) {
+            Path p = resendTo;
+            resendTo = null;
+            if (mayRequest()) {
+                send(p, now);
+            } else {
+                giveUp();
+            }
+            return;
+        }
         if (inFlight != null || pending.isEmpty() || !t.has(Extension.ASCONF)) {
             return;
         }
@@ -377,7 +395,7 @@ public final class AddressReconfiguration {
                 ? inFlightPath
                 : t.failover.dataPath();
         if (t.failover.controlTimedOut(p, now)) {
-            send(alternate(p), now);
+            resendTo = alternate(p); // queued by beforeTransmit, in this round of transmissions
         }
     }
 
@@ -403,6 +421,7 @@ public final class AddressReconfiguration {
         }
         inFlightRequests.clear();
         inFlight = null;
+        resendTo = null;
         giveUpPending();
     }
 
@@ -468,7 +487,6 @@ public final class AddressReconfiguration {
                 return;
             }
         }
-        sendNext(now);
     }
 
     private void succeeded(Request r) {

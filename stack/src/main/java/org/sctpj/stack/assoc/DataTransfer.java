@@ -572,6 +572,7 @@ public final class DataTransfer {
     private InetAddress build(long now) {
         ecneInPacket = false;
         t.reconfig.beforeTransmit(now);
+        t.asconf.beforeTransmit(now);
         InetAddress probe = t.pmtu.buildProbe(pb, t.host.localPort(), t.o.encapsulationOverhead());
         if (probe != null) {
             return finish(probe); // a path MTU probe travels alone (RFC 8899 section 6.2.1.1)
