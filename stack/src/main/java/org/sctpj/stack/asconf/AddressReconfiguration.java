@@ -97,6 +97,8 @@ public final class AddressReconfiguration {
     public static final int MAX_PENDING = 256;
     /** Requests of one ASCONF of the peer processed at most (the rest refused, see class doc). */
     public static final int MAX_PEER_REQUESTS = 64;
+    /** Bytes of parameters an ASCONF-ACK of ours carries at most, so that it fits one packet. */
+    public static final int MAX_ACK_BYTES = 1024;
 
     /** The kinds of request an ASCONF carries (RFC 5061 sections 4.2.1 to 4.2.4). */
     public enum Kind {
@@ -559,14 +561,13 @@ public final class AddressReconfiguration {
     }
 
     private AsconfAckChunk process(AsconfChunk c, InetAddress from, long now) {
-        List<Parameter> answers = new ArrayList<>();
-        boolean failed = false;
+        Answers out = new Answers();
         int n = 0;
         for (Parameter p : c.parameters()) {
             int corr = correlationId(p);
             ErrorCause refusal;
             if (n++ >= MAX_PEER_REQUESTS) {
-                answers.add(ErrorCauseIndicationParameter.of(corr, ResourceShortageCause.of(p)));
+                out.refuseRest(p, corr);
                 break; // V2: those after it count as failed
             }
             if (p instanceof AddIpAddressParameter a) {
@@ -579,9 +580,12 @@ public final class AddressReconfiguration {
                 refusal = accepted.contains(Kind.SET_PRIMARY) ? setPrimary(s, resolve(s.address(), from)) : refuse(p);
             } else {
                 UnrecognizedAction action = UnrecognizedAction.ofParameterType(p.type());
-                if (action.report()) {
-                    answers.add(ErrorCauseIndicationParameter.of(corr, UnrecognizedParametersCause.of(List.of(p))));
-                    failed = true;
+                if (action.report()
+                        && !out.fail(
+                                p,
+                                corr,
+                                ErrorCauseIndicationParameter.of(corr, UnrecognizedParametersCause.of(List.of(p))))) {
+                    break;
                 }
                 if (!action.continueProcessing()) {
                     break;
@@ -592,13 +596,50 @@ public final class AddressReconfiguration {
                 break;
             }
             if (refusal != null) {
-                answers.add(ErrorCauseIndicationParameter.of(corr, refusal));
-                failed = true;
-            } else if (failed) {
-                answers.add(new SuccessIndicationParameter(corr)); // V2: said after a failure
+                if (!out.fail(p, corr, ErrorCauseIndicationParameter.of(corr, refusal))) {
+                    break;
+                }
+            } else if (out.failed && !out.add(p, corr, new SuccessIndicationParameter(corr))) {
+                break; // V2: a success is said after a failure
             }
         }
-        return new AsconfAckChunk(c.serialNumber(), answers);
+        return new AsconfAckChunk(c.serialNumber(), out.list);
+    }
+
+    /**
+     * The parameters of an ASCONF-ACK being built, kept within {@link #MAX_ACK_BYTES} so that the
+     * answer fits one packet whatever the ASCONF held (echoed requests can be large): once the
+     * next answer would not fit, the request gets "Operation Refused Due to Resource Shortage"
+     * with only its type and Correlation ID echoed, and processing stops (V2: the rest failed).
+     */
+    private static final class Answers {
+        final List<Parameter> list = new ArrayList<>();
+        int bytes;
+        boolean failed;
+
+        /** Adds {@code a}, the answer to {@code request}; false when it did not fit (see class doc). */
+        boolean add(Parameter request, int corr, Parameter a) {
+            if (bytes + a.encodedLength() > MAX_ACK_BYTES) {
+                refuseRest(request, corr);
+                return false;
+            }
+            list.add(a);
+            bytes += a.encodedLength();
+            return true;
+        }
+
+        boolean fail(Parameter request, int corr, Parameter a) {
+            failed = true;
+            return add(request, corr, a);
+        }
+
+        /** The short refusal of {@code request}: its type and Correlation ID only. */
+        void refuseRest(Parameter request, int corr) {
+            byte[] id = {(byte) (corr >>> 24), (byte) (corr >>> 16), (byte) (corr >>> 8), (byte) corr};
+            list.add(ErrorCauseIndicationParameter.of(
+                    corr, ResourceShortageCause.of(new UnknownParameter(request.type(), Bytes.of(id)))));
+            failed = true;
+        }
     }
 
     private static NoAuthorizationCause refuse(Parameter p) {

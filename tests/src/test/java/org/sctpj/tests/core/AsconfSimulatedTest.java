@@ -535,4 +535,29 @@ class AsconfSimulatedTest {
         assertTrue(e.causes().get(0) instanceof NoAuthorizationCause, e.toString());
         assertEquals(0, f.b().peerEvents(PeerAddressState.ADDED, a3));
     }
+
+    @Test
+    void aHugeUnknownRequestIsRefusedWithinBoundsAndTheAssociationLives() {
+        Forge f = forge(14, 1);
+        InetAddress a3 = CorePair.ip(10, 0, 3, 1);
+        // Skip-and-report parameters (RFC 9260 3.2.1, upper bits 11): each would be echoed back.
+        org.sctpj.stack.wire.param.UnknownParameter huge =
+                new org.sctpj.stack.wire.param.UnknownParameter(0xC0FF, Bytes.of(new byte[30_000]));
+        f.toZ(
+                true,
+                new AsconfChunk(
+                        f.firstSerial(), AddressParameter.of(A1), List.of(huge, huge, AddIpAddressParameter.of(9, a3))),
+                A1);
+        assertEquals(1, f.acks().size(), "answered");
+        AsconfAckChunk ack = f.acks().get(0);
+        assertTrue(ack.encodedLength() < 1500, "the answer fits a packet: " + ack.encodedLength());
+        // The first echo would not fit: refused as a resource shortage, and nothing after it done.
+        assertEquals(1, ack.parameters().size(), ack.toString());
+        assertTrue(
+                ((ErrorCauseIndicationParameter) ack.parameters().get(0)).causes().get(0)
+                        instanceof org.sctpj.stack.wire.cause.ResourceShortageCause,
+                ack.toString());
+        assertEquals(0, f.b().peerEvents(PeerAddressState.ADDED, a3));
+        assertTrue(f.b().p.z.endpoint().info(f.b().otherId()).isPresent(), "the association lives");
+    }
 }
