@@ -352,6 +352,18 @@ public final class Replay implements EventHandler {
             case "addStreams" -> guarded(() -> ep.addStreams(id, (Integer) a[1], (Integer) a[2], now));
             case "setAcceptedReconfigRequests" -> guarded(() -> ep.setAcceptedReconfigRequests(id, kinds(a[1])));
             case "setPrimary" -> guarded(() -> ep.setPrimary(id, (InetAddress) a[1]));
+                // Dynamic address reconfiguration (RFC 5061)
+            case "addLocalAddress" -> guarded(() -> ep.addLocalAddress((InetAddress) a[0], now));
+            case "removeLocalAddress" -> guarded(() -> ep.removeLocalAddress((InetAddress) a[0], now));
+            case "setPeerPrimary" -> guarded(() -> ep.setPeerPrimary(id, (InetAddress) a[1], now));
+            case "setAcceptedAddressRequests" -> guarded(() -> {
+                java.util.EnumSet<org.sctpj.stack.asconf.AddressReconfiguration.Kind> k =
+                        java.util.EnumSet.noneOf(org.sctpj.stack.asconf.AddressReconfiguration.Kind.class);
+                for (Object x : (Set<?>) a[1]) {
+                    k.add((org.sctpj.stack.asconf.AddressReconfiguration.Kind) x);
+                }
+                ep.setAcceptedAddressRequests(id, k);
+            });
             case "setPathMtu" -> guarded(() -> ep.setPathMtu(id, (InetAddress) a[1], (Integer) a[2]));
                 // AUTH keys (RFC 4895): endpoint-wide without an association, else the association's
             case "setAuthKey" -> guarded(() -> {

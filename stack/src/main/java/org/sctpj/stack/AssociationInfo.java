@@ -79,6 +79,9 @@ public record AssociationInfo(
     static AssociationInfo of(Association a) {
         List<PathInfo> ps = new ArrayList<>();
         for (Path p : a.paths()) {
+            if (p.removed()) {
+                continue; // deleted by the peer (RFC 5061)
+            }
             ps.add(new PathInfo(
                     p.address(),
                     p.status().name(),

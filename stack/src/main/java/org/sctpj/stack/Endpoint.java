@@ -116,7 +116,7 @@ public final class Endpoint {
     private record PeerKey(InetAddress address, int port) {}
 
     private final int localPort;
-    private final List<InetAddress> localAddresses;
+    private List<InetAddress> localAddresses;
     private final SctpOptions options;
     private final RandomGenerator random;
     private final CookieSecrets secrets;
@@ -723,6 +723,111 @@ public final class Endpoint {
         }
         Association a = assoc(id);
         call(() -> a.setPrimary(address));
+    }
+
+    /**
+     * Adds {@code address} to this endpoint's addresses (RFC 5061, SCTP_BINDX_ADD_ADDR of RFC 6458
+     * section 9.1 on a live endpoint): associations set up from now on announce it, and each live
+     * association using {@link Extension#ASCONF} asks its peer to add it (Add IP Address); a {@link
+     * SctpEvent.LocalAddressChange} (ADDED, or ADD_FAILED with the peer's causes) says how each
+     * ended, and the association sends from the address only once ADDED. Associations without
+     * ASCONF keep the addresses they had. The lower layer must already receive on the address.
+     *
+     * @throws IllegalArgumentException if it is an address of the endpoint already, the wildcard
+     *     or a multicast address
+     */
+    public void addLocalAddress(InetAddress address, long now) {
+        if (journal != null) {
+            journal.command("addLocalAddress", journalNow, handingOut, address);
+        }
+        if (address == null || address.isAnyLocalAddress() || address.isMulticastAddress()) {
+            throw new IllegalArgumentException("pass a unicast address of this host, not " + address);
+        }
+        if (localAddresses.contains(address)) {
+            throw new IllegalArgumentException(address + " is already an address of this endpoint: " + localAddresses);
+        }
+        call(() -> {
+            for (Association a : List.copyOf(byId.values())) {
+                org.sctpj.stack.asconf.AddressReconfiguration r = a.tcb().asconf;
+                r.pin(localAddresses);
+                if (r.usable()) {
+                    r.requestAdd(address, now);
+                }
+            }
+            List<InetAddress> l = new ArrayList<>(localAddresses);
+            l.add(address);
+            localAddresses = List.copyOf(l);
+        });
+    }
+
+    /**
+     * Removes {@code address} from this endpoint's addresses (RFC 5061, SCTP_BINDX_REM_ADDR of RFC
+     * 6458 section 9.1 on a live endpoint): nothing leaves from it any more; each live association
+     * using {@link Extension#ASCONF} for which it is not the last address asks its peer to delete
+     * it (Delete IP Address), with a {@link SctpEvent.LocalAddressChange} (REMOVED, or
+     * REMOVE_FAILED) when the peer answered. An association without ASCONF, or for which it is
+     * the last address, cannot tell its peer: the peer keeps sending there until that path fails.
+     *
+     * @throws IllegalArgumentException if it is not an address of the endpoint, or is its last
+     */
+    public void removeLocalAddress(InetAddress address, long now) {
+        if (journal != null) {
+            journal.command("removeLocalAddress", journalNow, handingOut, address);
+        }
+        if (!localAddresses.contains(address)) {
+            throw new IllegalArgumentException(address + " is not an address of this endpoint: " + localAddresses);
+        }
+        if (localAddresses.size() == 1) {
+            throw new IllegalArgumentException(
+                    "cannot remove " + address + ", the endpoint's last address: add another one first");
+        }
+        call(() -> {
+            for (Association a : List.copyOf(byId.values())) {
+                org.sctpj.stack.asconf.AddressReconfiguration r = a.tcb().asconf;
+                r.pin(localAddresses);
+                java.util.Set<InetAddress> mine = r.localAddresses();
+                if (r.usable() && mine.contains(address) && mine.size() > 1) {
+                    r.requestDelete(address, now);
+                } else {
+                    r.dropWithoutAsconf(address);
+                }
+            }
+            List<InetAddress> l = new ArrayList<>(localAddresses);
+            l.remove(address);
+            localAddresses = List.copyOf(l);
+        });
+    }
+
+    /**
+     * Asks the peer of association {@code id} to send to our {@code address} as its primary
+     * (RFC 5061 section 4.2.4 Set Primary Address; SCTP_SET_PEER_PRIMARY_ADDR of RFC 6458 section
+     * 8.3.2); a {@link SctpEvent.LocalAddressChange} MADE_PRIMARY (or SET_PRIMARY_FAILED) gives
+     * the answer.
+     *
+     * @throws IllegalArgumentException for an unknown association, or an address that is not one
+     *     of the association's (nor being added)
+     * @throws IllegalStateException when the association does not use {@link Extension#ASCONF} (the
+     *     message says what both ends must offer), or is not established
+     */
+    public void setPeerPrimary(AssociationId id, InetAddress address, long now) {
+        if (journal != null) {
+            journal.command("setPeerPrimary", journalNow, handingOut, id, address);
+        }
+        Association a = assoc(id);
+        call(() -> a.tcb().asconf.requestSetPrimary(address, now));
+    }
+
+    /**
+     * Which requests the peer of association {@code id} may make of its addresses with ASCONF
+     * (all by default); one of another kind is refused with "Request Refused - No Authorization"
+     * (RFC 5061 section 4.3).
+     */
+    public void setAcceptedAddressRequests(
+            AssociationId id, java.util.Set<org.sctpj.stack.asconf.AddressReconfiguration.Kind> kinds) {
+        if (journal != null) {
+            journal.command("setAcceptedAddressRequests", journalNow, handingOut, id, java.util.Set.copyOf(kinds));
+        }
+        assoc(id).tcb().asconf.setAcceptedRequests(kinds);
     }
 
     /** Sets the MTU of the path to {@code address}. */
@@ -1690,7 +1795,7 @@ public final class Endpoint {
      * the longest prefix with it (so that each path of a multihomed pair keeps to its own
      * network), else the first local address.
      */
-    static InetAddress chooseSource(List<InetAddress> locals, InetAddress destination) {
+    public static InetAddress chooseSource(List<InetAddress> locals, InetAddress destination) {
         if (locals.size() == 1) {
             return locals.get(0); // the only choice (and no address copied per packet)
         }

@@ -54,7 +54,24 @@ public enum Extension {
      * on a fast path are otherwise held until a slow path's earlier ones arrive. Not offered by
      * default.
      */
-    NR_SACK(0x10);
+    NR_SACK(0x10),
+
+    /**
+     * Dynamic address reconfiguration (RFC 5061, ADD-IP): the ASCONF chunk (type 0xC1) and the
+     * ASCONF-ACK chunk (type 0x80) in Supported Extensions (section 4.2.7). With it the
+     * association's local addresses can be added and deleted while it runs, and the peer asked to
+     * take one of ours as its primary ({@link Endpoint#addLocalAddress}, {@link
+     * Endpoint#removeLocalAddress}, {@link Endpoint#setPeerPrimary}); the peer may do the same.
+     *
+     * <p>RFC 5061 section 4.1.1 requires ASCONF and ASCONF-ACK to be authenticated: offering it
+     * requires {@link #AUTH} too (the options refuse it alone), and ASCONF and ASCONF-ACK are then
+     * added to the chunk types we require authenticated. An association uses it only when AUTH is
+     * in force on it and the peer requires ASCONF and ASCONF-ACK authenticated as well; otherwise
+     * it is dropped from the association's extensions and a received ASCONF is refused as an
+     * unrecognized chunk (and one without a valid AUTH chunk is discarded, RFC 4895 section 6.3).
+     * Not offered by default.
+     */
+    ASCONF(0xC1);
 
     private final int chunkType;
 

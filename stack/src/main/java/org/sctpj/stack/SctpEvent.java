@@ -123,7 +123,17 @@ public sealed interface SctpEvent {
          * The address timed out more than PFMR times and is Potentially Failed (RFC 7829,
          * ADDR_POTENTIALLY_FAILED of RFC 6458's successors); AVAILABLE follows when it answers.
          */
-        POTENTIALLY_FAILED
+        POTENTIALLY_FAILED,
+        /**
+         * The peer added the address to the association with an ASCONF (RFC 5061 section 4.2.1,
+         * SCTP_ADDR_ADDED); it is unconfirmed until a HEARTBEAT confirms it (CONFIRMED follows).
+         */
+        ADDED,
+        /**
+         * The peer deleted the address from the association with an ASCONF (RFC 5061 section 4.2.2,
+         * SCTP_ADDR_REMOVED): nothing goes there any more, data outstanding on it is resent elsewhere.
+         */
+        REMOVED
     }
 
     /**
@@ -336,4 +346,47 @@ public sealed interface SctpEvent {
      * @param keyId the Shared Key Identifier concerned ({@code auth_keynumber}; 0 for NO_AUTH)
      */
     record Authentication(AssociationId association, AuthIndication indication, int keyId) implements SctpEvent {}
+
+    /** What became of a change of one of our own addresses on an association (RFC 5061). */
+    enum LocalAddressState {
+        /** The peer added our address to the association: we may send from it now. */
+        ADDED,
+        /** The peer deleted our address from the association: it sends there no more. */
+        REMOVED,
+        /** The peer took our address as its primary destination (Set Primary Address, section 4.2.4). */
+        MADE_PRIMARY,
+        /**
+         * The peer refused to add the address (the causes say why), or the request was given up
+         * (the association ended, or the peer does not understand Add IP Address).
+         */
+        ADD_FAILED,
+        /**
+         * The peer refused to delete the address (for instance "Request to Delete Last Remaining IP
+         * Address", "Request to Delete Source IP Address"), or the request was given up; the
+         * association sends from it again.
+         */
+        REMOVE_FAILED,
+        /** The peer refused to take the address as its primary, or the request was given up. */
+        SET_PRIMARY_FAILED
+    }
+
+    /**
+     * The peer answered a request about one of our addresses of an association (RFC 5061 section
+     * 5.2, the ASCONF-ACK), or it was given up: the outcome of {@link Endpoint#addLocalAddress},
+     * {@link Endpoint#removeLocalAddress} and {@link Endpoint#setPeerPrimary}.
+     *
+     * @param association the association
+     * @param address our address
+     * @param state what became of the request
+     * @param causes the error causes the peer gave when it refused (empty otherwise, and when the
+     *     request was given up)
+     */
+    record LocalAddressChange(
+            AssociationId association, InetAddress address, LocalAddressState state, List<ErrorCause> causes)
+            implements SctpEvent {
+        /** Copies the causes. */
+        public LocalAddressChange {
+            causes = List.copyOf(causes);
+        }
+    }
 }

@@ -438,6 +438,10 @@ public record SctpOptions(
             }
         }
         authChunks = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(authChunks));
+        if (extensions.contains(Extension.ASCONF) && !extensions.contains(Extension.AUTH)) {
+            throw new IllegalArgumentException("Extension.ASCONF needs Extension.AUTH: RFC 5061 section 4.1.1"
+                    + " requires ASCONF and ASCONF-ACK to be authenticated; enable both");
+        }
         if (authHmacs == null || !authHmacs.contains(1)) {
             throw new IllegalArgumentException("authHmacs must list HMAC-SHA-1 (1), which RFC 4895 section 3.3"
                     + " makes mandatory, was " + authHmacs);

@@ -976,6 +976,81 @@ public final class CallbackSocket implements AutoCloseable {
     }
 
     /**
+     * Adds {@code address}, an address of this host, to the bound socket (RFC 5061 Add IP Address;
+     * {@code sctp_bindx(SCTP_BINDX_ADD_ADDR)} of RFC 6458 section 9.1 on a live socket): the
+     * lower layer starts receiving on it, new associations announce it, and each live association
+     * that negotiated {@link org.sctpj.stack.Extension#ASCONF} asks its peer to add it; {@link
+     * Callbacks#onLocalAddressChange} reports each answer, and an association sends from the
+     * address once ADDED. Associations without ASCONF keep their addresses. Waits for the stack
+     * thread when called elsewhere.
+     *
+     * @throws IllegalStateException before bind
+     * @throws IllegalArgumentException for the wildcard, a multicast address or one bound already
+     * @throws BindException when {@code address} is not an address of this host
+     * @throws UnsupportedOperationException when the lower layer cannot add an address while it
+     *     runs (UDP encapsulation binds its addresses at {@link #bind}; raw IP can)
+     * @throws IOException when the lower layer failed to add it
+     */
+    public void addLocalAddress(InetAddress address) throws IOException {
+        Objects.requireNonNull(address, "address");
+        EndpointHandle h = bound();
+        if (!address.isAnyLocalAddress() && !isLocal(address)) {
+            throw new BindException(address.getHostAddress()
+                    + " is not an address of this host: add one of the addresses of its interfaces");
+        }
+        List<InetAddress> bound = call(() -> h.endpoint().localAddresses());
+        if (bound.contains(address)) {
+            throw new IllegalArgumentException(address + " is bound already: " + bound);
+        }
+        h.lowerLayer().addAddress(address);
+        call(() -> {
+            h.endpoint().addLocalAddress(address, thread.now());
+            return null;
+        });
+    }
+
+    /**
+     * Removes {@code address} from the bound socket (RFC 5061 Delete IP Address; {@code
+     * sctp_bindx(SCTP_BINDX_REM_ADDR)}): nothing leaves from it any more, and each live association
+     * that negotiated ASCONF and has another address asks its peer to delete it ({@link
+     * Callbacks#onLocalAddressChange} REMOVED or REMOVE_FAILED). Waits for the stack thread when
+     * called elsewhere.
+     *
+     * @throws IllegalStateException before bind
+     * @throws IllegalArgumentException for an address not bound, or the last one
+     */
+    public void removeLocalAddress(InetAddress address) throws IOException {
+        Objects.requireNonNull(address, "address");
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().removeLocalAddress(address, thread.now());
+            return null;
+        });
+        h.lowerLayer().removeAddress(address);
+    }
+
+    /**
+     * Asks the peer of {@code association} to send to our {@code address} as its primary (RFC 5061
+     * Set Primary Address; RFC 6458 SCTP_SET_PEER_PRIMARY_ADDR); {@link
+     * Callbacks#onLocalAddressChange} MADE_PRIMARY (or SET_PRIMARY_FAILED) gives the answer. Waits
+     * for the stack thread when called elsewhere.
+     *
+     * @throws IllegalArgumentException for an unknown or closed association, or an address that is
+     *     not one of the association's
+     * @throws IllegalStateException when the association did not negotiate ASCONF (both ends must
+     *     offer {@link org.sctpj.stack.Extension#ASCONF} and {@link
+     *     org.sctpj.stack.Extension#AUTH}), or is not established
+     */
+    public void setPeerPrimary(AssociationId association, InetAddress address) {
+        known(association);
+        EndpointHandle h = bound();
+        call(() -> {
+            h.endpoint().setPeerPrimary(association, address, thread.now());
+            return null;
+        });
+    }
+
+    /**
      * A snapshot of the association's state from the core (paths, RTO, cwnd, ...). Waits for the
      * stack thread when called elsewhere.
      *
@@ -1215,6 +1290,8 @@ public final class CallbackSocket implements AutoCloseable {
                 guarded(() -> callbacks.onStreamChange(CallbackSocket.this, c));
             } else if (event instanceof SctpEvent.Authentication au) {
                 guarded(() -> callbacks.onAuthentication(CallbackSocket.this, au));
+            } else if (event instanceof SctpEvent.LocalAddressChange lc) {
+                guarded(() -> callbacks.onLocalAddressChange(CallbackSocket.this, lc));
             }
         }
 

@@ -174,6 +174,15 @@ public interface Callbacks {
      */
     default void onAuthentication(CallbackSocket socket, SctpEvent.Authentication event) {}
 
+    /**
+     * The peer answered a change of one of our addresses (RFC 5061): {@link
+     * CallbackSocket#addLocalAddress} (ADDED: the association now sends from it too, or
+     * ADD_FAILED), {@link CallbackSocket#removeLocalAddress} (REMOVED or REMOVE_FAILED) or {@link
+     * CallbackSocket#setPeerPrimary} (MADE_PRIMARY or SET_PRIMARY_FAILED), with the peer's error
+     * causes when it refused. Fires on the stack thread, once per association and request.
+     */
+    default void onLocalAddressChange(CallbackSocket socket, SctpEvent.LocalAddressChange change) {}
+
     /** The socket was closed and its lower layer released; the last callback of the socket. */
     default void onClosed(CallbackSocket socket) {}
 

@@ -354,6 +354,39 @@ final class Core implements Callbacks {
         });
     }
 
+    /**
+     * Adds a local address to the live endpoint (RFC 5061 Add IP Address): see {@link
+     * CallbackSocket#addLocalAddress}.
+     */
+    void addLocalAddress(InetAddress address) throws IOException {
+        socket.addLocalAddress(address);
+    }
+
+    /** Removes a local address from the live endpoint: see {@link CallbackSocket#removeLocalAddress}. */
+    void removeLocalAddress(InetAddress address) throws IOException {
+        socket.removeLocalAddress(address);
+    }
+
+    /** Whether the association negotiated ASCONF (RFC 5061), so its addresses can change live. */
+    boolean usesAsconf(AssocState a) throws IOException {
+        AssociationInfo i = info(a);
+        return i != null && i.extensions().contains(org.sctpj.stack.Extension.ASCONF);
+    }
+
+    /**
+     * Asks the peer to take our {@code local} address as its primary (RFC 5061 Set Primary
+     * Address; SCTP_SET_PEER_PRIMARY_ADDR).
+     */
+    void setPeerPrimary(AssocState a, InetSocketAddress local) throws IOException {
+        onStack(() -> {
+            if (a.phase == AssocState.ENDED || !socket.associations().contains(a.id)) {
+                throw new IllegalStateException("association " + a.id.value() + " has ended");
+            }
+            socket.setPeerPrimary(a.id, local.getAddress());
+            return null;
+        });
+    }
+
     /** The association's abandoned messages (RFC 7496 section 4.5), or null once it ended. */
     PrStatus prStatus(AssocState a, int streamId) throws IOException {
         return onStack(() -> socket.associations().contains(a.id)
@@ -569,6 +602,8 @@ final class Core implements Callbacks {
                     case UNREACHABLE, POTENTIALLY_FAILED -> AddressChangeEvent.ADDR_UNREACHABLE;
                     case CONFIRMED -> AddressChangeEvent.ADDR_CONFIRMED;
                     case MADE_PRIMARY -> AddressChangeEvent.ADDR_MADE_PRIMARY;
+                    case ADDED -> AddressChangeEvent.ADDR_ADDED; // RFC 5061: the peer added it
+                    case REMOVED -> AddressChangeEvent.ADDR_REMOVED;
                 };
         InetSocketAddress addr = new InetSocketAddress(p.address(), a.peerPort);
         if (ev == AddressChangeEvent.ADDR_MADE_PRIMARY) {
@@ -685,6 +720,16 @@ final class Core implements Callbacks {
         AssocState a = assocs.get(e.association());
         if (a != null && a.inbox != null) {
             a.inbox.note(Event.AUTHENTICATION, new AuthenticationNotification(a.view, e.indication(), e.keyId()));
+        }
+    }
+
+    @Override
+    public void onLocalAddressChange(CallbackSocket s, SctpEvent.LocalAddressChange c) {
+        AssocState a = assocs.get(c.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(
+                    Event.LOCAL_ADDRESS_CHANGE,
+                    new LocalAddressChangeNotification(a.view, c.address(), c.state(), c.causes()));
         }
     }
 

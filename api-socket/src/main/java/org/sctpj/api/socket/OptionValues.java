@@ -87,6 +87,10 @@ final class OptionValues {
     @SuppressWarnings("unchecked")
     synchronized <T> T get(SctpSocketOption<T> name) {
         check(name);
+        if (name == SCTP_SET_PEER_PRIMARY_ADDR) {
+            throw new IllegalArgumentException("SCTP_SET_PEER_PRIMARY_ADDR cannot be retrieved: it only asks the"
+                    + " peer to change its primary (read the peer's answer as an address event)");
+        }
         return (T) values.get(name);
     }
 
@@ -95,8 +99,8 @@ final class OptionValues {
     synchronized <T> void set(SctpSocketOption<T> name, T value, boolean bound) {
         check(name);
         if (name == SCTP_SET_PEER_PRIMARY_ADDR) {
-            throw new UnsupportedOperationException("SCTP_SET_PEER_PRIMARY_ADDR needs ASCONF's Set Primary Address"
-                    + " (RFC 5061 section 4.2.8), which sctpj does not have yet: the peer chooses its primary path");
+            // Only a live association can ask its peer (the channels call Core.setPeerPrimary).
+            throw new java.nio.channels.NotYetConnectedException();
         }
         if (value == null && name != SCTP_PRIMARY_ADDR) {
             throw new IllegalArgumentException(name + " needs a value (null given)");

@@ -127,41 +127,84 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
     }
 
     /**
-     * Adds a local address (sctp_bindx ADD) before connect; all are announced to the peer.
+     * Adds a local address (sctp_bindx ADD). Before connect it is announced to the peer with the
+     * others. After connect the association must have negotiated ASCONF (RFC 5061: both ends
+     * offer {@link org.sctpj.stack.Extension#ASCONF} and {@link org.sctpj.stack.Extension#AUTH}):
+     * the peer is asked to add it (Add IP Address), and a {@link SctpjNotificationHandler} local
+     * address notification gives the answer.
      *
-     * @throws IllegalStateException after connect (adding to a live endpoint needs ASCONF, RFC 5061,
-     *     which sctpj does not have)
+     * @throws java.nio.channels.NotYetBoundException before bind
+     * @throws java.nio.channels.AlreadyBoundException for an address bound already
+     * @throws IllegalStateException after connect when the association has no ASCONF (the message
+     *     says what both ends must offer)
+     * @throws UnsupportedOperationException after connect when the lower layer cannot receive on a
+     *     new address while it runs (UDP encapsulation: bind every address before connect)
      */
     public SctpjChannel bindAddress(InetAddress address) throws IOException {
+        Core c;
+        AssocState a;
         synchronized (stateLock) {
             ensureOpen();
-            if (core != null) {
-                throw new IllegalStateException("addresses can be added only before connect (no ASCONF in sctpj)");
-            }
             if (bindRequest == null) {
                 throw new java.nio.channels.NotYetBoundException();
             }
             if (address.isAnyLocalAddress()) {
                 throw new IllegalArgumentException("add a concrete address, not the wildcard");
             }
-            extraAddresses.add(address);
+            c = core;
+            a = assoc;
+            if (c == null) {
+                if (extraAddresses.contains(address)) {
+                    throw new java.nio.channels.AlreadyBoundException();
+                }
+                extraAddresses.add(address);
+                return this;
+            }
+        }
+        if (a == null || !c.usesAsconf(a)) {
+            throw new IllegalStateException("the association did not negotiate ASCONF (RFC 5061), so its addresses"
+                    + " cannot change while it runs: offer Extension.ASCONF and Extension.AUTH at both ends, or"
+                    + " bind every address before connect");
+        }
+        try {
+            c.addLocalAddress(address);
+        } catch (IllegalArgumentException e) {
+            throw new java.nio.channels.AlreadyBoundException();
         }
         return this;
     }
 
     /**
-     * Removes an address added with {@link #bindAddress} (before connect only).
+     * Removes a local address (sctp_bindx REM). Before connect, one added with {@link
+     * #bindAddress}. After connect the association must have negotiated ASCONF (RFC 5061): nothing
+     * leaves from the address any more and the peer is asked to delete it (Delete IP Address).
      *
-     * @throws IllegalUnbindException for an address not added by bindAddress, or after connect
-     *     (removing an address from a live association needs ASCONF, RFC 5061)
+     * @throws IllegalUnbindException for an address that is not bound, or the last bound address
+     * @throws IllegalStateException after connect when the association has no ASCONF (the message
+     *     says what both ends must offer)
      */
     public SctpjChannel unbindAddress(InetAddress address) throws IOException {
+        Core c;
+        AssocState a;
         synchronized (stateLock) {
             ensureOpen();
-            if (core != null || !extraAddresses.remove(address)) {
-                throw new IllegalUnbindException(
-                        "only an address added by bindAddress, before connect, can be removed (sctpj has no ASCONF)");
+            c = core;
+            a = assoc;
+            if (c == null) {
+                if (!extraAddresses.remove(address)) {
+                    throw new IllegalUnbindException(address + " was not added with bindAddress");
+                }
+                return this;
             }
+        }
+        if (a == null || !c.usesAsconf(a)) {
+            throw new IllegalStateException("the association did not negotiate ASCONF (RFC 5061), so its addresses"
+                    + " cannot change while it runs: offer Extension.ASCONF and Extension.AUTH at both ends");
+        }
+        try {
+            c.removeLocalAddress(address);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalUnbindException(e.getMessage());
         }
         return this;
     }
@@ -655,7 +698,8 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
     /**
      * Sets an option (see {@link SctpjSocketOptions} for when each may be set). {@code
      * SCTP_PRIMARY_ADDR} on a connected channel makes that peer address the primary path at once
-     * (RFC 9260 section 5.1.2).
+     * (RFC 9260 section 5.1.2); {@code SCTP_SET_PEER_PRIMARY_ADDR} asks the peer to take one of our
+     * addresses as its primary (RFC 5061, needs ASCONF at both ends).
      *
      * @throws IllegalStateException for a protocol option after connect
      * @throws UnsupportedOperationException for an option or value sctpj does not support
@@ -666,6 +710,10 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         ensureOpen();
         if (name == SctpjSocketOptions.SCTP_PRIMARY_ADDR && assoc != null) {
             core.setPrimary(connected(), Ops.inet((SocketAddress) value));
+            return this;
+        }
+        if (name == SctpjSocketOptions.SCTP_SET_PEER_PRIMARY_ADDR && assoc != null) {
+            core.setPeerPrimary(connected(), Ops.inet((SocketAddress) value));
             return this;
         }
         options.set(name, value, core != null);

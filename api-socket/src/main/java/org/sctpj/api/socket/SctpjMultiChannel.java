@@ -99,25 +99,51 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
     }
 
     /**
-     * Unsupported: sctpj has no ASCONF (RFC 5061); bind every address at once with {@link
-     * #bind(List, int, int)}.
+     * Adds a local address to the bound channel (sctp_bindx ADD, RFC 5061): new associations
+     * announce it, and each live association that negotiated ASCONF (both ends offer {@link
+     * org.sctpj.stack.Extension#ASCONF} and {@link org.sctpj.stack.Extension#AUTH}) asks its peer
+     * to add it; the others keep their addresses.
      *
-     * @throws UnsupportedOperationException always
+     * @throws java.nio.channels.NotYetBoundException before bind
+     * @throws java.nio.channels.AlreadyBoundException for an address bound already
+     * @throws UnsupportedOperationException when the lower layer cannot receive on a new address
+     *     while it runs (UDP encapsulation: give every address to bind)
      */
     @Override
-    public SctpjMultiChannel bindAddress(InetAddress address) {
-        throw new UnsupportedOperationException(
-                "sctpj has no ASCONF: give every address at bind time with bind(List, port, backlog)");
+    public SctpjMultiChannel bindAddress(InetAddress address) throws IOException {
+        ensureOpen();
+        Core c = core;
+        if (c == null) {
+            throw new java.nio.channels.NotYetBoundException();
+        }
+        try {
+            c.addLocalAddress(address);
+        } catch (IllegalArgumentException e) {
+            throw new java.nio.channels.AlreadyBoundException();
+        }
+        return this;
     }
 
     /**
-     * Unsupported: addresses are fixed at bind time (no ASCONF, RFC 5061).
+     * Removes a local address from the bound channel (sctp_bindx REM, RFC 5061): nothing leaves
+     * from it any more; each live association that negotiated ASCONF and has another address asks
+     * its peer to delete it.
      *
-     * @throws IllegalUnbindException always
+     * @throws IllegalUnbindException for an address that is not bound, or the last one
      */
     @Override
-    public SctpjMultiChannel unbindAddress(InetAddress address) {
-        throw new IllegalUnbindException("sctpj has no ASCONF: addresses are fixed at bind time");
+    public SctpjMultiChannel unbindAddress(InetAddress address) throws IOException {
+        ensureOpen();
+        Core c = core;
+        if (c == null) {
+            throw new IllegalUnbindException("the channel is not bound");
+        }
+        try {
+            c.removeLocalAddress(address);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalUnbindException(e.getMessage());
+        }
+        return this;
     }
 
     /** The live associations of this channel (branched ones excluded). */
@@ -355,8 +381,9 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
 
     /**
      * Sets an option for the channel (protocol options before bind), or with {@code association}
-     * for one association: {@code SCTP_PRIMARY_ADDR} (its primary path, at once) and {@code
-     * SCTP_PLUGGABLE_SS} (its stream scheduler).
+     * for one association: {@code SCTP_PRIMARY_ADDR} (its primary path, at once), {@code
+     * SCTP_SET_PEER_PRIMARY_ADDR} (asks the peer to take one of our addresses as its primary, RFC
+     * 5061; needs ASCONF at both ends) and {@code SCTP_PLUGGABLE_SS} (its stream scheduler).
      *
      * @throws UnsupportedOperationException for another option with an association: set it on
      *     the channel (association null)
@@ -368,6 +395,13 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         boolean scheduler = name == SctpjSocketOptions.SCTP_PLUGGABLE_SS;
         if (association != null && name == SctpjSocketOptions.SCTP_PRIMARY_ADDR) {
             bound().setPrimary(mine(association), Ops.inet((java.net.SocketAddress) value));
+            return this;
+        }
+        if (name == SctpjSocketOptions.SCTP_SET_PEER_PRIMARY_ADDR) {
+            if (association == null) {
+                throw new IllegalArgumentException("SCTP_SET_PEER_PRIMARY_ADDR concerns one association: give it");
+            }
+            bound().setPeerPrimary(mine(association), Ops.inet((java.net.SocketAddress) value));
             return this;
         }
         if (association != null) {

@@ -38,6 +38,8 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
             return handleNotification(a, attachment);
         } else if (n instanceof PartialDeliveryAbortedNotification p) {
             return handleNotification(p, attachment);
+        } else if (n instanceof LocalAddressChangeNotification l) {
+            return handleNotification(l, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -79,6 +81,11 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
 
     /** A message arriving in parts will not be completed (RFC 6458 section 6.1.7). */
     public HandlerResult handleNotification(PartialDeliveryAbortedNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** The peer answered a change of one of our addresses (RFC 5061 ASCONF-ACK). */
+    public HandlerResult handleNotification(LocalAddressChangeNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

@@ -68,10 +68,13 @@ public final class SctpjSocketOptions {
     public static final SctpSocketOption<SocketAddress> SCTP_PRIMARY_ADDR = SctpStandardSocketOptions.SCTP_PRIMARY_ADDR;
 
     /**
-     * Asks the peer to use one of our addresses as its primary (RFC 6458 SCTP_SET_PEER_PRIMARY_ADDR):
-     * that needs ASCONF's Set Primary Address parameter (RFC 5061 section 4.2.8), which sctpj does
-     * not have yet, so setting it throws {@link UnsupportedOperationException}; reading it gives
-     * null. The JDK's constant.
+     * Asks the peer to use one of our addresses as its primary (RFC 6458 SCTP_SET_PEER_PRIMARY_ADDR,
+     * RFC 5061 Set Primary Address): set it on a connected association whose ends both offered
+     * {@link org.sctpj.stack.Extension#ASCONF} and {@link org.sctpj.stack.Extension#AUTH}, to one of
+     * the channel's bound addresses. Setting it before connect throws {@link
+     * java.nio.channels.NotYetConnectedException}, on an association without ASCONF {@link
+     * IllegalStateException} saying so; it cannot be read ({@link IllegalArgumentException}, as in
+     * the JDK). The JDK's constant.
      */
     public static final SctpSocketOption<SocketAddress> SCTP_SET_PEER_PRIMARY_ADDR =
             SctpStandardSocketOptions.SCTP_SET_PEER_PRIMARY_ADDR;
@@ -183,7 +186,9 @@ public final class SctpjSocketOptions {
         /** {@link AuthenticationNotification}. */
         AUTHENTICATION,
         /** {@link PartialDeliveryAbortedNotification}. */
-        PARTIAL_DELIVERY_ABORTED
+        PARTIAL_DELIVERY_ABORTED,
+        /** {@link LocalAddressChangeNotification}. */
+        LOCAL_ADDRESS_CHANGE
     }
 
     /**

@@ -13,6 +13,7 @@ import com.sun.nio.sctp.Association;
 import com.sun.nio.sctp.AssociationChangeNotification;
 import com.sun.nio.sctp.HandlerResult;
 import com.sun.nio.sctp.IllegalReceiveException;
+import com.sun.nio.sctp.IllegalUnbindException;
 import com.sun.nio.sctp.InvalidStreamException;
 import com.sun.nio.sctp.MessageInfo;
 import com.sun.nio.sctp.Notification;
@@ -905,6 +906,45 @@ class SocketApiTest {
         n = nextNotification(c, AuthenticationNotification.class);
         assertEquals(org.sctpj.stack.SctpEvent.AuthIndication.FREE_KEY, n.indication());
         assertEquals(0, n.keyId());
+    }
+
+    /**
+     * RFC 5061 through the JDK API: with ASCONF and AUTH offered by both ends, {@code
+     * SCTP_SET_PEER_PRIMARY_ADDR} asks the peer to take our address as its primary and the answer
+     * arrives as a {@link LocalAddressChangeNotification}; the last address cannot be unbound, and
+     * over UDP encapsulation (which binds its addresses when it opens) an address cannot be added
+     * after connect, each with an exception that says so. Before connect the option is refused.
+     */
+    @Test
+    void setPeerPrimaryAddressAndLiveBindingWithAsconf() throws Exception {
+        SctpOptions asconf = OPTS.toBuilder()
+                .enable(org.sctpj.stack.Extension.AUTH)
+                .enable(org.sctpj.stack.Extension.ASCONF)
+                .build();
+        SctpjServerChannel s =
+                SctpProvider.of(CallbackRuntime.of(serverRt), asconf).openServerChannel();
+        toClose.add(s);
+        s.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
+        s.bind(new InetSocketAddress(LO, 0));
+        SctpjChannel c = SctpProvider.of(CallbackRuntime.of(clientRt), asconf).openSctpChannel();
+        toClose.add(c);
+        c.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, s.udpPort());
+        c.setOption(SctpjSocketOptions.SCTP_EVENTS, EnumSet.of(Event.ASSOCIATION_CHANGE, Event.LOCAL_ADDRESS_CHANGE));
+        c.bind(new InetSocketAddress(LO, 0));
+        InetSocketAddress mine = new InetSocketAddress(LO, 0);
+        assertThrows(
+                java.nio.channels.NotYetConnectedException.class,
+                () -> c.setOption(SctpjSocketOptions.SCTP_SET_PEER_PRIMARY_ADDR, mine));
+        c.connect(addr(s));
+        toClose.add(s.accept());
+        c.setOption(SctpjSocketOptions.SCTP_SET_PEER_PRIMARY_ADDR, mine);
+        LocalAddressChangeNotification n = nextNotification(c, LocalAddressChangeNotification.class);
+        assertEquals(org.sctpj.stack.SctpEvent.LocalAddressState.MADE_PRIMARY, n.state());
+        assertEquals(LO, n.address());
+        assertThrows(IllegalUnbindException.class, () -> c.unbindAddress(LO));
+        UnsupportedOperationException udp = assertThrows(
+                UnsupportedOperationException.class, () -> c.bindAddress(InetAddress.getByName("127.0.0.2")));
+        assertTrue(udp.getMessage().contains("bind every address"), udp.getMessage());
     }
 
     /** The notifications of stream reconfiguration (RFC 6525 section 6.1), with ASSOCIATION_CHANGE. */

@@ -59,7 +59,7 @@ public final class RawIpLowerLayer implements LowerLayer {
     private final RawSocket v4;
     private final RawSocket v6;
     private final RawSocket.Stats stats;
-    private final Set<InetAddress> local;
+    private volatile Set<InetAddress> local;
     private final Poller poller;
     private volatile boolean closed;
     private boolean v6First;
@@ -465,6 +465,28 @@ public final class RawIpLowerLayer implements LowerLayer {
     private void checkOpen() throws IOException {
         if (closed) {
             throw new IOException("the raw IP lower layer is closed: open a new one");
+        }
+    }
+
+    /** Also delivers packets to {@code address} when only some local addresses are (RFC 5061). */
+    @Override
+    public void addAddress(InetAddress address) {
+        Set<InetAddress> l = local;
+        if (!l.isEmpty() && !l.contains(address)) {
+            java.util.HashSet<InetAddress> n = new java.util.HashSet<>(l);
+            n.add(address);
+            local = Set.copyOf(n);
+        }
+    }
+
+    /** Stops delivering packets to {@code address} when only some local addresses are. */
+    @Override
+    public void removeAddress(InetAddress address) {
+        Set<InetAddress> l = local;
+        if (l.contains(address) && l.size() > 1) {
+            java.util.HashSet<InetAddress> n = new java.util.HashSet<>(l);
+            n.remove(address);
+            local = Set.copyOf(n);
         }
     }
 }

@@ -111,6 +111,11 @@ public final class ConformanceMonitor {
     static final long NEVER_SENT = -1L;
 
     static final int I_FORWARD_TSN = 194;
+    static final int ASCONF = 0xc1;
+    static final int ASCONF_ACK = 0x80;
+    static final int ADD_IP_ADDRESS = 0xc001;
+    /** ADD-IP (RFC 5061): ASCONF in the Supported Extensions parameter of the INIT or INIT ACK. */
+    static final int EXT_ASCONF = 128;
 
     private static final int MAX_GAPS = 256;
     /** HEARTBEATs remembered per node and peer port, to match their acknowledgements. */
@@ -190,6 +195,15 @@ public final class ConformanceMonitor {
                 return size() > MAX_HEARTBEATS;
             }
         };
+
+        /** This node sent an ASCONF (RFC 5061), the tag it carried, its newest serial and its bytes. */
+        boolean asconfAny;
+
+        int asconfTag;
+        int asconfSerial;
+        ByteBuffer asconfSent;
+        /** The newest ASCONF of this node has not been answered by an ASCONF-ACK that reached it. */
+        boolean asconfOutstanding;
 
         /** An ECNE reached this node (RFC 9260 appendix A): a CWR may answer it. */
         boolean ecneReceived;
@@ -530,6 +544,12 @@ public final class ConformanceMonitor {
                         c.echoPending = false;
                     }
                 }
+                case ASCONF_ACK -> {
+                    if (clen >= 8 && c.asconfAny && b.getInt(off + 4) == c.asconfSerial) {
+                        c.asconfOutstanding = false;
+                    }
+                }
+                case ASCONF -> learnAddedAddresses(c, b, off, clen);
                 case RECONFIG -> {
                     streamResetSeen = true;
                     for (int peerTag : c.pairs.getOrDefault(vtag, Set.of())) {
@@ -542,6 +562,39 @@ public final class ConformanceMonitor {
                 default -> {}
             }
             off += (clen + 3) & ~3;
+        }
+    }
+
+    /**
+     * An ASCONF reached the node: the addresses it adds (RFC 5061 4.2.1) are the peer's from now
+     * on, so the rule that only HEARTBEATs go to an unconfirmed address applies to them.
+     */
+    private static void learnAddedAddresses(Conn c, ByteBuffer b, int off, int clen) {
+        int p = off + 8;
+        if (p + 4 > off + clen) {
+            return;
+        }
+        p += ((b.getShort(p + 2) & 0xffff) + 3) & ~3; // the Address Parameter (lookup address)
+        while (p + 8 <= off + clen) {
+            int ptype = b.getShort(p) & 0xffff;
+            int plen = b.getShort(p + 2) & 0xffff;
+            if (plen < 8 || p + plen > off + clen) {
+                return;
+            }
+            if (ptype == ADD_IP_ADDRESS && plen >= 16) {
+                int atype = b.getShort(p + 8) & 0xffff;
+                int alen = atype == IPV4_ADDRESS ? 4 : atype == IPV6_ADDRESS ? 16 : 0;
+                if (alen > 0 && p + 12 + alen <= off + clen) {
+                    byte[] a = new byte[alen];
+                    b.get(p + 12, a);
+                    try {
+                        addBounded(c.announced, InetAddress.getByAddress(a));
+                    } catch (java.net.UnknownHostException e) {
+                        throw new AssertionError(e);
+                    }
+                }
+            }
+            p += (plen + 3) & ~3;
         }
     }
 
@@ -621,6 +674,7 @@ public final class ConformanceMonitor {
                             case I_DATA -> ext |= EXT_I_DATA;
                             case RECONFIG -> ext |= EXT_RECONFIG;
                             case NR_SACK -> ext |= EXT_NR_SACK;
+                            case ASCONF -> ext |= EXT_ASCONF;
                             default -> {}
                         }
                     }
@@ -931,6 +985,9 @@ public final class ConformanceMonitor {
                 if (type == AUTH) {
                     authAt = n;
                     checkAuth(c, vtag, negotiated, off, clen);
+                } else if (authAt < 0 && (type == ASCONF || type == ASCONF_ACK)) {
+                    fail(name(type) + " not preceded by an AUTH chunk: ASCONF and ASCONF-ACK are always sent"
+                            + " authenticated (RFC 5061 4.1.1)");
                 } else if (authAt < 0 && (negotiated & EXT_AUTH) != 0 && peerRequires(c, vtag, type)) {
                     fail(name(type) + " not preceded by an AUTH chunk though the peer's CHUNKS parameter asks for"
                             + " it to be authenticated (RFC 4895 6.2)");
@@ -989,6 +1046,8 @@ public final class ConformanceMonitor {
                     checkEcn(c, type, off, clen, srcPort, dstPort, vtag);
                 } else if (type == NR_SACK) {
                     checkNrSack(c, vtag, off, clen);
+                } else if (type == ASCONF) {
+                    checkAsconf(c, vtag, off, clen);
                 }
                 off += (clen + 3) & ~3;
             }
@@ -1088,6 +1147,56 @@ public final class ConformanceMonitor {
         }
 
         /**
+         * An ASCONF this node sends (RFC 5061): the first carries the sender's Initial TSN as its
+         * Serial Number and each new one the previous plus one (4.1.1, 5.1); a new one goes only
+         * when the previous was answered (one outstanding at a time, 5.1 A2), and only in
+         * ESTABLISHED, SHUTDOWN-PENDING or SHUTDOWN-RECEIVED (this project's rule, as for RE-CONFIG);
+         * a retransmission repeats the first byte for byte (5.1 C5).
+         */
+        void checkAsconf(Conn c, int vtag, int off, int clen) {
+            if (clen < 8) {
+                fail("ASCONF shorter than its 8-byte header (RFC 5061 4.1.1)");
+            }
+            int serial = b.getInt(off + 4);
+            byte[] raw = new byte[clen];
+            b.get(off, raw);
+            ByteBuffer chunk = ByteBuffer.wrap(raw);
+            if (c.asconfAny && c.asconfTag != vtag) {
+                c.asconfAny = false; // a new incarnation (restart): numbering starts over
+                c.asconfOutstanding = false;
+            }
+            if (c.asconfAny && serial == c.asconfSerial) {
+                if (!chunk.equals(c.asconfSent)) {
+                    fail("ASCONF retransmits serial " + Integer.toUnsignedString(serial) + " with other contents:"
+                            + " a retransmission repeats the ASCONF (RFC 5061 5.1 C5)");
+                }
+                return;
+            }
+            Integer initial = ownInitialTsn(c, vtag);
+            if (c.asconfAny ? serial != c.asconfSerial + 1 : initial != null && serial != initial) {
+                fail("ASCONF with serial " + Integer.toUnsignedString(serial) + ", expected "
+                        + Integer.toUnsignedString(c.asconfAny ? c.asconfSerial + 1 : initial)
+                        + ": the first is the sender's Initial TSN, each new one one more (RFC 5061 4.1.1, 5.1)");
+            }
+            if (c.asconfOutstanding) {
+                fail("a new ASCONF (serial " + Integer.toUnsignedString(serial) + ") while serial "
+                        + Integer.toUnsignedString(c.asconfSerial)
+                        + " is unanswered: one ASCONF outstanding at a time (RFC 5061 5.1 A2)");
+            }
+            if (!state.equals("ESTABLISHED")
+                    && !state.equals("SHUTDOWN_PENDING")
+                    && !state.equals("SHUTDOWN_RECEIVED")) {
+                fail("a new ASCONF in " + state + ": requests start in ESTABLISHED, SHUTDOWN-PENDING or"
+                        + " SHUTDOWN-RECEIVED only (this project's rule)");
+            }
+            c.asconfAny = true;
+            c.asconfTag = vtag;
+            c.asconfSerial = serial;
+            c.asconfSent = chunk;
+            c.asconfOutstanding = true;
+        }
+
+        /**
          * An AUTH chunk (RFC 4895): only on an association that negotiated AUTH (section 6.2), with
          * an HMAC Identifier the peer's HMAC-ALGO listed and an HMAC of that algorithm's length
          * (sections 3.3, 4.2: 20 bytes for SHA-1, 32 for SHA-256).
@@ -1179,7 +1288,7 @@ public final class ConformanceMonitor {
                 boolean allowed =
                         switch (type) {
                             case HEARTBEAT -> hasNonce(off, clen);
-                            case HEARTBEAT_ACK, INIT_ACK -> true;
+                            case HEARTBEAT_ACK, INIT_ACK, AUTH, ASCONF_ACK -> true; // ASCONF-ACK: RFC 5061 5.2
                             case COOKIE_ECHO, COOKIE_ACK -> probe;
                             default -> false;
                         };
@@ -1734,6 +1843,9 @@ public final class ConformanceMonitor {
                     ? null
                     : "NR-SACK without NR-SACK announced by both ends (Supported Extensions,"
                             + " draft-natarajan-tsvwg-sctp-nrsack-08 section 4.1)";
+            case ASCONF, ASCONF_ACK -> (negotiated & EXT_ASCONF) != 0 && (negotiated & EXT_AUTH) != 0
+                    ? null
+                    : name(type) + " without ADD-IP and AUTH negotiated by both ends (RFC 5061 4.1.1, 4.2.7)";
             case ECNE, CWR -> (negotiated & EXT_ECN) != 0
                     ? null
                     : name(type) + " without ECN announced by both ends (ECN Capable parameter, RFC 9260"

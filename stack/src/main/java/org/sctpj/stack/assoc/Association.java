@@ -199,6 +199,15 @@ public final class Association {
         return t.primaryAddress();
     }
 
+    /**
+     * The dynamic address reconfiguration of this association (RFC 5061): add and delete our
+     * addresses, ask the peer to change its primary (see {@link
+     * org.sctpj.stack.asconf.AddressReconfiguration}).
+     */
+    public org.sctpj.stack.asconf.AddressReconfiguration addressReconfiguration() {
+        return t.asconf;
+    }
+
     /** Negotiated outbound streams (0 before establishment). */
     public int outboundStreams() {
         return t.outboundStreams;
@@ -594,6 +603,20 @@ public final class Association {
                         closedDuring = true;
                     }
                 }
+                case ChunkType.ASCONF -> {
+                    if (!t.has(Extension.ASCONF)) {
+                        closedDuring |= !onUnrecognized(pkt, i);
+                    } else if (authenticated) {
+                        t.asconf.onAsconf(pkt, i, now); // RFC 5061 section 4.1.1: only authenticated
+                    }
+                }
+                case ChunkType.ASCONF_ACK -> {
+                    if (!t.has(Extension.ASCONF)) {
+                        closedDuring |= !onUnrecognized(pkt, i);
+                    } else if (authenticated) {
+                        t.asconf.onAsconfAck(pkt, i, now);
+                    }
+                }
                 case ChunkType.I_FORWARD_TSN -> {
                     if (t.has(Extension.PR_SCTP) && t.has(Extension.I_DATA)) {
                         t.forwardTsn.onIForwardTsn(pkt, i, now);
@@ -788,6 +811,7 @@ public final class Association {
             case HEARTBEAT -> t.o.heartbeatEnabled() && t.state == State.ESTABLISHED;
             case DELAYED_SACK -> t.canBundleData();
             case PMTU -> t.state == State.ESTABLISHED;
+            case ASCONF -> t.tx != null;
             default -> true;
         };
     }
@@ -811,6 +835,7 @@ public final class Association {
             case DELAYED_SACK -> {} // the SACK is due: the next pollTransmit sends it (rx.sackNeeded)
             case RECONFIG -> t.reconfig.onTimer(now);
             case PMTU -> t.pmtu.onTimer(path, now);
+            case ASCONF -> t.asconf.onTimer(now);
         }
     }
 

@@ -116,6 +116,7 @@ public final class DataTransfer {
             t.cc.init(p, Integer.toUnsignedLong(peerRwnd));
         }
         t.reconfig.start(myInitialTsn, peerInitialTsn);
+        t.asconf.start(myInitialTsn, peerInitialTsn);
         t.ecn.reset();
     }
 
@@ -626,6 +627,7 @@ public final class DataTransfer {
     private InetAddress build(long now) {
         ecneInPacket = false;
         t.reconfig.beforeTransmit(now);
+        t.asconf.beforeTransmit(now);
         InetAddress probe = t.pmtu.buildProbe(pb, t.host.localPort(), t.o.encapsulationOverhead());
         if (probe != null) {
             return finish(probe); // a path MTU probe travels alone (RFC 8899 section 6.2.1.1)

@@ -16,6 +16,7 @@ import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Extension;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.StreamSchedulerKind;
+import org.sctpj.stack.asconf.AddressReconfiguration;
 import org.sctpj.stack.auth.Authentication;
 import org.sctpj.stack.cc.CongestionController;
 import org.sctpj.stack.ecn.EcnHandling;
@@ -197,6 +198,8 @@ public final class Tcb {
     public final EcnHandling ecn;
     /** Path MTU discovery with probes, black holes and Packet Too Big (RFC 8899). */
     public final PmtuDiscovery pmtu;
+    /** Dynamic address reconfiguration: ASCONF and ASCONF-ACK both ways (RFC 5061). */
+    public final AddressReconfiguration asconf;
 
     Tcb(AssociationHost host, AssociationId id, SctpOptions o, int peerPort, Association association) {
         this.host = host;
@@ -219,6 +222,7 @@ public final class Tcb {
         this.auth = new Authentication(this, host.endpointKeys());
         this.ecn = new EcnHandling(this);
         this.pmtu = new PmtuDiscovery(this);
+        this.asconf = new AddressReconfiguration(this);
     }
 
     /** Whether the association uses {@code e} (both sides announced it). */
@@ -255,11 +259,11 @@ public final class Tcb {
         controls.add(new Control(chunk, dest, vtag));
     }
 
-    /** The path to {@code a}, or null when it is none of ours. */
+    /** The path to {@code a}, or null when it is none of ours (or the peer deleted it). */
     public Path pathOf(InetAddress a) {
         for (int k = 0; k < paths.size(); k++) {
             Path p = paths.get(k);
-            if (p.address().equals(a)) {
+            if (p.address().equals(a) && !p.removed()) {
                 return p;
             }
         }
@@ -271,11 +275,13 @@ public final class Tcb {
         return paths.get(primary).address();
     }
 
-    /** The peer's addresses, in path order. */
+    /** The peer's addresses, in path order (those it deleted left out). */
     public List<InetAddress> peerAddresses() {
         List<InetAddress> out = new ArrayList<>(paths.size());
         for (Path p : paths) {
-            out.add(p.address());
+            if (!p.removed()) {
+                out.add(p.address());
+            }
         }
         return out;
     }

@@ -36,7 +36,12 @@ public enum TimerKind {
      * Path MTU discovery of a destination (RFC 8899 section 5.1.1): PROBE_TIMER while a probe is
      * out, else when the next probe is due (the PMTU_RAISE_TIMER once the search completed).
      */
-    PMTU(true);
+    PMTU(true),
+    /**
+     * The ASCONF retransmission timer (RFC 5061 section 5.1, the RTO of the path the ASCONF went
+     * to): an ASCONF is outstanding, no ASCONF-ACK yet.
+     */
+    ASCONF(false);
 
     private final boolean perPath;
 

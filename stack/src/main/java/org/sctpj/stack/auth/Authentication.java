@@ -96,7 +96,7 @@ public final class Authentication implements PacketSigner {
     /**
      * Our key vector for an INIT or INIT ACK (RFC 4895 section 6.1): a fresh 32-byte Random from
      * {@code random}, the chunk types of {@link SctpOptions#authChunks()} (no CHUNKS parameter when
-     * empty), the HMAC Identifiers of {@link SctpOptions#authHmacs()}; null when we do not offer
+     * empty) with ASCONF and ASCONF-ACK added when we offer {@link Extension#ASCONF}, the HMAC Identifiers of {@link SctpOptions#authHmacs()}; null when we do not offer
      * AUTH.
      */
     public static KeyVector offer(SctpOptions o, RandomGenerator random) {
@@ -106,6 +106,15 @@ public final class Authentication implements PacketSigner {
         byte[] r = new byte[KeyVector.RANDOM_LENGTH];
         random.nextBytes(r);
         List<Integer> chunks = o.authChunks().isEmpty() ? null : new ArrayList<>(o.authChunks());
+        if (o.offers(Extension.ASCONF)) {
+            // RFC 5061 section 4.1.1: ASCONF and ASCONF-ACK are always sent authenticated.
+            chunks = chunks == null ? new ArrayList<>(2) : chunks;
+            for (int c : new int[] {ChunkType.ASCONF, ChunkType.ASCONF_ACK}) {
+                if (!chunks.contains(c)) {
+                    chunks.add(c);
+                }
+            }
+        }
         return new KeyVector(Bytes.of(r), chunks, o.authHmacs());
     }
 

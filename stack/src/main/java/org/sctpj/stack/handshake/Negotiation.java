@@ -49,6 +49,9 @@ public final class Negotiation {
             if (ours.contains(Extension.I_DATA) && ours.contains(Extension.PR_SCTP)) {
                 types.add(ChunkType.I_FORWARD_TSN);
             }
+            if (ours.contains(Extension.ASCONF)) {
+                types.add(ChunkType.ASCONF_ACK); // RFC 5061 section 4.2.7: both chunk types
+            }
             out.add(new SupportedExtensionsParameter(types));
         }
         if (ours.contains(Extension.PR_SCTP)) {

@@ -121,6 +121,36 @@ public interface LowerLayer extends AutoCloseable {
     void close() throws IOException;
 
     /**
+     * Starts receiving packets sent to the local address {@code address} too (RFC 5061: an address
+     * added to a live endpoint, {@link org.sctpj.stack.Endpoint#addLocalAddress}). A decorator
+     * forwards it to the layer it decorates; a layer that bound its addresses when it opened and
+     * cannot add one refuses (the default).
+     *
+     * @throws UnsupportedOperationException when the layer cannot add an address while it runs
+     * @throws IOException when it could not
+     */
+    default void addAddress(InetAddress address) throws IOException {
+        LowerLayer in = inner();
+        if (in == null) {
+            throw new UnsupportedOperationException(getClass().getSimpleName() + " receives on the addresses it"
+                    + " opened with only: bind every address the association may use from the start (raw IP"
+                    + " can add addresses later)");
+        }
+        in.addAddress(address);
+    }
+
+    /**
+     * Stops delivering packets sent to {@code address} where the layer can (a decorator forwards
+     * it); the default does nothing (packets to it still arrive, the endpoint no longer uses it).
+     */
+    default void removeAddress(InetAddress address) throws IOException {
+        LowerLayer in = inner();
+        if (in != null) {
+            in.removeAddress(address);
+        }
+    }
+
+    /**
      * The layer this one decorates (a pcap writer, a fault injector), or null for a layer that
      * decorates none: code that needs the concrete layer beneath (e.g. the UDP ports of RFC 6951
      * encapsulation) follows this chain. Decorators override it.

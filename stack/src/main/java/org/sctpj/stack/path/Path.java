@@ -51,6 +51,7 @@ public final class Path implements PathCongestionState {
     private long reportedT3Expirations;
     private long lastAckNanos = Long.MIN_VALUE;
     private boolean inCmtSet = true;
+    private boolean removed;
 
     /**
      * A path to {@code address}, numbered {@code index} within its association (0..63).
@@ -87,6 +88,22 @@ public final class Path implements PathCongestionState {
     /** Reachability status. */
     public PathStatus status() {
         return status;
+    }
+
+    /**
+     * Whether the peer deleted this address from the association (RFC 5061 section 5.2, Delete IP
+     * Address): the path keeps its index but is {@link PathStatus#INACTIVE} for good, carries
+     * nothing and is probed no more; a later Add IP Address of the same address brings a fresh
+     * path at the same index.
+     */
+    public boolean removed() {
+        return removed;
+    }
+
+    /** Marks the path deleted by the peer (see {@link #removed()}) and inactive. */
+    public void markRemoved() {
+        removed = true;
+        status = PathStatus.INACTIVE;
     }
 
     /** Whether the status is {@link PathStatus#ACTIVE}. */

@@ -3,6 +3,7 @@ package org.sctpj.stack.pathmgmt;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpEvent.AssociationChangeType;
 import org.sctpj.stack.SctpEvent.PeerAddressState;
+import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.assoc.Tcb;
 import org.sctpj.stack.path.Path;
 import org.sctpj.stack.path.PathStatus;
@@ -104,6 +105,21 @@ public final class Failover {
         }
     }
 
+    /**
+     * A control chunk sent to {@code p} timed out unanswered (as T3-rtx, RFC 9260 section 6.3.3;
+     * the RE-CONFIG and ASCONF timers): the path's RTO backs off and the error counts against the
+     * path and the association. Returns false when that ended the association.
+     */
+    public boolean controlTimedOut(Path p, long now) {
+        p.rto().backoff();
+        pathError(p, now);
+        if (t.state == Association.State.CLOSED) {
+            return false;
+        }
+        countAssociationError(now);
+        return t.state != Association.State.CLOSED;
+    }
+
     /** A timeout counted against the association (RFC 9260 section 8.1). */
     public void countAssociationError(long now) {
         if (++t.associationErrors > t.o.associationMaxRetrans()) {
@@ -121,8 +137,8 @@ public final class Failover {
      */
     public void setPathStatus(Path p, PathStatus s) {
         PathStatus old = p.status();
-        if (old == s) {
-            return;
+        if (old == s || p.removed()) {
+            return; // a path the peer deleted stays inactive (RFC 5061 section 5.2)
         }
         p.setStatus(s);
         if (s == PathStatus.ACTIVE && t.pendingPrimary != null) {

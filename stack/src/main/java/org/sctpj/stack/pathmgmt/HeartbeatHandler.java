@@ -38,7 +38,15 @@ public final class HeartbeatHandler {
 
     /** A new path: probed at once when unconfirmed (RFC 9260 section 5.4), else after HB.interval. */
     void pathAdded(Path p, long now) {
-        heartbeats.ensure(t.paths.size(), p.status() == PathStatus.UNCONFIRMED ? now : now + heartbeatDelay(p));
+        long at = p.status() == PathStatus.UNCONFIRMED ? now : now + heartbeatDelay(p);
+        heartbeats.ensure(t.paths.size(), at);
+        heartbeats.expire(p.index()); // a path revived at its old index (RFC 5061) starts afresh
+        heartbeats.schedule(p.index(), at);
+    }
+
+    /** A path the peer deleted (RFC 5061 section 5.2): no HEARTBEAT goes there any more. */
+    void pathRemoved(Path p) {
+        heartbeats.expire(p.index());
     }
 
     /** Once up (or restarted), every confirmed path's next HEARTBEAT is due after HB.interval. */
@@ -124,6 +132,10 @@ public final class HeartbeatHandler {
      */
     public void onTimer(int i, long now) {
         Path p = t.paths.get(i);
+        if (p.removed()) {
+            heartbeats.expire(i);
+            return;
+        }
         if (heartbeats.timeout(i) <= now) {
             heartbeats.expire(i);
             t.failover.pathError(p, now);

@@ -34,21 +34,31 @@ public final class PathSet {
     /**
      * Adds a path to {@code addr} with {@code status}, its T3-rtx bound to the timer table and its
      * first HEARTBEAT scheduled; returns the existing path for a known address, or null when the
-     * association has as many paths as it keeps ({@link StateCookie#MAX_ADDRESSES}).
+     * association has as many paths as it keeps ({@link StateCookie#MAX_ADDRESSES}). An address
+     * the peer deleted earlier (RFC 5061) gets a fresh path at its old index.
      */
     public Path addPath(InetAddress addr, PathStatus status, long now) {
         for (Path p : t.paths) {
             if (p.address().equals(addr)) {
-                return p;
+                return p.removed() ? install(p.index(), addr, status, now) : p;
             }
         }
         if (t.paths.size() >= StateCookie.MAX_ADDRESSES) {
             return null;
         }
-        Path p = new Path(t.paths.size(), addr, t.o.pathMtu(), t.o);
+        return install(t.paths.size(), addr, status, now);
+    }
+
+    /** A new path of index {@code index} (appended, or replacing a deleted one). */
+    private Path install(int index, InetAddress addr, PathStatus status, long now) {
+        Path p = new Path(index, addr, t.o.pathMtu(), t.o);
         p.setStatus(status);
         p.bindT3(t.timers.slots(), TimerTable.slot(TimerKind.T3_RTX, p.index()));
-        t.paths.add(p);
+        if (index == t.paths.size()) {
+            t.paths.add(p);
+        } else {
+            t.paths.set(index, p);
+        }
         t.timers.usePaths(t.paths.size());
         if (t.tx != null) {
             t.cc.init(p, t.tx.peerRwnd());
@@ -56,6 +66,58 @@ public final class PathSet {
         t.heartbeats.pathAdded(p, now);
         t.host.peerAddressesChanged(t.association);
         return p;
+    }
+
+    /**
+     * The paths the peer has not deleted (RFC 5061): those that count as its addresses.
+     */
+    public int livePaths() {
+        int n = 0;
+        for (Path p : t.paths) {
+            n += p.removed() ? 0 : 1;
+        }
+        return n;
+    }
+
+    /**
+     * Deletes the path to {@code addr} because the peer deleted the address (RFC 5061 section
+     * 5.2): it stays in the list at its index, inactive for good ({@link Path#removed()}); its
+     * heartbeats and timers stop, the data outstanding on it is marked for retransmission on
+     * another path, and when it was the primary, {@code newPrimary} (another live path) becomes
+     * the primary. Packets from the address no longer reach the association. The caller checked
+     * that it is not the last one. Returns false when {@code addr} is no path of ours.
+     */
+    public boolean removePath(InetAddress addr, InetAddress newPrimary, long now) {
+        Path p = t.pathOf(addr);
+        if (p == null) {
+            return false;
+        }
+        p.markRemoved();
+        p.stopT3();
+        t.timers.start(TimerKind.PMTU, p.index(), TimerTable.NONE);
+        t.heartbeats.pathRemoved(p);
+        if (t.tx != null) {
+            t.tx.pathRemoved(p, t.paths);
+        }
+        t.pairedSources.remove(addr);
+        t.replySources.remove(addr);
+        t.pinnedByPrefix.remove(addr);
+        if (addr.equals(t.pendingPrimary)) {
+            t.pendingPrimary = null;
+        }
+        if (p.index() == t.primary) {
+            Path q = newPrimary != null ? t.pathOf(newPrimary) : null;
+            if (q == null) {
+                q = t.failover.dataPath();
+            }
+            if (q.removed()) {
+                q = firstConfirmed();
+            }
+            t.primary = q.index();
+            t.host.emit(new SctpEvent.PeerAddressChange(t.id, q.address(), PeerAddressState.MADE_PRIMARY));
+        }
+        t.host.peerAddressesChanged(t.association);
+        return true;
     }
 
     /**
@@ -153,7 +215,15 @@ public final class PathSet {
             // Answer from where the peer reached us (see answerFrom for when that holds).
             src = t.replySources.get(peer);
         }
-        return src != null ? src : t.host.sourceFor(peer);
+        if (src != null) {
+            return src;
+        }
+        src = t.host.sourceFor(peer);
+        if (!t.asconf.mayUseSource(src)) {
+            // Our addresses changed (RFC 5061): only those the association keeps.
+            src = org.sctpj.stack.Endpoint.chooseSource(List.copyOf(t.asconf.localAddresses()), peer);
+        }
+        return src;
     }
 
     /**
@@ -171,7 +241,7 @@ public final class PathSet {
     /** The first path that is not unconfirmed, else the primary. */
     Path firstConfirmed() {
         for (Path q : t.paths) {
-            if (q.status() != PathStatus.UNCONFIRMED) {
+            if (q.status() != PathStatus.UNCONFIRMED && !q.removed()) {
                 return q;
             }
         }

@@ -154,6 +154,9 @@ public final class PmtuDiscovery {
             return;
         }
         Path p = t.paths.get(k);
+        if (p.removed()) {
+            return; // the peer deleted the address (RFC 5061 section 5.2): nothing more to find
+        }
         if (p.status() != PathStatus.ACTIVE) {
             t.timers.start(TimerKind.PMTU, k, now + probeTimer(p)); // probe confirmed, working paths only
             return;

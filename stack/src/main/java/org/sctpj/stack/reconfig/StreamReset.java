@@ -436,13 +436,7 @@ public final class StreamReset {
         }
         if (!inProgress) {
             Path p = inFlightPath != null && t.paths.contains(inFlightPath) ? inFlightPath : t.failover.dataPath();
-            p.rto().backoff();
-            t.failover.pathError(p, now);
-            if (t.state == Association.State.CLOSED) {
-                return;
-            }
-            t.failover.countAssociationError(now);
-            if (t.state == Association.State.CLOSED) {
+            if (!t.failover.controlTimedOut(p, now)) {
                 return;
             }
         }

@@ -101,6 +101,7 @@ public final class Abort {
         }
         t.data.reportUnsent();
         t.reconfig.onClose();
+        t.asconf.onClose();
         t.state = State.CLOSED;
         t.connect.stopT1();
         t.timers.stop(TimerKind.T2_SHUTDOWN);

@@ -634,6 +634,16 @@ public final class DataSender {
         filler.beginBursts(paths);
     }
 
+    /**
+     * The peer deleted the address of {@code p} (RFC 5061 section 5.2): its T3-rtx stops and every
+     * chunk outstanding on it is marked for retransmission, to go to another path; unlike a T3-rtx
+     * expiry this is no sign of congestion, so no window or RTO changes.
+     */
+    public void pathRemoved(Path p, List<Path> paths) {
+        t3.moveOutstanding(p);
+        filler.beginBursts(paths);
+    }
+
     // ------------------------------------------------------------------ stream reconfiguration
 
     /**

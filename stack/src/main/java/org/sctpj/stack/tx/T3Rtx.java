@@ -62,6 +62,11 @@ final class T3Rtx {
         cc.onT3Timeout(p);
         p.rto().backoff();
         loss.onT3Expired();
+        moveOutstanding(p);
+    }
+
+    /** Marks every chunk outstanding on {@code p} for retransmission and stops its timer. */
+    void moveOutstanding(Path p) {
         for (int i = 0; i < queue.size(); i++) {
             SentChunk c = queue.get(i);
             if (c.path == p && !c.acked && !c.marked && !c.abandoned) {

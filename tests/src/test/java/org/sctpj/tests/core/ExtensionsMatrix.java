@@ -28,8 +28,13 @@ import org.sctpj.stack.wire.chunk.ChunkType;
 final class ExtensionsMatrix {
 
     /** Offered by both sides. */
-    static final Set<Extension> OFFERED =
-            EnumSet.of(Extension.PR_SCTP, Extension.I_DATA, Extension.RECONFIG, Extension.AUTH, Extension.NR_SACK);
+    static final Set<Extension> OFFERED = EnumSet.of(
+            Extension.PR_SCTP,
+            Extension.I_DATA,
+            Extension.RECONFIG,
+            Extension.AUTH,
+            Extension.ASCONF,
+            Extension.NR_SACK);
 
     /**
      * With {@link Extension#AUTH}, the chunk types both sides require authenticated (RFC 4895):
@@ -51,6 +56,13 @@ final class ExtensionsMatrix {
 
     /** Streams are reset (RFC 6525 outgoing SSN reset) at random points of a transfer. */
     static final boolean RESETS = true;
+
+    /**
+     * A asks Z to take A's address as its primary (RFC 5061 Set Primary Address) at random points
+     * of a transfer: ASCONF and ASCONF-ACK under loss, reordering and duplication, judged by the
+     * monitor (authenticated, serials by one, one outstanding).
+     */
+    static final boolean ADDRESS_REQUESTS = true;
 
     private ExtensionsMatrix() {}
 
@@ -117,6 +129,30 @@ final class ExtensionsMatrix {
             n.endpoint().resetStreams(id, streams, true, false, n.now());
         } catch (IllegalStateException notEstablished) {
             // before COMMUNICATION_UP or once shutting down: no reset then
+        }
+    }
+
+    /**
+     * Schedules {@code count} Set Primary Address requests of A's association for A's own address
+     * at random times in the first {@code withinNanos} of the run (only when {@link
+     * #ADDRESS_REQUESTS} is on); one asked before the association is up or once it is shutting down
+     * is refused, and skipped here.
+     */
+    static void scheduleAddressRequests(CorePair p, long seed, int count, long withinNanos) {
+        if (!ADDRESS_REQUESTS) {
+            return;
+        }
+        SplittableRandom r = new SplittableRandom(seed ^ 0xadd1L);
+        for (int i = 0; i < count; i++) {
+            p.sim.at(r.nextLong(withinNanos), () -> {
+                if (p.assocA != null && p.a.endpoint().info(p.assocA).isPresent()) {
+                    try {
+                        p.a.endpoint().setPeerPrimary(p.assocA, p.addrsA.get(0), p.a.now());
+                    } catch (IllegalStateException notEstablished) {
+                        // before COMMUNICATION_UP or once shutting down: no request then
+                    }
+                }
+            });
         }
     }
 

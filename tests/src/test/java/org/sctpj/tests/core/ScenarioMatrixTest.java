@@ -261,6 +261,7 @@ class ScenarioMatrixTest {
         }
         if (extensions) {
             ExtensionsMatrix.scheduleResets(p, seed, 4, 2, 1_000_000_000L);
+            ExtensionsMatrix.scheduleAddressRequests(p, seed, 2, 1_000_000_000L);
         }
         String violation = null;
         long limit = 300_000_000_000L;

@@ -250,6 +250,7 @@ class SimulatedMatrixTest {
         if (extensions) {
             ExtensionsMatrix.apply(t, seed);
             ExtensionsMatrix.scheduleResets(p, seed, streams, 2, 2_000_000_000L);
+            ExtensionsMatrix.scheduleAddressRequests(p, seed, 2, 2_000_000_000L);
         }
         if ((seed & 1) == 1) {
             p.z.useEventHandler(); // half the runs receive through the event handler, messages in place
