@@ -212,7 +212,7 @@ public final class CallbackSocket implements AutoCloseable {
                 throw new IllegalStateException("the socket is bound already (port " + handle.lowerLayer()
                         + "): open another socket for another port");
             }
-            LowerLayer layer = layers.open(port, List.copyOf(addresses));
+            LowerLayer layer = layers.open(port, List.copyOf(addresses), requestedOptions);
             SctpOptions o = requestedOptions.encapsulationOverhead() == layer.encapsulationOverhead()
                     ? requestedOptions
                     : requestedOptions.toBuilder()
