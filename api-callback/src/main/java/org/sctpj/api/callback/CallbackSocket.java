@@ -1215,6 +1215,10 @@ public final class CallbackSocket implements AutoCloseable {
                 guarded(() -> callbacks.onStreamChange(CallbackSocket.this, c));
             } else if (event instanceof SctpEvent.Authentication au) {
                 guarded(() -> callbacks.onAuthentication(CallbackSocket.this, au));
+            } else if (event instanceof SctpEvent.PathMtuChange m) {
+                guarded(() -> callbacks.onPathMtuChange(CallbackSocket.this, m));
+            } else if (event instanceof SctpEvent.EcnCongestion ec) {
+                guarded(() -> callbacks.onEcnCongestion(CallbackSocket.this, ec));
             }
         }
 

@@ -688,6 +688,26 @@ final class Core implements Callbacks {
         }
     }
 
+    @Override
+    public void onPathMtuChange(CallbackSocket s, SctpEvent.PathMtuChange m) {
+        AssocState a = assocs.get(m.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(
+                    Event.PATH_MTU_CHANGE,
+                    new PathMtuChangeNotification(a.view, m.path(), m.oldMtu(), m.newMtu(), m.reason()));
+        }
+    }
+
+    @Override
+    public void onEcnCongestion(CallbackSocket s, SctpEvent.EcnCongestion e) {
+        AssocState a = assocs.get(e.association());
+        if (a != null && a.inbox != null) {
+            a.inbox.note(
+                    Event.ECN_CONGESTION,
+                    new EcnCongestionNotification(a.view, e.path(), e.cwndBefore(), e.cwndAfter()));
+        }
+    }
+
     /**
      * AUTH key management of RFC 6458 sections 8.1.22, 8.1.23, 8.3.4 and 8.3.5 on the stack
      * thread; {@code op} is 0 set (with {@code key}), 1 activate, 2 deactivate, 3 delete. See

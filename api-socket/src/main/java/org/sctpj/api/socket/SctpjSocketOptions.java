@@ -183,7 +183,11 @@ public final class SctpjSocketOptions {
         /** {@link AuthenticationNotification}. */
         AUTHENTICATION,
         /** {@link PartialDeliveryAbortedNotification}. */
-        PARTIAL_DELIVERY_ABORTED
+        PARTIAL_DELIVERY_ABORTED,
+        /** {@link PathMtuChangeNotification}. */
+        PATH_MTU_CHANGE,
+        /** {@link EcnCongestionNotification}. */
+        ECN_CONGESTION
     }
 
     /**

@@ -6,6 +6,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.sctpj.stack.PmtuStats;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpEvent.PathMtuReason;
 import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.assoc.Tcb;
 import org.sctpj.stack.assoc.TimerKind;
@@ -47,7 +49,8 @@ import org.sctpj.stack.wire.param.HeartbeatInfoParameter;
  *       current size, is ignored.
  * </ul>
  *
- * <p>Memory is fixed (arrays of {@link TimerTable#MAX_PATHS}); a HEARTBEAT ACK whose information is
+ * <p>Every change of a path's MTU after the start is reported ({@link SctpEvent.PathMtuChange}).
+ * Memory is fixed (arrays of {@link TimerTable#MAX_PATHS}); a HEARTBEAT ACK whose information is
  * not the probe outstanding on its path is not ours and goes back to the heartbeat procedure.
  */
 public final class PmtuDiscovery {
@@ -258,7 +261,7 @@ public final class PmtuDiscovery {
         probesAcked[k]++;
         Path p = t.paths.get(k);
         confirmed[k] = size;
-        p.setMtu(size);
+        setMtu(p, size, PathMtuReason.PROBE);
         probe[k] = 0;
         attempts[k] = 0;
         if (failed[k] <= size) {
@@ -280,7 +283,7 @@ public final class PmtuDiscovery {
         }
         blackHoles[k]++;
         int stopped = p.mtu();
-        p.setMtu(BASE);
+        setMtu(p, BASE, PathMtuReason.BLACK_HOLE);
         confirmed[k] = BASE;
         restart(k, true, stopped, now);
         t.timers.start(TimerKind.PMTU, k, now);
@@ -315,11 +318,20 @@ public final class PmtuDiscovery {
         }
         tooBigApplied[k]++;
         int was = p.mtu();
-        p.setMtu(mtu);
+        setMtu(p, mtu, PathMtuReason.PACKET_TOO_BIG);
         confirmed[k] = mtu;
         failed[k] = Math.min(failed[k], was);
         complete(k, now);
         return true;
+    }
+
+    /** Sets the MTU of {@code p} and reports the change ({@link SctpEvent.PathMtuChange}), if any. */
+    private void setMtu(Path p, int mtu, PathMtuReason reason) {
+        int was = p.mtu();
+        p.setMtu(mtu);
+        if (was != mtu) {
+            t.host.emit(new SctpEvent.PathMtuChange(t.id, p.address(), was, mtu, reason));
+        }
     }
 
     /** What discovery did on each path so far. */
