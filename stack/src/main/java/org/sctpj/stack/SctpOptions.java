@@ -143,6 +143,10 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  *     passing. With it on, the search overrides {@link Endpoint#setPathMtu}
  * @param pmtuMax the largest path MTU the search tries (the MTU of the interface or of the
  *     network); 0, the default, means {@code pathMtu}
+ * @param pmtuRaiseInterval PMTU_RAISE_TIMER (RFC 8899 section 5.1.1): how long after a completed
+ *     search path MTU discovery looks for a larger MTU again; 10 minutes by default (the RFC's
+ *     suggestion, at least 1 second). A path whose MTU grows (a link raised to 9000) is found at
+ *     the next search
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -186,7 +190,8 @@ public record SctpOptions(
         Set<Integer> authChunks,
         List<Integer> authHmacs,
         boolean pmtuDiscovery,
-        int pmtuMax) {
+        int pmtuMax,
+        Duration pmtuRaiseInterval) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -281,7 +286,8 @@ public record SctpOptions(
             Set.of(),
             List.of(3, 1),
             false,
-            0);
+            0,
+            Duration.ofMinutes(10));
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -356,6 +362,10 @@ public record SctpOptions(
         if (pmtuMax != 0 && (pmtuMax < 1200 || pmtuMax > 65535)) {
             throw new IllegalArgumentException("pmtuMax must be 0 (pathMtu) or 1200..65535, was " + pmtuMax
                     + ": path MTU discovery never goes below its base of 1200 bytes (RFC 8899 section 5.1.2)");
+        }
+        if (pmtuRaiseInterval == null || pmtuRaiseInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("pmtuRaiseInterval must be at least 1 s (RFC 8899 section 5.1.1"
+                    + " suggests 600 s), was " + pmtuRaiseInterval);
         }
         if (encapsulationOverhead < 0 || encapsulationOverhead > 64) {
             throw new IllegalArgumentException("encapsulationOverhead must be 0..64, was " + encapsulationOverhead);
@@ -525,6 +535,7 @@ public record SctpOptions(
         private List<Integer> authHmacs;
         private boolean pmtuDiscovery;
         private int pmtuMax;
+        private Duration pmtuRaiseInterval;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -572,6 +583,7 @@ public record SctpOptions(
             authHmacs = o.authHmacs;
             pmtuDiscovery = o.pmtuDiscovery;
             pmtuMax = o.pmtuMax;
+            pmtuRaiseInterval = o.pmtuRaiseInterval;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -885,6 +897,12 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#pmtuRaiseInterval()}: PMTU_RAISE_TIMER (RFC 8899 section 5.1.1). */
+        public Builder pmtuRaiseInterval(Duration d) {
+            pmtuRaiseInterval = d;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -954,7 +972,8 @@ public record SctpOptions(
                     authChunks,
                     authHmacs,
                     pmtuDiscovery,
-                    pmtuMax);
+                    pmtuMax,
+                    pmtuRaiseInterval);
         }
     }
 }

@@ -37,7 +37,8 @@ import org.sctpj.stack.wire.param.HeartbeatInfoParameter;
  *       is below {@value #STEP} bytes (SEARCH_COMPLETE). A size fails after {@value #MAX_PROBES}
  *       probes are lost, each given PROBE_TIMER (the larger of 1 s and the path's RTO). Every
  *       confirmed size becomes the path's MTU at once, so new DATA is cut for it. After
- *       PMTU_RAISE_TIMER ({@value #RAISE_SECONDS} s) a completed search starts again from the top.
+ *       PMTU_RAISE_TIMER ({@link org.sctpj.stack.SctpOptions#pmtuRaiseInterval()}, 600 s by
+ *       default) a completed search starts again from the top.
  *   <li><b>Black hole detection</b> (section 4.3): two consecutive T3-rtx expiries on a path whose
  *       MTU is above the base take it back to the base and search again between the base and the
  *       size that stopped working. DATA chunks already cut for the larger size are resent in
@@ -61,8 +62,6 @@ public final class PmtuDiscovery {
     static final int MAX_PROBES = 3;
     /** The search ends when the gap between confirmed and failed sizes is below this. */
     static final int STEP = 8;
-    /** PMTU_RAISE_TIMER in seconds (RFC 8899 section 5.1.1 suggests 600). */
-    static final long RAISE_SECONDS = 600;
     /** The smallest PROBE_TIMER (RFC 8899 section 5.1.1: MUST NOT be smaller than 1 s). */
     static final long MIN_PROBE_TIMER = 1_000_000_000L;
 
@@ -198,7 +197,7 @@ public final class PmtuDiscovery {
         probe[k] = 0;
         due[k] = false;
         completedAt[k] = now;
-        t.timers.start(TimerKind.PMTU, k, now + RAISE_SECONDS * 1_000_000_000L);
+        t.timers.start(TimerKind.PMTU, k, now + t.o.pmtuRaiseInterval().toNanos());
     }
 
     private static long probeTimer(Path p) {

@@ -209,4 +209,29 @@ class PmtuDiscoveryTest {
         assertEquals(1400, f.tcb().paths.get(0).mtu());
         assertEquals(1448 - 20, probe(f.transmits()).packet().length, "(1400 + 1500) / 2: 1500 failed");
     }
+
+    @Test
+    void aCompletedSearchStartsAgainAfterTheRaiseInterval() {
+        AssocFixture f = AssocFixture.established(ON.toBuilder()
+                .pmtuRaiseInterval(java.time.Duration.ofSeconds(5))
+                .build());
+        f.advance(0);
+        ack(f, probe(f.transmits()));
+        assertFalse(stats(f).searching(), "1500, the maximum, confirmed: complete");
+        long done = stats(f).startedAtNanos();
+        f.advance(5_000_000_000L - 1_000_000);
+        assertEquals(done, stats(f).startedAtNanos(), "no new search before PMTU_RAISE_TIMER");
+        f.advance(2_000_000);
+        // RFC 8899 section 5.1.1: a new search (here it ends at once: the path is at the maximum)
+        assertTrue(stats(f).startedAtNanos() > done + 4_000_000_000L, "searched again: " + stats(f));
+    }
+
+    @Test
+    void aRaiseIntervalBelowOneSecondIsRefused() {
+        IllegalArgumentException e =
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> ON.toBuilder()
+                        .pmtuRaiseInterval(java.time.Duration.ofMillis(500))
+                        .build());
+        assertTrue(e.getMessage().contains("pmtuRaiseInterval"), e.getMessage());
+    }
 }
