@@ -62,6 +62,8 @@
 #define K_SCTP_INTERLEAVING_SUPPORTED 125
 #define K_SCTP_EVENT 127
 #define K_SCTP_AUTH_CHUNK 21
+#define K_SCTP_AUTH_KEY 23
+#define K_SCTP_AUTH_ACTIVE_KEY 24
 
 /* PR-SCTP policies (RFC 7496) in struct sctp_prinfo.pr_policy */
 #define K_SCTP_PR_SCTP_TTL 0x0010
@@ -342,6 +344,9 @@ struct opts {
     /* AUTH (issue 13, RFC 4895; needs net.sctp.auth_enable=1 before the socket is made) */
     int auth_chunks[8]; /* --auth-chunk T (repeatable): SCTP_AUTH_CHUNK, types required authenticated */
     int nauth_chunks;
+    const char *auth_key; /* --auth-key ID:HEX: SCTP_AUTH_KEY, an endpoint pair shared key */
+    int auth_switch_at;   /* --auth-switch-at K: SCTP_AUTH_ACTIVE_KEY to that key before client message K /
+                             after K messages received (servers) */
 };
 
 static void opts_init(struct opts *o) {
@@ -398,8 +403,15 @@ static const char *opts_parse(struct opts *o, int argc, char **argv, int i) {
         NUM("--reset-at", reset_at)
         NUM("--add-streams", add_streams)
         NUM("--add-at", add_at)
+        NUM("--auth-switch-at", auth_switch_at)
         FLAG("--idata", idata)
         FLAG("--reconfig", reconfig)
+        if (strcmp(a, "--auth-key") == 0) {
+            if (!v) goto missing;
+            o->auth_key = v;
+            i++;
+            continue;
+        }
         if (strcmp(a, "--auth-chunk") == 0) {
             if (!v) goto missing;
             if (o->nauth_chunks == 8) return "at most 8 --auth-chunk";
@@ -581,6 +593,29 @@ static int sctp_socket(int family, const struct opts *o, char *err, size_t errle
         uint8_t chunk = (uint8_t)o->auth_chunks[k];
         if (setsockopt(fd, K_SOL_SCTP, K_SCTP_AUTH_CHUNK, &chunk, sizeof chunk) < 0) {
             snprintf(err, errlen, "SCTP_AUTH_CHUNK (net.sctp.auth_enable=1?): %s", strerror(errno));
+            goto fail;
+        }
+    }
+    if (o->auth_key != NULL) {
+        /* struct sctp_authkey: assoc id, key number, key length, key bytes (RFC 6458 8.1.21) */
+        const char *colon = strchr(o->auth_key, ':');
+        size_t hex = colon == NULL ? 0 : strlen(colon + 1);
+        if (colon == NULL || hex % 2 != 0 || hex > 512) {
+            snprintf(err, errlen, "--auth-key ID:HEX");
+            goto fail;
+        }
+        uint8_t kb[8 + 256];
+        memset(kb, 0, sizeof kb);
+        uint16_t id = (uint16_t)atoi(o->auth_key), len = (uint16_t)(hex / 2);
+        memcpy(kb + 4, &id, 2);
+        memcpy(kb + 6, &len, 2);
+        for (size_t i = 0; i < len; i++) {
+            unsigned x;
+            sscanf(colon + 1 + 2 * i, "%2x", &x);
+            kb[8 + i] = (uint8_t)x;
+        }
+        if (setsockopt(fd, K_SOL_SCTP, K_SCTP_AUTH_KEY, kb, (socklen_t)(8 + len)) < 0) {
+            snprintf(err, errlen, "SCTP_AUTH_KEY (net.sctp.auth_enable=1?): %s", strerror(errno));
             goto fail;
         }
     }
@@ -913,14 +948,21 @@ struct conn {
     int reset_state; /* --reset-at: 0 not yet, 1 under way (Linux says EAGAIN while data is queued), 2 done */
     long long reset_deadline;
     int added;       /* --add-at done */
+    int auth_switched; /* --auth-switch-at done */
 };
 
 /**
  * A server's --reset / --add-streams once the association has received --reset-at / --add-at
  * messages (called after every message and every poll round); errors are counted.
  */
+static int switch_auth_key(int fd, k_assoc_t a, const struct opts *o);
+
 static void server_ext(int fd, struct conn *c, const struct opts *o, struct counters *cnt) {
     k_assoc_t a = o->seqpacket ? c->assoc : 0;
+    if (o->auth_switch_at > 0 && c->msgs >= o->auth_switch_at && !c->auth_switched) {
+        c->auth_switched = 1;
+        if (switch_auth_key(fd, a, o) < 0) count_error(cnt, "SCTP_AUTH_ACTIVE_KEY: %s", strerror(errno));
+    }
     if (o->add_streams && o->add_at > 0 && c->msgs >= o->add_at && !c->added) {
         c->added = 1;
         struct k_add_streams as = {.assoc_id = a, .instrms = o->add_streams, .outstrms = o->add_streams};
@@ -943,6 +985,16 @@ static void server_ext(int fd, struct conn *c, const struct opts *o, struct coun
 }
 
 static void wait_acked(int fd, k_assoc_t assoc);
+
+/* --auth-switch-at: the association's sending key becomes the --auth-key one (RFC 6458 8.1.23) */
+static int switch_auth_key(int fd, k_assoc_t a, const struct opts *o) {
+    if (o->auth_key == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct { k_assoc_t assoc_id; uint16_t keynumber; } k = {.assoc_id = a, .keynumber = (uint16_t)atoi(o->auth_key)};
+    return setsockopt(fd, K_SOL_SCTP, K_SCTP_AUTH_ACTIVE_KEY, &k, sizeof k);
+}
 
 /** Ends an association: ABORT or graceful SHUTDOWN. Returns 1 if the conn can be dropped now. */
 static int end_assoc(int fd, struct conn *c, const struct opts *o) {
@@ -1296,7 +1348,7 @@ static int client_round(const char *host, int port, const struct opts *o, struct
     int settled = 0; /* --pr: messages echoed or reported abandoned (SCTP_SEND_FAILED_EVENT) */
     int expect = o->noecho ? 0 : n;
     int pr = o->pr_policy != 0;
-    int reset_state = 0, add_state = 0; /* 0: not yet, 1: under way, 2: done */
+    int reset_state = 0, add_state = 0, auth_switched = 0; /* 0: not yet, 1: under way, 2: done */
     long long ext_deadline = 0;
     int paused_done = o->pause_at <= 0 || o->pause_at >= n;
     prog_phase = "transfer";
@@ -1336,6 +1388,13 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             prog_phase = "transfer";
             paused_done = 1;
             continue;
+        }
+        if (o->auth_switch_at > 0 && next == o->auth_switch_at && !auth_switched) {
+            auth_switched = 1;
+            if (switch_auth_key(fd, assoc, o) < 0) {
+                result("err SCTP_AUTH_ACTIVE_KEY: %s", strerror(errno));
+                return -1;
+            }
         }
         /* --reset: before message --reset-at; Linux refuses (EAGAIN) while the streams hold data */
         if (o->reset_flags && o->reset_at > 0 && next == o->reset_at && reset_state == 0) {
@@ -2054,7 +2113,7 @@ static int usage(void) {
             "         --rto-initial MS --pmr N --buf BYTES --pause-at K --wait-end\n"
             "extensions: --pr ttl|rtx|prio --pr-value V --idata --big B --reconfig --reset out|in|both\n"
             "         --reset-at K --add-streams N --add-at K (see README.md)\n"
-            "auth: --auth-chunk T (repeatable; net.sctp.auth_enable=1)\n");
+            "auth: --auth-chunk T (repeatable; net.sctp.auth_enable=1) --auth-key ID:HEX --auth-switch-at K\n");
     return 2;
 }
 

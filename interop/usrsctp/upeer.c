@@ -101,6 +101,8 @@ static struct {
 	const char *auth_chunks; /* --auth-chunks T,T,..: chunk types we require authenticated (SCTP_AUTH_CHUNK) */
 	const char *auth_key;    /* --auth-key ID:HEX: an endpoint pair shared key (SCTP_AUTH_KEY) */
 	int auth_active;         /* --auth-active ID: the key we send with (SCTP_AUTH_ACTIVE_KEY); -1 = default */
+	long auth_switch_at;     /* --auth-switch-at K: send with the --auth-key key from client message K /
+	                            after K messages received (servers); 0 = never */
 } o = {
 	.mode = M_ECHO, .udp_port = 9899, .remote_udp_port = 9899, .local_addr = "127.0.0.1",
 	.port = 5001, .peer_addr = "127.0.0.1", .peer_port = 5001, .streams = 16, .messages = 0,
@@ -835,6 +837,16 @@ static void configure_auth(struct socket *s)
 	}
 }
 
+/* --auth-switch-at: the association's sending key becomes the --auth-key one (RFC 6458 8.1.23). */
+static void switch_auth_key(struct socket *s, sctp_assoc_t a)
+{
+	struct sctp_authkeyid k;
+	memset(&k, 0, sizeof k);
+	k.scact_assoc_id = a;
+	k.scact_keynumber = (uint16_t)atoi(o.auth_key);
+	setopt(s, IPPROTO_SCTP, SCTP_AUTH_ACTIVE_KEY, &k, sizeof k, "SCTP_AUTH_ACTIVE_KEY (--auth-switch-at)");
+}
+
 static void configure(struct socket *s)
 {
 	struct sctp_initmsg init;
@@ -1180,7 +1192,7 @@ static void run_server(struct socket *s)
 	double deadline = t_start + o.timeout + 3600;
 	long echoed = 0;
 	int closing = 0;
-	int reset_done = 0, add_done = 0;
+	int reset_done = 0, add_done = 0, auth_switched = 0;
 	pthread_mutex_lock(&mu);
 	for (;;) {
 		if (st.stop || (o.assocs > 0 && (st.ended >= o.assocs || sockets_gone >= o.assocs))) {
@@ -1200,6 +1212,14 @@ static void run_server(struct socket *s)
 			sctp_assoc_t a = st.last_assoc;
 			pthread_mutex_unlock(&mu);
 			reset_streams(s, a);
+			pthread_mutex_lock(&mu);
+			continue;
+		}
+		if (o.auth_switch_at > 0 && !auth_switched && st.rx_msgs >= (uint64_t)o.auth_switch_at && st.ended == 0) {
+			auth_switched = 1;
+			sctp_assoc_t a = st.last_assoc;
+			pthread_mutex_unlock(&mu);
+			switch_auth_key(s, a);
 			pthread_mutex_lock(&mu);
 			continue;
 		}
@@ -1390,6 +1410,9 @@ static void run_client(struct socket *s)
 		}
 		if (o.add_streams && o.add_at > 0 && i == o.add_at) {
 			streams_now = add_streams(s, a, streams_now);
+		}
+		if (o.auth_switch_at > 0 && i == o.auth_switch_at) {
+			switch_auth_key(s, a);
 		}
 		if (o.pause_at > 0 && i == o.pause_at && o.expect_echo) {
 			pthread_mutex_lock(&mu);
@@ -1641,6 +1664,7 @@ static void usage(void)
 	       "  --auth-chunks T,..   AUTH: chunk types to require authenticated (SCTP_AUTH_CHUNK)\n"
 	       "  --auth-key ID:HEX    AUTH: an endpoint pair shared key (SCTP_AUTH_KEY)\n"
 	       "  --auth-active ID     AUTH: the key to send with (SCTP_AUTH_ACTIVE_KEY)\n"
+	       "  --auth-switch-at K   AUTH: send with the --auth-key key from client message K / after K received\n"
 	       "  --plain              disable PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN in INIT\n"
 	       "  --nrsack             offer NR-SACK (sysctl nrsack_enable) and turn CMT on (cmt_on_off)\n"
 	       "  --warmup N           pingpong: round trips not measured (default 10)\n"
@@ -1674,7 +1698,8 @@ int main(int argc, char **argv)
 		{"idata", 0, 0, 1009}, {"big", 1, 0, 1010}, {"reconfig", 0, 0, 1011}, {"reset", 1, 0, 1012},
 		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015},
 		{"bulk-thread", 0, 0, 1016}, {"echo-callback", 0, 0, 1017}, {"auth-chunks", 1, 0, 1018},
-		{"auth-key", 1, 0, 1019}, {"auth-active", 1, 0, 1020}, {"nrsack", 0, 0, 1021}, {0, 0, 0, 0}};
+		{"auth-key", 1, 0, 1019}, {"auth-active", 1, 0, 1020}, {"nrsack", 0, 0, 1021},
+		{"auth-switch-at", 1, 0, 1030}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1774,6 +1799,7 @@ int main(int argc, char **argv)
 		case 1013: o.reset_at = atol(optarg); break;
 		case 1014: o.add_streams = atoi(optarg); break;
 		case 1015: o.add_at = atol(optarg); break;
+		case 1030: o.auth_switch_at = atol(optarg); break;
 		default: usage(); return c == '?' ? 0 : 64;
 		}
 	}

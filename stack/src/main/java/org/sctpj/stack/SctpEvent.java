@@ -389,4 +389,55 @@ public sealed interface SctpEvent {
             causes = List.copyOf(causes);
         }
     }
+
+    /** Why a path's MTU changed ({@link PathMtuChange}). */
+    enum PathMtuReason {
+        /**
+         * A probe of that size was acknowledged (RFC 8899 section 5.2, the search of packetization
+         * layer path MTU discovery, {@link SctpOptions#pmtuDiscovery()}): the MTU went up.
+         */
+        PROBE,
+        /**
+         * A verified ICMP Packet Too Big or Fragmentation Needed reported a smaller MTU (RFC 8899
+         * section 4.6.2): the MTU went down to it.
+         */
+        PACKET_TOO_BIG,
+        /**
+         * Packets of the path's size stopped arriving (two T3-rtx expiries in a row, RFC 8899
+         * section 4.3): the MTU went back to the base, 1200 bytes, and the search starts again.
+         */
+        BLACK_HOLE
+    }
+
+    /**
+     * The MTU of a path changed through path MTU discovery ({@link SctpOptions#pmtuDiscovery()},
+     * RFC 8899): a probe confirmed a larger size, a Packet Too Big reported a smaller one, or a
+     * black hole took it back to the base. Not given when the association starts (every path then
+     * begins at the base, 1200 bytes, before the first probe), nor with discovery off. The sizes
+     * are of IP packets (headers included, UDP encapsulation's too); messages are cut to fit.
+     *
+     * @param association the association
+     * @param path the path's peer address
+     * @param oldMtu the MTU before, in bytes
+     * @param newMtu the MTU now, in bytes
+     * @param reason what changed it
+     */
+    record PathMtuChange(AssociationId association, InetAddress path, int oldMtu, int newMtu, PathMtuReason reason)
+            implements SctpEvent {}
+
+    /**
+     * The peer echoed a Congestion Experienced mark (an ECNE chunk, RFC 9260 appendix A) and we
+     * reacted as to a loss, through the congestion controller's reduction of the congestion window of the path the marked data went on: at most once per window
+     * of data (later echoes for the same window are answered with CWR but reduce nothing). Given
+     * only on associations that negotiated {@link Extension#ECN}.
+     *
+     * @param association the association
+     * @param path the path's peer address
+     * @param cwndBefore the path's congestion window before, in bytes
+     * @param cwndAfter the path's congestion window after, in bytes: as after a fast retransmit
+     *     (RFC 9260 section 7.2.3), max(cwnd/2, 4 MTU) with the default controller, which is
+     *     more than before while the window is below 8 MTU (early in slow start)
+     */
+    record EcnCongestion(AssociationId association, InetAddress path, long cwndBefore, long cwndAfter)
+            implements SctpEvent {}
 }

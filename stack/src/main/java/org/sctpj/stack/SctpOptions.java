@@ -152,6 +152,10 @@ import org.sctpj.stack.cc.CongestionControllerFactory;
  * @param sendBufferSplitting with {@code cmt}, each destination may hold at most its share (1/n
  *     of n active destinations) of {@code sendBufferBytes} in flight, as usrsctp's send buffer
  *     splitting does, so a slow path cannot take the whole send buffer (false)
+ * @param pmtuRaiseInterval PMTU_RAISE_TIMER (RFC 8899 section 5.1.1): how long after a completed
+ *     search path MTU discovery looks for a larger MTU again; 10 minutes by default (the RFC's
+ *     suggestion, at least 1 second). A path whose MTU grows (a link raised to 9000) is found at
+ *     the next search
  */
 public record SctpOptions(
         Duration rtoInitial,
@@ -197,7 +201,8 @@ public record SctpOptions(
         boolean pmtuDiscovery,
         int pmtuMax,
         boolean cmtRtxPseudoCumack,
-        boolean sendBufferSplitting) {
+        boolean sendBufferSplitting,
+        Duration pmtuRaiseInterval) {
 
     /** Where a CMT sender retransmits (Iyengar et al., "retransmission policies"). */
     public enum RetransmissionPolicy {
@@ -294,7 +299,8 @@ public record SctpOptions(
             false,
             0,
             true,
-            false);
+            false,
+            Duration.ofMinutes(10));
 
     /** The defaults: the same as {@link #WAN}. */
     public static final SctpOptions DEFAULTS = WAN;
@@ -369,6 +375,10 @@ public record SctpOptions(
         if (pmtuMax != 0 && (pmtuMax < 1200 || pmtuMax > 65535)) {
             throw new IllegalArgumentException("pmtuMax must be 0 (pathMtu) or 1200..65535, was " + pmtuMax
                     + ": path MTU discovery never goes below its base of 1200 bytes (RFC 8899 section 5.1.2)");
+        }
+        if (pmtuRaiseInterval == null || pmtuRaiseInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("pmtuRaiseInterval must be at least 1 s (RFC 8899 section 5.1.1"
+                    + " suggests 600 s), was " + pmtuRaiseInterval);
         }
         if (encapsulationOverhead < 0 || encapsulationOverhead > 64) {
             throw new IllegalArgumentException("encapsulationOverhead must be 0..64, was " + encapsulationOverhead);
@@ -544,6 +554,7 @@ public record SctpOptions(
         private int pmtuMax;
         private boolean cmtRtxPseudoCumack;
         private boolean sendBufferSplitting;
+        private Duration pmtuRaiseInterval;
 
         private boolean maxMessageSizeSet;
         private boolean partialDeliveryPointSet;
@@ -593,6 +604,7 @@ public record SctpOptions(
             pmtuMax = o.pmtuMax;
             cmtRtxPseudoCumack = o.cmtRtxPseudoCumack;
             sendBufferSplitting = o.sendBufferSplitting;
+            pmtuRaiseInterval = o.pmtuRaiseInterval;
         }
 
         /** Sets {@link SctpOptions#acceptedReconfigRequests()} (an empty set: every request is denied). */
@@ -918,6 +930,12 @@ public record SctpOptions(
             return this;
         }
 
+        /** Sets {@link SctpOptions#pmtuRaiseInterval()}: PMTU_RAISE_TIMER (RFC 8899 section 5.1.1). */
+        public Builder pmtuRaiseInterval(Duration d) {
+            pmtuRaiseInterval = d;
+            return this;
+        }
+
         /** Sends no Adaptation Layer Indication (the default). */
         public Builder noAdaptationIndication() {
             adaptationIndication = OptionalLong.empty();
@@ -989,7 +1007,8 @@ public record SctpOptions(
                     pmtuDiscovery,
                     pmtuMax,
                     cmtRtxPseudoCumack,
-                    sendBufferSplitting);
+                    sendBufferSplitting,
+                    pmtuRaiseInterval);
         }
     }
 }

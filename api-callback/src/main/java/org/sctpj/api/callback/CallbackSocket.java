@@ -212,7 +212,7 @@ public final class CallbackSocket implements AutoCloseable {
                 throw new IllegalStateException("the socket is bound already (port " + handle.lowerLayer()
                         + "): open another socket for another port");
             }
-            LowerLayer layer = layers.open(port, List.copyOf(addresses));
+            LowerLayer layer = layers.open(port, List.copyOf(addresses), requestedOptions);
             SctpOptions o = requestedOptions.encapsulationOverhead() == layer.encapsulationOverhead()
                     ? requestedOptions
                     : requestedOptions.toBuilder()
@@ -1292,6 +1292,10 @@ public final class CallbackSocket implements AutoCloseable {
                 guarded(() -> callbacks.onAuthentication(CallbackSocket.this, au));
             } else if (event instanceof SctpEvent.LocalAddressChange lc) {
                 guarded(() -> callbacks.onLocalAddressChange(CallbackSocket.this, lc));
+            } else if (event instanceof SctpEvent.PathMtuChange m) {
+                guarded(() -> callbacks.onPathMtuChange(CallbackSocket.this, m));
+            } else if (event instanceof SctpEvent.EcnCongestion ec) {
+                guarded(() -> callbacks.onEcnCongestion(CallbackSocket.this, ec));
             }
         }
 

@@ -183,6 +183,24 @@ public interface Callbacks {
      */
     default void onLocalAddressChange(CallbackSocket socket, SctpEvent.LocalAddressChange change) {}
 
+    /**
+     * Path MTU discovery ({@link org.sctpj.stack.SctpOptions#pmtuDiscovery()}, RFC 8899) changed a
+     * path's MTU: a probe confirmed a larger size, an ICMP Packet Too Big reported a smaller one,
+     * or a black hole took it back to 1200 bytes ({@link SctpEvent.PathMtuChange#reason()}). Fires
+     * on the socket's stack thread, after the packet or timer that changed it was processed;
+     * messages sent from then on are cut for the new size.
+     */
+    default void onPathMtuChange(CallbackSocket socket, SctpEvent.PathMtuChange change) {}
+
+    /**
+     * The peer echoed a Congestion Experienced mark (ECN, RFC 9260 appendix A, on associations that
+     * negotiated {@link org.sctpj.stack.Extension#ECN}) and the congestion window of the path went
+     * down, from {@link SctpEvent.EcnCongestion#cwndBefore()} to {@link
+     * SctpEvent.EcnCongestion#cwndAfter()}; at most once per window of data. Fires on the socket's
+     * stack thread, after the packet that carried the echo was processed.
+     */
+    default void onEcnCongestion(CallbackSocket socket, SctpEvent.EcnCongestion congestion) {}
+
     /** The socket was closed and its lower layer released; the last callback of the socket. */
     default void onClosed(CallbackSocket socket) {}
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
+import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.llp.LowerLayer;
 
 /**
@@ -20,6 +21,19 @@ public interface LowerLayerFactory {
      * @throws IOException on any other failure to open the sockets
      */
     LowerLayer open(int port, List<InetAddress> addresses) throws IOException;
+
+    /**
+     * Opens a lower layer for SCTP port {@code port} on {@code addresses} for a socket whose
+     * options are {@code options}, so that the layer can follow them (e.g. {@link UdpLayers#factory}
+     * sets DF when {@link SctpOptions#pmtuDiscovery()} is on). {@link CallbackSocket#bind} calls
+     * this one; by default it ignores the options and calls {@link #open(int, List)}.
+     *
+     * @throws java.net.BindException if the port is in use (or the addresses cannot be bound)
+     * @throws IOException on any other failure to open the sockets
+     */
+    default LowerLayer open(int port, List<InetAddress> addresses, SctpOptions options) throws IOException {
+        return open(port, addresses);
+    }
 
     /**
      * Wraps a lower layer when a socket opens it: live capture ({@code PcapCapture::wrap} of the
@@ -44,13 +58,25 @@ public interface LowerLayerFactory {
      */
     default LowerLayerFactory decorated(Decorator decorator) {
         Objects.requireNonNull(decorator, "decorator");
-        return (port, addresses) -> {
-            LowerLayer inner = open(port, addresses);
-            try {
-                return Objects.requireNonNull(decorator.wrap(inner), "the decorator returned null");
-            } catch (IOException | RuntimeException e) {
-                inner.close();
-                throw e;
+        LowerLayerFactory undecorated = this;
+        return new LowerLayerFactory() {
+            @Override
+            public LowerLayer open(int port, List<InetAddress> addresses) throws IOException {
+                return wrap(undecorated.open(port, addresses));
+            }
+
+            @Override
+            public LowerLayer open(int port, List<InetAddress> addresses, SctpOptions options) throws IOException {
+                return wrap(undecorated.open(port, addresses, options));
+            }
+
+            private LowerLayer wrap(LowerLayer inner) throws IOException {
+                try {
+                    return Objects.requireNonNull(decorator.wrap(inner), "the decorator returned null");
+                } catch (IOException | RuntimeException e) {
+                    inner.close();
+                    throw e;
+                }
             }
         };
     }

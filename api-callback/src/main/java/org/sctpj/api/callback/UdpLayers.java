@@ -1,7 +1,12 @@
 package org.sctpj.api.callback;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.List;
 import org.sctpj.llp.udp.UdpConfig;
 import org.sctpj.llp.udp.UdpEncapsulation;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.llp.LowerLayer;
 
 /**
  * UDP encapsulation (RFC 6951) as the lower layer of callback sockets: SCTP in UDP datagrams, so
@@ -20,7 +25,11 @@ public final class UdpLayers {
      * Opens UDP encapsulation on the addresses the socket binds, on local UDP port {@code
      * localPort} (0: one the system chooses), sending to peers on UDP port {@value #DEFAULT_PORT}
      * until told or shown otherwise (RFC 6951 section 5.4). Runs when the socket is bound, on the
-     * thread that calls {@link CallbackSocket#bind}.
+     * thread that calls {@link CallbackSocket#bind}. When the socket's {@link
+     * SctpOptions#pmtuDiscovery()} is on, the layer sets DF on its datagrams ({@link
+     * UdpConfig#pathMtuProbing()}, native path only), as probing the path MTU needs (RFC 8899
+     * section 3): otherwise the kernel would fragment a probe too large for the path and the
+     * search would find the largest size it tries.
      *
      * @throws IllegalArgumentException for a port outside 0..65535
      */
@@ -28,10 +37,26 @@ public final class UdpLayers {
         if (localPort < 0 || localPort > 65535) {
             throw new IllegalArgumentException("local UDP port must be 0..65535 (0: ephemeral), was " + localPort);
         }
-        return (sctpPort, addresses) -> UdpEncapsulation.open(UdpConfig.builder()
+        return new LowerLayerFactory() {
+            @Override
+            public LowerLayer open(int sctpPort, List<InetAddress> addresses) throws IOException {
+                return open(sctpPort, addresses, SctpOptions.DEFAULTS);
+            }
+
+            @Override
+            public LowerLayer open(int sctpPort, List<InetAddress> addresses, SctpOptions options) throws IOException {
+                return UdpEncapsulation.open(config(localPort, addresses, options));
+            }
+        };
+    }
+
+    /** The UDP configuration {@link #factory} opens for a socket with {@code options}. */
+    static UdpConfig config(int localPort, List<InetAddress> addresses, SctpOptions options) {
+        return UdpConfig.builder()
                 .localPort(localPort)
                 .bindAddresses(addresses)
-                .build());
+                .pathMtuProbing(options.pmtuDiscovery())
+                .build();
     }
 
     /**

@@ -6,8 +6,8 @@ import com.sun.nio.sctp.Notification;
 
 /**
  * The JDK's {@link AbstractNotificationHandler} with one more method per notification sctpj adds
- * (remote error, sender dry, adaptation indication and the stream reconfiguration outcomes of RFC
- * 6525), each returning {@link HandlerResult#CONTINUE} unless overridden. sctpj's channels call the
+ * (remote error, sender dry, adaptation indication, the stream reconfiguration outcomes of RFC
+ * 6525, path MTU changes and ECN congestion), each returning {@link HandlerResult#CONTINUE} unless overridden. sctpj's channels call the
  * JDK's four typed methods for the JDK's notifications and {@link #handleNotification(Notification,
  * Object)} for the others, which this class hands to the typed methods below. Every method runs on
  * the thread that called {@code receive}, before receive returns.
@@ -40,6 +40,10 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
             return handleNotification(p, attachment);
         } else if (n instanceof LocalAddressChangeNotification l) {
             return handleNotification(l, attachment);
+        } else if (n instanceof PathMtuChangeNotification m) {
+            return handleNotification(m, attachment);
+        } else if (n instanceof EcnCongestionNotification e) {
+            return handleNotification(e, attachment);
         }
         return HandlerResult.CONTINUE;
     }
@@ -86,6 +90,16 @@ public class SctpjNotificationHandler<T> extends AbstractNotificationHandler<T> 
 
     /** The peer answered a change of one of our addresses (RFC 5061 ASCONF-ACK). */
     public HandlerResult handleNotification(LocalAddressChangeNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** Path MTU discovery changed a path's MTU (RFC 8899; sctpj). */
+    public HandlerResult handleNotification(PathMtuChangeNotification notification, T attachment) {
+        return HandlerResult.CONTINUE;
+    }
+
+    /** A Congestion Experienced echo reduced a path's congestion window (RFC 9260 appendix A; sctpj). */
+    public HandlerResult handleNotification(EcnCongestionNotification notification, T attachment) {
         return HandlerResult.CONTINUE;
     }
 }

@@ -188,7 +188,11 @@ public final class SctpjSocketOptions {
         /** {@link PartialDeliveryAbortedNotification}. */
         PARTIAL_DELIVERY_ABORTED,
         /** {@link LocalAddressChangeNotification}. */
-        LOCAL_ADDRESS_CHANGE
+        LOCAL_ADDRESS_CHANGE,
+        /** {@link PathMtuChangeNotification}. */
+        PATH_MTU_CHANGE,
+        /** {@link EcnCongestionNotification}. */
+        ECN_CONGESTION
     }
 
     /**

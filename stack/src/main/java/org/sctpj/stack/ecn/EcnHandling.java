@@ -2,6 +2,7 @@ package org.sctpj.stack.ecn;
 
 import org.sctpj.stack.EcnStats;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.assoc.InboundPacket;
 import org.sctpj.stack.assoc.Tcb;
 import org.sctpj.stack.llp.Ecn;
@@ -31,7 +32,8 @@ import org.sctpj.stack.wire.chunk.EcneChunk;
  *       was sent on, through {@link org.sctpj.stack.cc.CongestionController#onEcnEcho}, once per
  *       window: only when its TSN lies beyond the highest TSN sent at that path's previous
  *       reduction. Every ECNE, reducing or not, is answered with a CWR carrying its TSN, so a lost
- *       CWR is made good by the next ECNE. Nothing is retransmitted: nothing was lost.
+ *       CWR is made good by the next ECNE. Nothing is retransmitted: nothing was lost. Each
+ *       reduction is reported ({@link SctpEvent.EcnCongestion}).
  * </ul>
  *
  * <p>Memory is fixed: a few fields and two arrays of {@link org.sctpj.stack.assoc.TimerTable#MAX_PATHS}.
@@ -175,7 +177,9 @@ public final class EcnHandling {
         if (p != null) {
             int k = p.index();
             if (!reduced[k] || Serial.gt(tsn, windowEnd[k])) {
+                long before = p.cwnd();
                 t.cc.onEcnEcho(p);
+                t.host.emit(new SctpEvent.EcnCongestion(t.id, p.address(), before, p.cwnd()));
                 reduced[k] = true;
                 windowEnd[k] = highest;
                 reductions++;

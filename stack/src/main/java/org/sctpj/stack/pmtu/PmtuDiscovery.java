@@ -6,6 +6,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.sctpj.stack.PmtuStats;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpEvent.PathMtuReason;
 import org.sctpj.stack.assoc.Association;
 import org.sctpj.stack.assoc.Tcb;
 import org.sctpj.stack.assoc.TimerKind;
@@ -35,7 +37,8 @@ import org.sctpj.stack.wire.param.HeartbeatInfoParameter;
  *       is below {@value #STEP} bytes (SEARCH_COMPLETE). A size fails after {@value #MAX_PROBES}
  *       probes are lost, each given PROBE_TIMER (the larger of 1 s and the path's RTO). Every
  *       confirmed size becomes the path's MTU at once, so new DATA is cut for it. After
- *       PMTU_RAISE_TIMER ({@value #RAISE_SECONDS} s) a completed search starts again from the top.
+ *       PMTU_RAISE_TIMER ({@link org.sctpj.stack.SctpOptions#pmtuRaiseInterval()}, 600 s by
+ *       default) a completed search starts again from the top.
  *   <li><b>Black hole detection</b> (section 4.3): two consecutive T3-rtx expiries on a path whose
  *       MTU is above the base take it back to the base and search again between the base and the
  *       size that stopped working. DATA chunks already cut for the larger size are resent in
@@ -47,7 +50,8 @@ import org.sctpj.stack.wire.param.HeartbeatInfoParameter;
  *       current size, is ignored.
  * </ul>
  *
- * <p>Memory is fixed (arrays of {@link TimerTable#MAX_PATHS}); a HEARTBEAT ACK whose information is
+ * <p>Every change of a path's MTU after the start is reported ({@link SctpEvent.PathMtuChange}).
+ * Memory is fixed (arrays of {@link TimerTable#MAX_PATHS}); a HEARTBEAT ACK whose information is
  * not the probe outstanding on its path is not ours and goes back to the heartbeat procedure.
  */
 public final class PmtuDiscovery {
@@ -58,8 +62,6 @@ public final class PmtuDiscovery {
     static final int MAX_PROBES = 3;
     /** The search ends when the gap between confirmed and failed sizes is below this. */
     static final int STEP = 8;
-    /** PMTU_RAISE_TIMER in seconds (RFC 8899 section 5.1.1 suggests 600). */
-    static final long RAISE_SECONDS = 600;
     /** The smallest PROBE_TIMER (RFC 8899 section 5.1.1: MUST NOT be smaller than 1 s). */
     static final long MIN_PROBE_TIMER = 1_000_000_000L;
 
@@ -198,7 +200,7 @@ public final class PmtuDiscovery {
         probe[k] = 0;
         due[k] = false;
         completedAt[k] = now;
-        t.timers.start(TimerKind.PMTU, k, now + RAISE_SECONDS * 1_000_000_000L);
+        t.timers.start(TimerKind.PMTU, k, now + t.o.pmtuRaiseInterval().toNanos());
     }
 
     private static long probeTimer(Path p) {
@@ -261,7 +263,7 @@ public final class PmtuDiscovery {
         probesAcked[k]++;
         Path p = t.paths.get(k);
         confirmed[k] = size;
-        p.setMtu(size);
+        setMtu(p, size, PathMtuReason.PROBE);
         probe[k] = 0;
         attempts[k] = 0;
         if (failed[k] <= size) {
@@ -283,7 +285,7 @@ public final class PmtuDiscovery {
         }
         blackHoles[k]++;
         int stopped = p.mtu();
-        p.setMtu(BASE);
+        setMtu(p, BASE, PathMtuReason.BLACK_HOLE);
         confirmed[k] = BASE;
         restart(k, true, stopped, now);
         t.timers.start(TimerKind.PMTU, k, now);
@@ -318,11 +320,20 @@ public final class PmtuDiscovery {
         }
         tooBigApplied[k]++;
         int was = p.mtu();
-        p.setMtu(mtu);
+        setMtu(p, mtu, PathMtuReason.PACKET_TOO_BIG);
         confirmed[k] = mtu;
         failed[k] = Math.min(failed[k], was);
         complete(k, now);
         return true;
+    }
+
+    /** Sets the MTU of {@code p} and reports the change ({@link SctpEvent.PathMtuChange}), if any. */
+    private void setMtu(Path p, int mtu, PathMtuReason reason) {
+        int was = p.mtu();
+        p.setMtu(mtu);
+        if (was != mtu) {
+            t.host.emit(new SctpEvent.PathMtuChange(t.id, p.address(), was, mtu, reason));
+        }
     }
 
     /** What discovery did on each path so far. */

@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sctpj.stack.EcnStats;
 import org.sctpj.stack.Extension;
+import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.Transmit;
@@ -227,6 +228,12 @@ class EcnHandlingTest {
         long before = p.cwnd();
         f.deliver(vtag, EcneChunk.of(next.get(0)));
         assertEquals(Math.max(before / 2, 4L * p.mtu()), p.cwnd(), "a new window: reduced again");
+        assertEquals(
+                List.of(
+                        new SctpEvent.EcnCongestion(f.tcb().id, p.address(), 40_000, 20_000),
+                        new SctpEvent.EcnCongestion(f.tcb().id, p.address(), before, p.cwnd())),
+                f.eventsOf(SctpEvent.EcnCongestion.class),
+                "one event per reduction, none for the echo that reduced nothing");
         EcnStats s = f.tcb().ecn.stats();
         assertEquals(2, s.windowReductions());
         assertEquals(3, s.ecneReceived());

@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sctpj.stack.PmtuStats;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpEvent.PathMtuReason;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.Transmit;
@@ -28,7 +30,8 @@ import org.sctpj.stack.wire.chunk.PadChunk;
 /**
  * The path MTU search of RFC 8899 on one association driven by hand: the probe packet (HEARTBEAT
  * and PAD, exactly the probed size), confirmation by HEARTBEAT ACK, lost probes and the halving
- * search, black hole detection, Packet Too Big, and the oversize retransmission after the MTU fell.
+ * search, black hole detection, Packet Too Big, and the oversize retransmission after the MTU fell;
+ * each change of the MTU reported once, with its reason ({@link SctpEvent.PathMtuChange}).
  */
 class PmtuDiscoveryTest {
 
@@ -152,6 +155,12 @@ class PmtuDiscoveryTest {
         f.a.handleIcmp(tooBig(f, 1400), f.now);
         assertEquals(1400, p.mtu());
         assertEquals(1, stats(f).packetTooBigApplied());
+        assertEquals(
+                List.of(
+                        new SctpEvent.PathMtuChange(f.tcb().id, p.address(), 1200, 1500, PathMtuReason.PROBE),
+                        new SctpEvent.PathMtuChange(f.tcb().id, p.address(), 1500, 1400, PathMtuReason.PACKET_TOO_BIG)),
+                f.eventsOf(SctpEvent.PathMtuChange.class),
+                "each change reported once, the ignored reports not at all");
     }
 
     @Test
@@ -169,6 +178,9 @@ class PmtuDiscoveryTest {
         List<Transmit> after = f.transmits();
         assertEquals(1200, p.mtu(), "back to the base");
         assertEquals(1, stats(f).blackHoles());
+        assertEquals(
+                new SctpEvent.PathMtuChange(f.tcb().id, p.address(), 1500, 1200, PathMtuReason.BLACK_HOLE),
+                f.eventsOf(SctpEvent.PathMtuChange.class).get(1));
         // The chunk cut for 1500 still goes: in a packet IP may fragment.
         Transmit rtx = null;
         for (Transmit t : after) {
@@ -196,5 +208,30 @@ class PmtuDiscoveryTest {
         ack(f, next);
         assertEquals(1400, f.tcb().paths.get(0).mtu());
         assertEquals(1448 - 20, probe(f.transmits()).packet().length, "(1400 + 1500) / 2: 1500 failed");
+    }
+
+    @Test
+    void aCompletedSearchStartsAgainAfterTheRaiseInterval() {
+        AssocFixture f = AssocFixture.established(ON.toBuilder()
+                .pmtuRaiseInterval(java.time.Duration.ofSeconds(5))
+                .build());
+        f.advance(0);
+        ack(f, probe(f.transmits()));
+        assertFalse(stats(f).searching(), "1500, the maximum, confirmed: complete");
+        long done = stats(f).startedAtNanos();
+        f.advance(5_000_000_000L - 1_000_000);
+        assertEquals(done, stats(f).startedAtNanos(), "no new search before PMTU_RAISE_TIMER");
+        f.advance(2_000_000);
+        // RFC 8899 section 5.1.1: a new search (here it ends at once: the path is at the maximum)
+        assertTrue(stats(f).startedAtNanos() > done + 4_000_000_000L, "searched again: " + stats(f));
+    }
+
+    @Test
+    void aRaiseIntervalBelowOneSecondIsRefused() {
+        IllegalArgumentException e =
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> ON.toBuilder()
+                        .pmtuRaiseInterval(java.time.Duration.ofMillis(500))
+                        .build());
+        assertTrue(e.getMessage().contains("pmtuRaiseInterval"), e.getMessage());
     }
 }

@@ -62,7 +62,9 @@ public final class CaseRunner {
     public Outcome run(Llp llp, Direction dir, InteropCase c) {
         long t0 = System.nanoTime();
         try {
-            Optional<String> na = c.extension() ? ExtensionCell.notApplicable(llp) : Optional.empty();
+            Optional<String> na = c.extension()
+                    ? ExtensionCell.notApplicable(llp)
+                    : c.feature() != null ? FeatureCell.notApplicable(peer, llp, c) : Optional.empty();
             if (na.isEmpty()) {
                 na = peer.notApplicable(llp, dir, c);
             }
@@ -120,7 +122,10 @@ public final class CaseRunner {
         if (p.isPresent()) {
             return p;
         }
-        if (c == InteropCase.BULK_LOSS || c == InteropCase.MULTIHOME || ExtensionCell.lossPercent(c) > 0) {
+        if (c == InteropCase.BULK_LOSS
+                || c == InteropCase.MULTIHOME
+                || ExtensionCell.lossPercent(c) > 0
+                || FeatureCell.needsNft(c)) {
             return Machine.nftUnavailable();
         }
         return Optional.empty();
@@ -144,6 +149,8 @@ public final class CaseRunner {
                     try {
                         if (c.extension()) {
                             new ExtensionCell(peer, llp, c, topo, us, snap, cell.opener()).run(dir);
+                        } else if (c.feature() != null) {
+                            new FeatureCell(peer, llp, c, topo, us, snap, cell.opener()).run(dir);
                         } else if (dir == Direction.WE_CLIENT) {
                             cell.weClient();
                         } else {
@@ -359,6 +366,12 @@ public final class CaseRunner {
                     // idata-iforward-rtx-loss). One datagram per send makes the loss per packet.
                     ub.nativeIo(NativeIo.OFF);
                 }
+                if (c == InteropCase.PMTU_DROP || c == InteropCase.PMTU_RAISE) {
+                    // Likewise for the MTU limit (nftables "meta length"): a GSO send is one long
+                    // packet there. The portable path sets no DF; the limit is a drop, not the
+                    // link's MTU, so nothing is fragmented on the way.
+                    ub.nativeIo(NativeIo.OFF);
+                }
                 UdpConfig config = ub.build();
                 Optional<java.nio.file.Path> ns = topo.ourNamespace();
                 if (ns.isPresent()) {
@@ -371,6 +384,9 @@ public final class CaseRunner {
                     .ipv4(llp == Llp.RAW4)
                     .ipv6(llp == Llp.RAW6)
                     .requireIpv6(llp == Llp.RAW6)
+                    // DF for path MTU discovery (RFC 8899 section 3): else a probe larger than the
+                    // link is fragmented and taken as passing
+                    .pathMtuProbing(c == InteropCase.PMTU_DROP || c == InteropCase.PMTU_RAISE)
                     .localAddresses(ours)
                     .networkNamespace(topo.ourNamespace().orElseThrow())
                     .open();

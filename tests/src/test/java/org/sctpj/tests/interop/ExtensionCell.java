@@ -534,8 +534,7 @@ final class ExtensionCell {
      * Polls {@code condition} every 20 ms until it holds or {@code timeout} passes (for conditions
      * that ask the stack thread, which must not run under {@link OurStack#await}'s lock).
      */
-    private static boolean poll(java.util.function.BooleanSupplier condition, Duration timeout)
-            throws InterruptedException {
+    static boolean poll(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {

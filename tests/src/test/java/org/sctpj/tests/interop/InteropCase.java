@@ -103,10 +103,45 @@ public enum InteropCase {
      * after 200 the client side (we-client: us; we-server: the peer) adds 4 streams each way and
      * sends the rest on all 8; the echoes come back on the new streams too.
      */
-    ADD_STREAMS("reconfig-add-streams", true);
+    ADD_STREAMS("reconfig-add-streams", true),
+
+    // ---------------------------------------------------------------- issue 13: AUTH, ECN, PMTU
+    // (run by FeatureCell; select a group with sctpj.interop.group=auth, ecn or pmtu)
+
+    /**
+     * AUTH (RFC 4895): both sides require DATA and SACK authenticated, so every data packet either
+     * way carries an AUTH chunk the other implementation verifies; 200 messages of 1,000 bytes
+     * echoed, and at message 100 each side switches its sending key from 0 to 5, an endpoint pair
+     * shared key both were given (ours with {@code Endpoint.setActiveAuthKey}, the peer's with
+     * SCTP_AUTH_ACTIVE_KEY: {@code --auth-switch-at}). Nothing lost; we report NEW_KEY 5 (the
+     * peer's switch verified here); the peer's counts show ours verified there.
+     */
+    AUTH_KEY_SWITCH("auth-key-switch", "auth"),
+    /**
+     * ECN (RFC 9260 appendix A) negotiated; nftables marks 5% of the ECT(0) packets each way
+     * Congestion Experienced; 600 messages of 2,000 bytes echoed. Nothing lost; our window fell
+     * (ECNE from the peer, reported as EcnCongestion events), and the peer's data was marked,
+     * echoed by us and answered with CWR.
+     */
+    ECN_CE("ecn-ce-marks", "ecn"),
+    /**
+     * Path MTU discovery (RFC 8899, {@code SctpOptions.pmtuDiscovery}) on a 1,500-byte path: once
+     * it found 1500, after 100 of 300 messages of 4,000 bytes, every packet from us longer than
+     * 1,280 bytes is dropped (nftables, no Packet Too Big: a black hole). Nothing lost; black hole
+     * reported and 1280 found.
+     */
+    PMTU_DROP("pmtu-drop-1280", "pmtu"),
+    /**
+     * The same with the search allowed to 9,000: the path starts at 1,500 and after 100 messages
+     * its link is raised to 9,000 (both veth ends; over loopback an nftables limit of 1,500 is
+     * lifted). PMTU_RAISE_TIMER is 5 s here ({@code SctpOptions.pmtuRaiseInterval}): the next
+     * search finds 9000. Nothing lost.
+     */
+    PMTU_RAISE("pmtu-raise-9000", "pmtu");
 
     private final String label;
     private final boolean extension;
+    private final String feature;
 
     InteropCase(String label) {
         this(label, false);
@@ -115,6 +150,21 @@ public enum InteropCase {
     InteropCase(String label, boolean extension) {
         this.label = label;
         this.extension = extension;
+        this.feature = null;
+    }
+
+    InteropCase(String label, String feature) {
+        this.label = label;
+        this.extension = false;
+        this.feature = feature;
+    }
+
+    /**
+     * The group of an issue 13 case ({@code auth}, {@code ecn}, {@code pmtu}), run by {@link
+     * FeatureCell}; null for the others.
+     */
+    public String feature() {
+        return feature;
     }
 
     /** True for the cases of issue 12 (PR-SCTP, I-DATA, RE-CONFIG), run by {@link ExtensionCell}. */

@@ -14,7 +14,8 @@ import org.sctpj.tests.interop.usrsctp.UsrsctpInteropPeer;
  * The selection can be narrowed with system properties (comma-separated, labels as in the table):
  * {@code sctpj.interop.peer} (usrsctp, kernel), {@code sctpj.interop.llp} (udp, raw4, raw6), {@code
  * sctpj.interop.direction}, {@code sctpj.interop.case}; {@code sctpj.interop.group=extensions} keeps
- * only the cases of issue 12 ({@link InteropCase#extension()}), {@code core} only the others.
+ * only the cases of issue 12 ({@link InteropCase#extension()}), {@code auth}, {@code ecn} and {@code
+ * pmtu} those of issue 13 ({@link InteropCase#feature()}), {@code core} only the others.
  */
 public final class InteropMatrix {
     private InteropMatrix() {}
@@ -63,9 +64,16 @@ public final class InteropMatrix {
         switch (group) {
             case "" -> {}
             case "extensions" -> cases.removeIf(c -> !c.extension());
-            case "core" -> cases.removeIf(InteropCase::extension);
-            default -> throw new IllegalArgumentException(
-                    "sctpj.interop.group: " + group + " is neither core nor extensions");
+            case "core" -> cases.removeIf(c -> c.extension() || c.feature() != null);
+            default -> {
+                // auth, ecn, pmtu, or several of them: auth,ecn,pmtu
+                List<String> features = List.of(group.split(","));
+                if (!List.of("auth", "ecn", "pmtu").containsAll(features)) {
+                    throw new IllegalArgumentException("sctpj.interop.group: " + group
+                            + " is none of core, extensions, auth, ecn, pmtu (the last three may be listed)");
+                }
+                cases.removeIf(c -> c.feature() == null || !features.contains(c.feature()));
+            }
         }
         List<Cell> out = new ArrayList<>();
         for (Peer p : peers()) {

@@ -82,6 +82,50 @@ final class LoopbackTopology implements Topology {
         Shell.run(List.of("nft", "-f", "-"), rules);
     }
 
+    /** Tables of {@link #markCe} and {@link #limitMtu}, deleted on close. */
+    private final java.util.Map<String, String> featureTables = new java.util.HashMap<>();
+
+    private void replace(String kind, String inputRules) throws IOException {
+        String old = featureTables.remove(kind);
+        if (old != null) {
+            Shell.run("nft", "delete", "table", "inet", old);
+        }
+        if (inputRules == null) {
+            return;
+        }
+        String t = "sctpj_" + kind + "_"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
+        Shell.run(
+                List.of("nft", "-f", "-"),
+                "table inet " + t + " {\n  chain in { type filter hook input priority -10; policy accept;\n"
+                        + inputRules + "  }\n}\n");
+        featureTables.put(kind, t);
+    }
+
+    @Override
+    public void markCe(int percent) throws IOException {
+        String match = "iifname \"lo\" udp dport { " + ourUdp + ", " + peerUdp + " } ";
+        String rnd = " numgen random mod 100 < " + percent;
+        replace(
+                "ce",
+                "    " + match + "ip ecn ect0" + rnd + " counter ip ecn set ce\n" + "    " + match + "ip6 ecn ect0"
+                        + rnd + " counter ip6 ecn set ce\n");
+    }
+
+    @Override
+    public void limitMtu(int mtu) throws IOException {
+        replace(
+                "mtu",
+                mtu == 0 ? null : "    iifname \"lo\" udp dport " + peerUdp + " meta length > " + mtu + " drop\n");
+    }
+
+    /** Loopback's MTU is 65536: a limit lifted is a link raised; {@link #limitMtu} does both. */
+    @Override
+    public Optional<String> raiseLinkMtu(int mtu) throws IOException {
+        limitMtu(0);
+        return Optional.empty();
+    }
+
     @Override
     public void cutPath(int index) {
         throw new UnsupportedOperationException("one loopback path only over UDP");
@@ -89,6 +133,14 @@ final class LoopbackTopology implements Topology {
 
     @Override
     public void close() {
+        for (String t : featureTables.values()) {
+            try {
+                Shell.run("nft", "delete", "table", "inet", t);
+            } catch (IOException e) {
+                // already gone
+            }
+        }
+        featureTables.clear();
         if (table != null) {
             try {
                 Shell.run("nft", "delete", "table", "inet", table);

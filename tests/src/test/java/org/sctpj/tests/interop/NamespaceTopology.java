@@ -160,6 +160,48 @@ final class NamespaceTopology implements Topology {
                 inputRules("loss", "iifname \"io1\" " + firstShutdownComplete + "\n    iifname \"io1\" " + rule));
     }
 
+    @Override
+    public void markCe(int percent) throws IOException {
+        String rnd = " numgen random mod 100 < " + percent;
+        for (String[] side : List.of(new String[] {peers, "ip1"}, new String[] {ours, "io1"})) {
+            String m = "iifname \"" + side[1] + "\" ";
+            Shell.inNamespace(
+                    side[0],
+                    List.of("nft", "-f", "-"),
+                    inputRules(
+                            "ce",
+                            m + "ip ecn ect0" + rnd + " counter ip ecn set ce\n    " + m + "ip6 ecn ect0" + rnd
+                                    + " counter ip6 ecn set ce"));
+        }
+    }
+
+    /**
+     * Where our packets arrive: the input hook of the peer's namespace on its end of link 1. A
+     * router on a path of that MTU: IPv4 packets with DF set and all IPv6 packets longer are lost
+     * without a word (IPv4 ones with DF clear it would fragment: they pass).
+     */
+    @Override
+    public void limitMtu(int mtu) throws IOException {
+        String script = "table inet mtu {}\ndelete table inet mtu\n"
+                + (mtu == 0
+                        ? ""
+                        : inputRules(
+                                "mtu",
+                                // IPv4: a router fragments what has DF clear, so only DF packets
+                                // are lost; IPv6: routers never fragment
+                                "iifname \"ip1\" ip frag-off & 0x4000 != 0 meta length > " + mtu + " drop\n"
+                                        + "    iifname \"ip1\" meta nfproto ipv6 meta length > " + mtu
+                                        + " drop"));
+        Shell.inNamespace(peers, List.of("nft", "-f", "-"), script);
+    }
+
+    @Override
+    public Optional<String> raiseLinkMtu(int mtu) throws IOException {
+        Shell.run("ip", "-n", ours, "link", "set", "io1", "mtu", String.valueOf(mtu));
+        Shell.run("ip", "-n", peers, "link", "set", "ip1", "mtu", String.valueOf(mtu));
+        return Optional.empty();
+    }
+
     private static String inputRules(String table, String rule) {
         return "table inet " + table + " {\n"
                 + "  chain in { type filter hook input priority 0; policy accept;\n    " + rule + "\n  }\n"

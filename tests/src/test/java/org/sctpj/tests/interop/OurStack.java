@@ -194,6 +194,11 @@ final class OurStack implements AutoCloseable {
         }
     }
 
+    /** Runs {@code f} with our endpoint on the stack thread (the feature cells' calls and figures). */
+    <T> T onEndpoint(Function<Endpoint, T> f) {
+        return call(f);
+    }
+
     /** The endpoint's counters (bad checksums, malformed packets...). */
     EndpointStats stats() {
         return call(Endpoint::stats);

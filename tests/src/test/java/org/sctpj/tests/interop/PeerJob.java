@@ -40,6 +40,8 @@ import java.util.List;
  *     Peer.PeerRun#awaitPaused}) until resumed; 0 never pauses
  * @param extensions what the peer does with PR-SCTP, I-DATA and RE-CONFIG ({@link
  *     PeerExtensions#NONE}: nothing beyond its defaults)
+ * @param features what the peer does with AUTH and ECN (issue 13; {@link PeerFeatures#NONE}: its
+ *     defaults)
  */
 public record PeerJob(
         Role role,
@@ -63,7 +65,8 @@ public record PeerJob(
         int bufferBytes,
         Duration timeout,
         int pauseAt,
-        PeerExtensions extensions) {
+        PeerExtensions extensions,
+        PeerFeatures features) {
 
     /** Server or client. */
     public enum Role {
@@ -113,7 +116,8 @@ public record PeerJob(
                 0,
                 Duration.ofSeconds(60),
                 0,
-                PeerExtensions.NONE);
+                PeerExtensions.NONE,
+                PeerFeatures.NONE);
     }
 
     /** A client job with defaults (16 streams, no message, ends with SHUTDOWN, 60 s). */
@@ -141,7 +145,8 @@ public record PeerJob(
                 0,
                 Duration.ofSeconds(60),
                 0,
-                PeerExtensions.NONE);
+                PeerExtensions.NONE,
+                PeerFeatures.NONE);
     }
 
     /** With {@code n} streams offered. */
@@ -168,7 +173,8 @@ public record PeerJob(
                 bufferBytes,
                 timeout,
                 pauseAt,
-                extensions);
+                extensions,
+                features);
     }
 
     /** With {@code n} messages of {@code bytes} bytes, PPIDs from {@code ppid}, U bit as given. */
@@ -195,7 +201,8 @@ public record PeerJob(
                 bufferBytes,
                 timeout,
                 pauseAt,
-                extensions);
+                extensions,
+                features);
     }
 
     /** Ending as given. */
@@ -222,7 +229,8 @@ public record PeerJob(
                 bufferBytes,
                 timeout,
                 pauseAt,
-                extensions);
+                extensions,
+                features);
     }
 
     /** With a heartbeat interval and RTO bounds (ms) and Path.Max.Retrans (0: default). */
@@ -249,7 +257,8 @@ public record PeerJob(
                 bufferBytes,
                 timeout,
                 pauseAt,
-                extensions);
+                extensions,
+                features);
     }
 
     /** Pausing after {@code k} messages (clients). */
@@ -276,7 +285,8 @@ public record PeerJob(
                 bufferBytes,
                 timeout,
                 k,
-                extensions);
+                extensions,
+                features);
     }
 
     /** With {@code e} asked of the peer's extensions. */
@@ -303,7 +313,8 @@ public record PeerJob(
                 bufferBytes,
                 timeout,
                 pauseAt,
-                e);
+                e,
+                features);
     }
 
     /** With send and receive buffers of {@code bytes}. */
@@ -330,6 +341,35 @@ public record PeerJob(
                 bytes,
                 timeout,
                 pauseAt,
-                extensions);
+                extensions,
+                features);
+    }
+
+    /** With {@code f} (AUTH, ECN: issue 13). */
+    public PeerJob withFeatures(PeerFeatures f) {
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                end,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bufferBytes,
+                timeout,
+                pauseAt,
+                extensions,
+                f);
     }
 }

@@ -94,6 +94,16 @@ final class Tap implements LowerLayer {
         inner.send(sctp, source, destination);
     }
 
+    /** With the ECN codepoint passed on (RFC 9260 appendix A: ECT(0) on new DATA). */
+    @Override
+    public void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
+        if (mute) {
+            return;
+        }
+        traffic.count(sctp, true, destination);
+        inner.send(sctp, source, destination, ecn);
+    }
+
     @Override
     public void flush() throws IOException {
         inner.flush();
@@ -108,6 +118,14 @@ final class Tap implements LowerLayer {
                         if (!mute) {
                             traffic.count(sctp, false, to);
                             sink.packet(sctp, from, to);
+                        }
+                    }
+
+                    @Override
+                    public void packet(ByteBuffer sctp, InetAddress from, InetAddress to, int ecn) {
+                        if (!mute) {
+                            traffic.count(sctp, false, to);
+                            sink.packet(sctp, from, to, ecn); // the CE mark reaches the core
                         }
                     }
 

@@ -46,6 +46,32 @@ public interface Topology extends AutoCloseable {
     /** Cuts path {@code index} (0: the primary) both ways (nftables drop on its link). */
     void cutPath(int index) throws IOException;
 
+    /**
+     * Marks about {@code percent}% of the ECN-capable (ECT(0)) packets each way Congestion
+     * Experienced, as an ECN router would instead of dropping them (nftables {@code ip ecn set ce},
+     * {@code ip6 ecn set ce}) (issue 13).
+     */
+    default void markCe(int percent) throws IOException {
+        throw new UnsupportedOperationException("no CE marking in " + getClass().getSimpleName());
+    }
+
+    /**
+     * From now on, drops every packet from us to the peer longer than {@code mtu} bytes (the IP
+     * packet): a path of that MTU whose router sends no Packet Too Big (a black hole, RFC 8899
+     * section 4.3); 0 lifts the limit (issue 13).
+     */
+    default void limitMtu(int mtu) throws IOException {
+        throw new UnsupportedOperationException("no MTU limit in " + getClass().getSimpleName());
+    }
+
+    /**
+     * Raises the MTU of the primary link on both ends to {@code mtu} (issue 13); empty when done,
+     * else why this topology cannot.
+     */
+    default Optional<String> raiseLinkMtu(int mtu) throws IOException {
+        return Optional.of(getClass().getSimpleName() + " cannot change its links' MTU");
+    }
+
     /** Removes namespaces and rules; never throws. */
     @Override
     void close();

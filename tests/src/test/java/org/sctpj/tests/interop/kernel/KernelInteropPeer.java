@@ -13,6 +13,7 @@ import org.sctpj.tests.interop.InteropCase;
 import org.sctpj.tests.interop.Llp;
 import org.sctpj.tests.interop.Peer;
 import org.sctpj.tests.interop.PeerExtensions;
+import org.sctpj.tests.interop.PeerFeatures;
 import org.sctpj.tests.interop.PeerJob;
 import org.sctpj.tests.interop.PeerResult;
 import org.sctpj.tests.interop.Topology;
@@ -167,6 +168,21 @@ public final class KernelInteropPeer implements Peer {
         v.ok("sysctl net.sctp.intl_enable " + (ext.idata() ? 1 : 0));
         v.ok("sysctl net.sctp.reconf_enable " + (ext.reconfig() ? 1 : 0));
         v.ok("sysctl net.sctp.prsctp_enable 1");
+        // Issue 13: auth_enable (default 0) before the socket is made; ecn_enable is 1 by default.
+        PeerFeatures f = job.features();
+        for (int t : f.authChunks()) {
+            o.append(" --auth-chunk ").append(t);
+        }
+        if (f.keyId() >= 0) {
+            o.append(" --auth-key ").append(f.keyArg());
+        }
+        if (f.switchAt() > 0) {
+            o.append(" --auth-switch-at ").append(f.switchAt());
+        }
+        v.ok("sysctl net.sctp.auth_enable " + (f.auth() ? 1 : 0));
+        if (f.ecn()) {
+            v.ok("sysctl net.sctp.ecn_enable 1");
+        }
         String cmd;
         boolean server = job.role() == PeerJob.Role.ECHO_SERVER;
         if (server) {

@@ -105,6 +105,34 @@ final class KernelTopology implements Topology {
                 "oifname \"" + dev + "\" meta l4proto { sctp, udp } drop");
     }
 
+    @Override
+    public void markCe(int percent) throws IOException {
+        String rnd = " numgen random mod 100 < " + percent;
+        String v4 = "ip ecn ect0" + rnd + " counter ip ecn set ce";
+        String v6 = "ip6 ecn ect0" + rnd + " counter ip6 ecn set ce";
+        nft(
+                "kce",
+                "iifname \"tap0\" " + v4 + "\n    iifname \"tap0\" " + v6,
+                "oifname \"tap0\" " + v4 + "\n    oifname \"tap0\" " + v6);
+    }
+
+    /** Our packets to the guest, at the output hook on tap0 (0: the table goes). */
+    @Override
+    public void limitMtu(int mtu) throws IOException {
+        if (mtu == 0) {
+            if (tables.remove("kmtu")) {
+                Shell.inNamespace(ns, List.of("nft", "delete", "table", "inet", "kmtu"), null);
+            }
+            return;
+        }
+        // as NamespaceTopology#limitMtu: IPv4 with DF clear would be fragmented by the router
+        nft(
+                "kmtu",
+                null,
+                "oifname \"tap0\" ip frag-off & 0x4000 != 0 meta length > " + mtu + " drop\n    "
+                        + "oifname \"tap0\" meta nfproto ipv6 meta length > " + mtu + " drop");
+    }
+
     /**
      * Drops every packet from the guest whose first chunk is an ABORT (raw, or UDP from its
      * encapsulation port), until {@link #close()}: how the kernel's client vanishes without a word
@@ -128,9 +156,11 @@ final class KernelTopology implements Topology {
         r.append("table inet ").append(table).append(" {}\n");
         r.append("delete table inet ").append(table).append('\n');
         r.append("table inet ").append(table).append(" {\n");
-        r.append("  chain in { type filter hook input priority -10; policy accept;\n    ")
-                .append(inRule)
-                .append("\n  }\n");
+        if (inRule != null) {
+            r.append("  chain in { type filter hook input priority -10; policy accept;\n    ")
+                    .append(inRule)
+                    .append("\n  }\n");
+        }
         if (outRule != null) {
             r.append("  chain out { type filter hook output priority -10; policy accept;\n    ")
                     .append(outRule)

@@ -9,6 +9,7 @@ import org.sctpj.tests.interop.Direction;
 import org.sctpj.tests.interop.InteropCase;
 import org.sctpj.tests.interop.Llp;
 import org.sctpj.tests.interop.Peer;
+import org.sctpj.tests.interop.PeerFeatures;
 import org.sctpj.tests.interop.PeerJob;
 import org.sctpj.tests.interop.PeerResult;
 import org.sctpj.tests.interop.Topology;
@@ -101,6 +102,16 @@ public final class UsrsctpInteropPeer implements Peer {
         for (int i = 0; i < ext.size(); i++) {
             boolean valued = i + 1 < ext.size() && !ext.get(i + 1).startsWith("--");
             b.option(ext.get(i).substring(2), valued ? ext.get(++i) : null);
+        }
+        PeerFeatures f = job.features();
+        if (!f.authChunks().isEmpty()) {
+            b.option("auth-chunks", f.chunkList());
+        }
+        if (f.keyId() >= 0) {
+            b.option("auth-key", f.keyArg());
+        }
+        if (f.switchAt() > 0) {
+            b.option("auth-switch-at", String.valueOf(f.switchAt()));
         }
         UsrsctpPeer p = b.start();
         return new Run(p);

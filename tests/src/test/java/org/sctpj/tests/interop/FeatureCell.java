@@ -1,0 +1,425 @@
+package org.sctpj.tests.interop;
+
+import static org.sctpj.tests.interop.CaseRunner.check;
+import static org.sctpj.tests.interop.CaseRunner.payload;
+import static org.sctpj.tests.interop.CaseRunner.tail;
+import static org.sctpj.tests.interop.ExtensionCell.poll;
+
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.EcnStats;
+import org.sctpj.stack.Extension;
+import org.sctpj.stack.SctpEvent;
+import org.sctpj.stack.SctpEvent.AssociationChange;
+import org.sctpj.stack.SctpEvent.AssociationChangeType;
+import org.sctpj.stack.SctpEvent.AuthIndication;
+import org.sctpj.stack.SctpEvent.MessageReceived;
+import org.sctpj.stack.SctpEvent.PathMtuReason;
+import org.sctpj.stack.SctpOptions;
+import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.wire.chunk.ChunkType;
+
+/**
+ * One cell of the issue 13 cases ({@link InteropCase#feature()}): AUTH with a key change on both
+ * sides mid-transfer, ECN under CE marks set by nftables, and path MTU discovery across a path
+ * whose MTU drops to 1280 or is raised to 9000 mid-transfer. Our stack is client (it sends {@link
+ * #count()} messages, the peer echoes them) or server (the peer's client sends, we echo); in both
+ * roles every message is echoed and checked (stream, PPID, bytes, per-stream order), so "nothing
+ * lost" is checked end to end. The feature's own checks are in {@link #checkFeature}.
+ *
+ * <p>The change mid-transfer happens at message {@link #MIDWAY}: we-client before sending it;
+ * we-server while the peer's client pauses there ({@link PeerJob#pauseAt()}), its first half
+ * echoed.
+ */
+final class FeatureCell {
+    private static final Duration STEP = Duration.ofSeconds(15);
+    private static final Duration LONG = Duration.ofSeconds(120);
+    private static final int PPID = 7000;
+    private static final int STREAMS = 4;
+    static final int MIDWAY = 100;
+    /** Key 5, known to both sides from the start; each side switches to it at {@link #MIDWAY}. */
+    static final int KEY_ID = 5;
+
+    static final byte[] KEY = "sctpj interop shared key 5".getBytes(StandardCharsets.US_ASCII);
+    /** Percent of ECT(0) packets marked CE each way. */
+    static final int CE_PERCENT = 5;
+    /** The path MTU of {@link InteropCase#PMTU_DROP} after the drop. */
+    static final int LOW_MTU = 1280;
+    /** The link MTU before: the search's maximum in the drop case; the limit before the raise. */
+    static final int START_MTU = 1500;
+    /** The link MTU after the raise. */
+    static final int HIGH_MTU = 9000;
+    /** PMTU_RAISE_TIMER in the raise case (RFC 8899 section 5.1.1 suggests 600 s). */
+    static final Duration RAISE_INTERVAL = Duration.ofSeconds(5);
+
+    private final Peer peer;
+    private final Llp llp;
+    private final InteropCase c;
+    private final Topology topo;
+    private final OurStack us;
+    private final CaseRunner.Snapshot snap;
+    private final OurStack.LayerOpener opener;
+    private final List<InetAddress> ours;
+    private final List<InetAddress> theirs;
+    private final int ourPort = randomPort();
+    private final int peerPort = randomPort();
+
+    FeatureCell(
+            Peer peer,
+            Llp llp,
+            InteropCase c,
+            Topology topo,
+            OurStack us,
+            CaseRunner.Snapshot snap,
+            OurStack.LayerOpener opener) {
+        this.peer = peer;
+        this.llp = llp;
+        this.c = c;
+        this.topo = topo;
+        this.us = us;
+        this.snap = snap;
+        this.opener = opener;
+        this.ours = topo.ourAddresses().subList(0, 1);
+        this.theirs = topo.peerAddresses().subList(0, 1);
+    }
+
+    private static int randomPort() {
+        return ThreadLocalRandom.current().nextInt(49152, 65536);
+    }
+
+    /** Why a peer cannot do this cell (n/a), or empty. */
+    static Optional<String> notApplicable(Peer peer, Llp llp, InteropCase c) {
+        if (c == InteropCase.PMTU_RAISE && peer.name().equals("kernel")) {
+            return Optional.of("the VM's virtio NIC and taps have MTU 1500: a 9000-byte path to the guest"
+                    + " needs qemu's host_mtu and the guest's link raised, which the VM does not do");
+        }
+        if (c == InteropCase.PMTU_DROP && llp == Llp.UDP) {
+            return Optional.of("the 1280 black hole is an nftables drop of DF packets by length: our"
+                    + " portable UDP path sets no DF, and the native one sends GSO trains that nftables"
+                    + " sees as one long packet (loopback, taps); raw IP runs it");
+        }
+        if (c == InteropCase.ECN_CE && peer.name().equals("usrsctp") && llp != Llp.RAW4) {
+            // Seen: no CE reached usrsctp's logic and none of its packets carried ECT (our
+            // ceMarked=0 both ways); its source says why.
+            return Optional.of("usrsctp 0.9.5 has ECN over raw IPv4 only: its receive threads for UDP"
+                    + " encapsulation and raw IPv6 pass ECN bits 0 to sctp_common_input_processing"
+                    + " (user_recv_thread.c), so it never sees CE there, and its packets there carry no ECT");
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the case needs nftables (CE marks, MTU limits). */
+    static boolean needsNft(InteropCase c) {
+        return c == InteropCase.ECN_CE || c == InteropCase.PMTU_DROP || c == InteropCase.PMTU_RAISE;
+    }
+
+    // ---------------------------------------------------------------- parameters
+
+    private int count() {
+        return switch (c) {
+            case AUTH_KEY_SWITCH -> 2 * MIDWAY;
+            case ECN_CE -> 6 * MIDWAY;
+            default -> 3 * MIDWAY;
+        };
+    }
+
+    private int size() {
+        return switch (c) {
+            case AUTH_KEY_SWITCH -> 1000;
+            case ECN_CE -> 2000;
+            default -> 4000; // several full packets each, whatever the MTU
+        };
+    }
+
+    private boolean pmtu() {
+        return c == InteropCase.PMTU_DROP || c == InteropCase.PMTU_RAISE;
+    }
+
+    SctpOptions options() {
+        SctpOptions.Builder b =
+                SctpOptions.DEFAULTS.toBuilder().outboundStreams(STREAMS).noDelay(true);
+        switch (c) {
+            case AUTH_KEY_SWITCH -> b.enable(Extension.AUTH)
+                    .authChunks(java.util.Set.of(ChunkType.DATA, ChunkType.SACK));
+            case ECN_CE -> b.enable(Extension.ECN);
+            case PMTU_DROP -> b.pmtuDiscovery(true).pmtuMax(START_MTU);
+            case PMTU_RAISE -> b.pmtuDiscovery(true).pmtuMax(HIGH_MTU).pmtuRaiseInterval(RAISE_INTERVAL);
+            default -> throw new IllegalStateException(c + " is no feature case");
+        }
+        if (pmtu()) {
+            // Black hole detection counts T3-rtx expiries: short timers keep the case short.
+            b.rtoInitial(Duration.ofMillis(300))
+                    .rtoMin(Duration.ofMillis(100))
+                    .rtoMax(Duration.ofMillis(1000))
+                    .delayedAckTime(Duration.ofMillis(50))
+                    .sendBufferBytes(4 << 20);
+        }
+        return b.build();
+    }
+
+    private PeerJob tune(PeerJob j, boolean client) {
+        PeerJob r = j.withStreams(STREAMS);
+        if (client) {
+            r = r.withPauseAt(MIDWAY);
+        }
+        if (pmtu()) {
+            r = r.withBuffers(4 << 20);
+        }
+        return switch (c) {
+            case AUTH_KEY_SWITCH -> r.withFeatures(
+                    new PeerFeatures(true, List.of(ChunkType.DATA, ChunkType.SACK), KEY_ID, KEY, MIDWAY, false));
+            case ECN_CE -> r.withFeatures(new PeerFeatures(false, List.of(), -1, new byte[0], 0, true));
+            default -> r;
+        };
+    }
+
+    // ---------------------------------------------------------------- run
+
+    void run(Direction dir) throws Exception {
+        if (c == InteropCase.PMTU_RAISE) {
+            topo.limitMtu(START_MTU); // the path starts at 1500 (over loopback: an nftables limit)
+        }
+        if (c == InteropCase.ECN_CE) {
+            topo.markCe(CE_PERCENT);
+        }
+        if (dir == Direction.WE_CLIENT) {
+            weClient();
+        } else {
+            weServer();
+        }
+    }
+
+    private void weClient() throws Exception {
+        PeerJob job = tune(PeerJob.server(theirs, peerPort, topo.peerUdpPort()), false);
+        int n = count();
+        try (Peer.PeerRun p = peer.start(job, topo)) {
+            try {
+                p.awaitReady(STEP);
+                us.bind(ourPort, ours, options(), opener);
+                AssociationId id = us.connect(theirs, peerPort);
+                awaitChange(p, id, AssociationChangeType.COMMUNICATION_UP);
+                before(id);
+                for (int i = 0; i < n; i++) {
+                    if (i == MIDWAY) {
+                        midway(id);
+                    }
+                    us.send(id, new SendInfo(i % STREAMS, PPID + i, false, false), payload(i, size()));
+                }
+                boolean all = us.await(() -> us.messageCount() >= n, LONG);
+                check(
+                        all,
+                        us.messageCount() + " of " + n + " echoes within " + LONG.toSeconds() + " s; " + us.summary()
+                                + "\n" + figures(id) + "\npeer output:\n" + tail(p.output()));
+                verify(us.messages(0, us.messageCount()), n);
+                checkFeature(id);
+                us.shutdown(id);
+                awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
+                PeerResult r = p.awaitResult(STEP);
+                check(
+                        r.ok() && r.getLong("errors") == 0,
+                        "the peer reports " + r + "\npeer output:\n" + tail(p.output()));
+                check(r.getLong("echoed") == n, "the peer echoed " + r.getLong("echoed") + " of " + n);
+            } catch (AssertionError | Exception e) {
+                snap.take(us);
+                throw e;
+            }
+        }
+    }
+
+    private void weServer() throws Exception {
+        us.echo(true);
+        us.bind(ourPort, ours, options(), opener);
+        us.listen();
+        int n = count();
+        PeerJob job = tune(
+                PeerJob.client(theirs, randomPort(), topo.peerUdpPort(), ours, ourPort, topo.ourUdpPort())
+                        .withMessages(n, size(), PPID, false)
+                        // we end it, once the figures of the live association are checked
+                        .withEnd(PeerJob.End.BY_OTHER_SIDE),
+                true);
+        try (Peer.PeerRun p = peer.start(job, topo)) {
+            try {
+                p.awaitReady(STEP);
+                AssociationChange up = awaitChange(p, null, AssociationChangeType.COMMUNICATION_UP);
+                AssociationId id = up.association();
+                before(id);
+                p.awaitPaused(LONG);
+                check(us.messageCount() >= MIDWAY, "fewer than " + MIDWAY + " messages at the pause: " + us.summary());
+                midway(id);
+                p.resume();
+                check(
+                        us.await(() -> us.messageCount() >= n, LONG),
+                        us.messageCount() + " of " + n + " messages within " + LONG.toSeconds() + " s; " + us.summary()
+                                + "\n" + figures(id) + "\npeer output:\n" + tail(p.output()));
+                awaitAllAcked(id);
+                verify(us.messages(0, us.messageCount()), n);
+                checkFeature(id);
+                us.shutdown(id);
+                awaitChange(p, id, AssociationChangeType.SHUTDOWN_COMPLETE);
+                PeerResult r = p.awaitResult(STEP);
+                check(
+                        r.ok() && r.getLong("errors") == 0,
+                        "the peer reports " + r + "\npeer output:\n" + tail(p.output()));
+                check(r.getLong("rx_msgs") == n, "the peer got " + r.getLong("rx_msgs") + " echoes of " + n);
+            } catch (AssertionError | Exception e) {
+                snap.take(us);
+                throw e;
+            }
+        }
+    }
+
+    /** Once the association is up: what must hold before the change. */
+    private void before(AssociationId id) throws InterruptedException {
+        Optional<Extension> f =
+                switch (c) {
+                    case AUTH_KEY_SWITCH -> Optional.of(Extension.AUTH);
+                    case ECN_CE -> Optional.of(Extension.ECN);
+                    default -> Optional.empty();
+                };
+        f.ifPresent(x -> check(
+                us.info(id).map(i -> i.extensions().contains(x)).orElse(false),
+                x + " not negotiated with " + peer.name() + ": " + us.info(id)));
+        if (c == InteropCase.AUTH_KEY_SWITCH) {
+            us.onEndpoint(ep -> {
+                ep.setAuthKey(id, KEY_ID, KEY);
+                return null;
+            });
+        }
+        if (c == InteropCase.PMTU_DROP) {
+            // the search reaches the link's MTU first (it probes the maximum first)
+            check(
+                    poll(() -> mtu(id) == START_MTU, STEP),
+                    "path MTU " + START_MTU + " not found within 15 s: " + figures(id));
+        }
+        if (c == InteropCase.PMTU_RAISE) {
+            // the first search ends at the path's 1500 (9000 and the sizes between fail first)
+            check(
+                    poll(() -> !searching(id) && mtu(id) <= START_MTU && mtu(id) > START_MTU - 8, LONG),
+                    "the first search did not end at " + START_MTU + ": " + figures(id));
+        }
+    }
+
+    /** The change at message {@link #MIDWAY}. */
+    private void midway(AssociationId id) throws Exception {
+        switch (c) {
+            case AUTH_KEY_SWITCH -> us.onEndpoint(ep -> {
+                ep.setActiveAuthKey(id, KEY_ID); // RFC 6458 8.1.23: our packets now carry key 5
+                return null;
+            });
+            case PMTU_DROP -> topo.limitMtu(LOW_MTU);
+            case PMTU_RAISE -> {
+                topo.limitMtu(0);
+                Optional<String> why = topo.raiseLinkMtu(HIGH_MTU);
+                check(why.isEmpty(), "raising the link: " + why.orElse(""));
+            }
+            default -> {}
+        }
+    }
+
+    private void checkFeature(AssociationId id) throws InterruptedException {
+        switch (c) {
+            case AUTH_KEY_SWITCH -> {
+                // The peer switched too: its packets verified here with key 5 (RFC 4895 6.3; RFC 6458 6.1.8).
+                check(
+                        us.seen(e -> e instanceof SctpEvent.Authentication a
+                                && a.indication() == AuthIndication.NEW_KEY
+                                && a.keyId() == KEY_ID),
+                        "no NEW_KEY " + KEY_ID + " event: the peer's key switch was not seen; " + us.summary());
+                check(us.onEndpoint(ep -> ep.activeAuthKey(id)) == KEY_ID, "our active key is not " + KEY_ID);
+            }
+            case ECN_CE -> {
+                EcnStats s = us.onEndpoint(ep -> ep.ecnStats(id)).orElseThrow();
+                List<SctpEvent> cut = us.events(e -> e instanceof SctpEvent.EcnCongestion);
+                check(
+                        s.windowReductions() > 0 && cut.size() == s.windowReductions(),
+                        "our data was marked but our window never fell (the peer echoed no CE?): " + s + ", events "
+                                + cut.size());
+                check(
+                        cut.stream()
+                                .anyMatch(e -> ((SctpEvent.EcnCongestion) e).cwndAfter()
+                                        < ((SctpEvent.EcnCongestion) e).cwndBefore()),
+                        "no reduction made the window smaller: " + cut);
+                check(s.ceMarked() > 0 && s.cwrReceived() > 0, "the peer's data: no CE seen, or no CWR answered: " + s);
+                System.out.println("interop: " + c.label() + " with " + peer.name() + " " + llp.label() + ": " + s
+                        + "; first reduction " + cut.get(0));
+            }
+            case PMTU_DROP -> {
+                check(
+                        poll(() -> !searching(id) && mtu(id) <= LOW_MTU && mtu(id) > LOW_MTU - 8, LONG),
+                        "path MTU not found at " + LOW_MTU + ": " + figures(id));
+                List<SctpEvent> ch = us.events(e -> e instanceof SctpEvent.PathMtuChange);
+                check(
+                        ch.stream().anyMatch(e -> ((SctpEvent.PathMtuChange) e).reason() == PathMtuReason.BLACK_HOLE),
+                        "no black hole reported: " + ch);
+                System.out.println("interop: " + c.label() + " with " + peer.name() + " " + llp.label() + ": " + ch);
+            }
+            case PMTU_RAISE -> {
+                check(poll(() -> mtu(id) == HIGH_MTU, LONG), "path MTU " + HIGH_MTU + " not found: " + figures(id));
+                List<SctpEvent> ch = us.events(e -> e instanceof SctpEvent.PathMtuChange);
+                System.out.println("interop: " + c.label() + " with " + peer.name() + " " + llp.label() + ": " + ch);
+            }
+            default -> {}
+        }
+    }
+
+    /** Waits until every echo we queued is acknowledged (the peer has them all). */
+    private void awaitAllAcked(AssociationId id) throws InterruptedException {
+        long full = options().sendBufferBytes();
+        check(
+                poll(
+                        () -> us.outboxEmpty()
+                                && us.info(id)
+                                        .map(i -> i.sendBufferFree() >= full)
+                                        .orElse(false),
+                        LONG),
+                "our echoes were not all acknowledged: " + us.info(id));
+    }
+
+    private int mtu(AssociationId id) {
+        return us.onEndpoint(ep -> ep.pmtuStats(id).map(l -> l.get(0).mtu()).orElse(0));
+    }
+
+    private boolean searching(AssociationId id) {
+        return us.onEndpoint(
+                ep -> ep.pmtuStats(id).map(l -> l.get(0).searching()).orElse(true));
+    }
+
+    private String figures(AssociationId id) {
+        return switch (c) {
+            case ECN_CE -> us.onEndpoint(
+                    ep -> ep.ecnStats(id).map(Object::toString).orElse("-"));
+            case PMTU_DROP, PMTU_RAISE -> us.onEndpoint(ep -> ep.pmtuStats(id).map(List::toString))
+                            .orElse("-") + " " + us.events(e -> e instanceof SctpEvent.PathMtuChange);
+            default -> "";
+        };
+    }
+
+    /** Each message exactly once, on its stream, with its bytes, in order within its stream. */
+    private void verify(List<MessageReceived> got, int n) {
+        check(got.size() == n, got.size() + " messages, expected " + n);
+        boolean[] seen = new boolean[n];
+        int[] last = new int[STREAMS];
+        Arrays.fill(last, -1);
+        for (MessageReceived m : got) {
+            int i = m.ppid() - PPID;
+            check(i >= 0 && i < n && !seen[i], "message with PPID " + m.ppid() + " (repeated or out of range)");
+            seen[i] = true;
+            int sid = i % STREAMS;
+            check(m.streamId() == sid, "message " + i + " on stream " + m.streamId() + ", expected " + sid);
+            check(Arrays.equals(m.data(), payload(i, size())), "bytes of message " + i);
+            check(last[sid] < i, "message " + i + " after " + last[sid] + " on stream " + sid);
+            last[sid] = i;
+        }
+    }
+
+    private AssociationChange awaitChange(Peer.PeerRun p, AssociationId id, AssociationChangeType type)
+            throws InterruptedException {
+        return CaseRunner.awaitChange(us, p, id, type, LONG);
+    }
+}
