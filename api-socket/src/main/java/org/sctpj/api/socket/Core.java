@@ -58,6 +58,11 @@ final class Core implements Callbacks {
      * never closes on messages nobody was told about).
      */
     private final long wakeBatchBytes;
+    /**
+     * Read bytes released to the receive window in one command (see {@link AssocState#consumed}):
+     * the same eighth of the window, at most 64 KiB.
+     */
+    final long releaseBatchBytes;
     /** Arrays for received messages, recycled once read (up to the receive buffer's size). */
     final RecvPool recvPool;
 
@@ -77,6 +82,7 @@ final class Core implements Callbacks {
         this.localAddresses = List.copyOf(addresses);
         this.receiveQueueLimit = options.get(SctpjSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
         this.wakeBatchBytes = Math.min(64 * 1024, Math.max(1, sctpOptions.receiveBufferBytes() / 8));
+        this.releaseBatchBytes = wakeBatchBytes;
         this.recvPool = new RecvPool(Math.max(1 << 20, sctpOptions.receiveBufferBytes()));
     }
 
@@ -278,7 +284,7 @@ final class Core implements Callbacks {
     }
 
     /** Any thread: the application read {@code bytes} of the association's messages. */
-    void released(AssocState a, int bytes) {
+    void released(AssocState a, long bytes) {
         if (!closed && a.id != null) {
             socket.releaseReceived(a.id, bytes);
         }
