@@ -109,9 +109,70 @@ public final class CallbackSocket implements AutoCloseable {
         long published;
         /** Bytes released by application threads, not yet given to the core (deferred release). */
         final AtomicLong toRelease = new AtomicLong();
+        /** Messages accepted on other threads, waiting for the stack thread (see {@link Handoff}). */
+        final Handoff handoff = new Handoff();
 
         Assoc(AssociationId id) {
             this.id = id;
+        }
+    }
+
+    /**
+     * The messages of one association that application threads handed over and the stack thread
+     * has not taken yet, with one command per batch instead of one per message: the first message
+     * into an empty hand-off schedules a drain on the stack thread, later ones join it until the
+     * drain takes the whole batch. Scheduling happens under the lock that guards the list, so a
+     * thread that finds a drain scheduled knows it is already queued ahead of any command that
+     * thread gives next (a message sent before {@code shutdown} reaches the core before it).
+     * Per message this saves the command object, its queue node, and the stack thread's wake-up
+     * check; the list's arrays are reused.
+     */
+    private static final class Handoff {
+        SendInfo[] infos = new SendInfo[16];
+        byte[][] datas = new byte[16][];
+        int count;
+        boolean scheduled;
+        /** Stack thread only: the batch being applied (swapped with the list above). */
+        SendInfo[] takenInfos = new SendInfo[16];
+
+        byte[][] takenDatas = new byte[16][];
+
+        /** Appends a message (caller holds the lock); true if a drain must be scheduled. */
+        boolean add(SendInfo info, byte[] data) {
+            if (count == infos.length) {
+                infos = java.util.Arrays.copyOf(infos, count * 2);
+                datas = java.util.Arrays.copyOf(datas, count * 2);
+            }
+            infos[count] = info;
+            datas[count] = data;
+            count++;
+            if (scheduled) {
+                return false;
+            }
+            scheduled = true;
+            return true;
+        }
+
+        /** Undoes the last {@link #add} whose drain could not be scheduled (caller holds the lock). */
+        void undoLast() {
+            count--;
+            infos[count] = null;
+            datas[count] = null;
+            scheduled = false;
+        }
+
+        /** Stack thread: takes the whole batch (into takenInfos/takenDatas) and returns its size. */
+        synchronized int take() {
+            SendInfo[] i = infos;
+            byte[][] d = datas;
+            int n = count;
+            infos = takenInfos;
+            datas = takenDatas;
+            takenInfos = i;
+            takenDatas = d;
+            count = 0;
+            scheduled = false;
+            return n;
         }
     }
 
@@ -345,14 +406,35 @@ public final class CallbackSocket implements AutoCloseable {
         }
         byte[] copy = new byte[len];
         data.get(copy);
-        try {
-            thread.execute(() -> applySend(a, info, copy));
-        } catch (IllegalStateException e) {
-            a.available.addAndGet(len);
-            data.position(data.position() - len);
-            throw new IllegalStateException("the socket's stack thread is closed: " + e.getMessage(), e);
+        Handoff ho = a.handoff;
+        synchronized (ho) {
+            if (ho.add(info, copy)) {
+                try {
+                    thread.execute(() -> drainHandoff(a));
+                } catch (IllegalStateException e) {
+                    ho.undoLast();
+                    a.available.addAndGet(len);
+                    data.position(data.position() - len);
+                    throw new IllegalStateException("the socket's stack thread is closed: " + e.getMessage(), e);
+                }
+            }
         }
         return SendStatus.ACCEPTED;
+    }
+
+    /** On the stack thread: the messages other threads handed over enter the core, in order. */
+    private void drainHandoff(Assoc a) {
+        Handoff ho = a.handoff;
+        int n = ho.take();
+        SendInfo[] infos = ho.takenInfos;
+        byte[][] datas = ho.takenDatas;
+        for (int i = 0; i < n; i++) {
+            SendInfo info = infos[i];
+            byte[] data = datas[i];
+            infos[i] = null;
+            datas[i] = null;
+            applySend(a, info, data);
+        }
     }
 
     private static boolean isPriority(SendInfo info) {

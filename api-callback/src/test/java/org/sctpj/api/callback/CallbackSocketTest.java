@@ -205,11 +205,7 @@ class CallbackSocketTest extends SocketFixture {
             Thread th = new Thread(() -> {
                 try {
                     for (int i = 0; i < each; i++) {
-                        byte[] m = new byte[500];
-                        m[0] = (byte) tt;
-                        m[1] = (byte) (i >> 8);
-                        m[2] = (byte) i;
-                        sendBlocking(client, rec, id, SendInfo.of(tt, 0), m);
+                        sendBlocking(client, rec, id, SendInfo.of(tt, 0), numbered(tt, i, 500));
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -222,12 +218,7 @@ class CallbackSocketTest extends SocketFixture {
             th.join();
         }
         assertTrue(all.await(30, TimeUnit.SECONDS), "missing " + all.getCount());
-        int[] next = new int[threads];
-        for (byte[] m : received) {
-            int t = m[0];
-            int i = ((m[1] & 0xff) << 8) | (m[2] & 0xff);
-            assertEquals(next[t]++, i, "per-thread (per-stream) order");
-        }
+        perThreadCounts(received, threads, "per-stream");
         assertEquals(List.of(), rec.failed, "an accepted message was refused later");
     }
 

@@ -133,6 +133,29 @@ abstract class SocketFixture {
         assertFalse(buf.hasRemaining(), "an accepted message is consumed");
     }
 
+    /** A message of {@code size} bytes numbered {@code seq} by sending thread {@code thread}. */
+    static byte[] numbered(int thread, int seq, int size) {
+        byte[] m = new byte[size];
+        m[0] = (byte) thread;
+        m[1] = (byte) (seq >> 8);
+        m[2] = (byte) seq;
+        return m;
+    }
+
+    /**
+     * Checks that each thread's {@link #numbered} messages came in its order, none missing in
+     * between, and returns how many of each thread came.
+     */
+    static int[] perThreadCounts(List<byte[]> received, int threads, String what) {
+        int[] next = new int[threads];
+        for (byte[] m : received) {
+            int t = m[0];
+            int i = ((m[1] & 0xff) << 8) | (m[2] & 0xff);
+            org.junit.jupiter.api.Assertions.assertEquals(next[t]++, i, what + ": per-thread order");
+        }
+        return next;
+    }
+
     static void waitUntil(java.util.function.BooleanSupplier c) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!c.getAsBoolean()) {

@@ -35,6 +35,8 @@ final class AssocState {
     volatile boolean localShutdown;
     /** Bytes of received messages queued for the application. */
     final AtomicLong queued = new AtomicLong();
+    /** Bytes the application read and {@link #consumed} has not released to the core yet. */
+    private final AtomicLong unreleased = new AtomicLong();
 
     // Send-space waiting: the stack thread bumps the epoch after every SACK that frees space.
     private final Object spaceLock = new Object();
@@ -46,9 +48,15 @@ final class AssocState {
      * writable (OP_WRITE) until the stack frees that much.
      */
     private volatile long blockedBytes;
+    /**
+     * Free send-buffer bytes below which a blocked sender is not woken yet (see {@link
+     * #spaceFreed}): a quarter of the send buffer, at most 256 KiB.
+     */
+    private final long wakeLowWater;
 
     AssocState(Core core, AssociationId id, int peerPort, Inbox inbox) {
         this.core = core;
+        this.wakeLowWater = Math.min(256 * 1024, core.sctpOptions.sendBufferBytes() / 4);
         this.id = id;
         this.peerPort = peerPort;
         this.inbox = inbox;
@@ -58,24 +66,45 @@ final class AssocState {
         return phase == ENDED;
     }
 
-    /** Application thread: a message of {@code bytes} was read; its bytes go back to the window. */
-    void consumed(int bytes) {
+    /**
+     * Application thread: a message of {@code bytes} was read; its bytes go back to the receive
+     * window, in batches: once {@link Core#releaseBatchBytes} were read since the last release,
+     * or at once when the reader has {@code caughtUp} (nothing else is queued for it, so it may
+     * wait next and must not hold back a window the peer needs to send more). A release is a
+     * command to the stack thread, which wakes it when it sleeps: one per message measured up
+     * to one stack-thread wake-up per message read.
+     */
+    void consumed(int bytes, boolean caughtUp) {
         queued.addAndGet(-bytes);
-        core.released(this, bytes);
+        long u = unreleased.addAndGet(bytes);
+        if (caughtUp || u >= core.releaseBatchBytes) {
+            long r = unreleased.getAndSet(0);
+            if (r > 0) {
+                core.released(this, r);
+            }
+        }
     }
 
     long spaceEpoch() {
         return spaceEpoch;
     }
 
-    /** Stack thread: a SACK freed space, {@code free} bytes may be sent now. */
+    /**
+     * Stack thread: a SACK freed space, {@code free} bytes may be sent now. A sender blocked for
+     * want of space (a blocking send waiting, or a non-blocking one waiting for OP_WRITE) is told
+     * only once {@code free} reaches the larger of what it wants and {@link #wakeLowWater}: waking
+     * it as soon as one message fits measured one thread wake-up per SACK (the sender placed a
+     * message or two and blocked again); with the low-water mark it places a batch per wake-up,
+     * as TCP's writers are woken at a third of the send buffer. Every SACK that frees space comes
+     * here, the last of a transfer with the whole buffer free, so the mark is always reached.
+     */
     void spaceFreed(long free) {
         spaceEpoch++; // single writer: the stack thread
         long b = blockedBytes;
-        if (b > 0 && free >= b) {
+        if (b > 0 && free >= Math.max(b, wakeLowWater)) {
             clearSendBlocked();
         }
-        if (spaceWaiters > 0 && free >= minWanted) {
+        if (spaceWaiters > 0 && free >= Math.max(minWanted, wakeLowWater)) {
             synchronized (spaceLock) {
                 spaceLock.notifyAll();
             }

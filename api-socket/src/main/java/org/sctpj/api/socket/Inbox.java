@@ -205,6 +205,7 @@ final class Inbox {
     Taken take(ByteBuffer dst, long timeoutNanos, BooleanSupplier end) throws InterruptedException {
         Msg done;
         SctpjMessageInfo info;
+        boolean caughtUp;
         synchronized (this) {
             long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
             while (true) {
@@ -229,6 +230,7 @@ final class Inbox {
                     }
                     items.poll();
                     done = m;
+                    caughtUp = items.isEmpty();
                     break;
                 }
                 if (end.getAsBoolean()) {
@@ -253,7 +255,7 @@ final class Inbox {
                 }
             }
         }
-        done.assoc.consumed(done.length);
+        done.assoc.consumed(done.length, caughtUp);
         done.assoc.core.recvPool.give(done.data);
         return new Read(info);
     }
