@@ -341,7 +341,8 @@ public final class Scale {
                         "active n=%d: saturation %d round trips/s (p50 %d us, p99 %d us; server stack thread %.0f%%);"
                                 + " paced at %d/s: %d echoes/s, p50 %d us, p99 %d us, server stack thread %.1f%%"
                                 + " (%.1f us of its CPU per echoed message), %d sends skipped (still in flight);"
-                                + " associations lost %d; load %s",
+                                + " associations lost %d; client process CPU %d%% saturated, %d%% paced; datagrams the"
+                                + " client's socket refused %d; load %s",
                         n,
                         sat.get("round_trips_per_s"),
                         sat.get("p50_us"),
@@ -355,6 +356,9 @@ public final class Scale {
                         pacedUsPerMsg,
                         paced.get("skipped"),
                         paced.get("lost"),
+                        sat.get("client_cpu_pct"),
+                        paced.get("client_cpu_pct"),
+                        paced.get("drops"),
                         load));
                 csv.add("active," + n + ",saturation_round_trips_per_s," + sat.get("round_trips_per_s") + "," + load);
                 csv.add("active," + n + ",saturation_p50_us," + sat.get("p50_us") + "," + load);

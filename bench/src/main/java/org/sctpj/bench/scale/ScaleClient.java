@@ -204,20 +204,23 @@ public final class ScaleClient {
             s.runUntil(System.nanoTime() + warm, () -> false, h);
             say("MARK sat-start");
             measuring[0] = true;
+            long cpu0 = ScaleServer.processCpuNanos();
             long t0 = System.nanoTime();
             s.runUntil(t0 + len, () -> false, h);
             long t1 = System.nanoTime();
+            long cpu1 = ScaleServer.processCpuNanos();
             measuring[0] = false;
             say("MARK sat-end");
             say(String.format(
                     Locale.ROOT,
-                    "SAT n=%d round_trips_per_s=%.0f p50_us=%.0f p99_us=%.0f lost=%d drops=%d",
+                    "SAT n=%d round_trips_per_s=%.0f p50_us=%.0f p99_us=%.0f lost=%d drops=%d client_cpu_pct=%.0f",
                     n,
                     echoes[0] * 1e9 / (t1 - t0),
                     pct(rtts, rttCount[0], 0.50) / 1e3,
                     pct(rtts, rttCount[0], 0.99) / 1e3,
                     lost[0],
-                    s.sendDrops()));
+                    s.sendDrops(),
+                    (cpu1 - cpu0) * 100.0 / (t1 - t0)));
             // Drain: let the saturation's messages come back.
             saturating[0] = false;
             s.runUntil(System.nanoTime() + 2_000_000_000L, () -> false, h);
@@ -255,14 +258,17 @@ public final class ScaleClient {
             measuring[0] = true;
             sent[0] = 0;
             skipped[0] = 0;
+            cpu0 = ScaleServer.processCpuNanos();
             t0 = System.nanoTime();
             s.runUntil(t0 + len, () -> false, paced);
             t1 = System.nanoTime();
+            cpu1 = ScaleServer.processCpuNanos();
             measuring[0] = false;
             say("MARK paced-end");
             say(String.format(
                     Locale.ROOT,
-                    "PACED n=%d rate=%d echoes_per_s=%.0f p50_us=%.0f p99_us=%.0f sent=%d skipped=%d lost=%d drops=%d",
+                    "PACED n=%d rate=%d echoes_per_s=%.0f p50_us=%.0f p99_us=%.0f sent=%d skipped=%d lost=%d drops=%d"
+                            + " client_cpu_pct=%.0f",
                     n,
                     rate,
                     echoes[0] * 1e9 / (t1 - t0),
@@ -271,7 +277,8 @@ public final class ScaleClient {
                     sent[0],
                     skipped[0],
                     lost[0],
-                    s.sendDrops()));
+                    s.sendDrops(),
+                    (cpu1 - cpu0) * 100.0 / (t1 - t0)));
         }
     }
 
