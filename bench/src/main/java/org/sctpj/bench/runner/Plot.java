@@ -21,7 +21,7 @@ import javax.imageio.ImageIO;
  * 4 KiB and 64 KiB); the y axis is logarithmic (kernel TCP
  * runs tens of times faster than the SCTP stacks, which a linear axis would flatten). Failed runs leave a gap in their line.
  */
-final class Plot {
+public final class Plot {
     private static final Color[] COLORS = {
         new Color(0x1f77b4),
         new Color(0x2ca02c),
@@ -38,6 +38,33 @@ final class Plot {
     static void write(
             Path file, List<Integer> sizes, Map<String, Map<Integer, Double>> medians, int runs, Runner.Machine m)
             throws IOException {
+        write(
+                file,
+                "Throughput over loopback, UDP encapsulation, MTU 1500 (median of " + runs + " run"
+                        + (runs == 1 ? "" : "s") + ")",
+                m.date() + "  " + m.cpu() + ", " + m.cores() + " cores, load " + m.load(),
+                "message size (bytes)",
+                "throughput (MB/s, 10^6 bytes of user data per second; log scale)",
+                sizes,
+                medians);
+    }
+
+    /**
+     * The same kind of plot for other benchmarks (the scale benchmark draws cost against
+     * association count with it): one line per series over the x values {@code xs} at even steps,
+     * logarithmic y axis; a series whose name contains "udp" is dashed.
+     */
+    public static void write(
+            Path file,
+            String title,
+            String subtitle,
+            String xLabel,
+            String yLabel,
+            List<Integer> xs,
+            Map<String, Map<Integer, Double>> series)
+            throws IOException {
+        List<Integer> sizes = xs;
+        Map<String, Map<Integer, Double>> medians = series;
         int w = 1100;
         int h = 680;
         int left = 80;
@@ -78,13 +105,9 @@ final class Plot {
 
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-        g.drawString(
-                "Throughput over loopback, UDP encapsulation, MTU 1500 (median of " + runs + " run"
-                        + (runs == 1 ? "" : "s") + ")",
-                left,
-                28);
+        g.drawString(title, left, 28);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        g.drawString(m.date() + "  " + m.cpu() + ", " + m.cores() + " cores, load " + m.load(), left, 46);
+        g.drawString(subtitle, left, 46);
 
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         FontMetrics fm = g.getFontMetrics();
@@ -117,11 +140,11 @@ final class Plot {
         g.setColor(Color.BLACK);
         g.drawRect(left, top, pw, ph);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        String xl = "message size (bytes)";
+        String xl = xLabel;
         g.drawString(xl, left + pw / 2 - g.getFontMetrics().stringWidth(xl) / 2, top + ph + 45);
         Graphics2D gy = (Graphics2D) g.create();
         gy.rotate(-Math.PI / 2);
-        gy.drawString("throughput (MB/s, 10^6 bytes of user data per second; log scale)", -(top + ph / 2 + 170), 22);
+        gy.drawString(yLabel, -(top + ph / 2 + 170), 22);
         gy.dispose();
 
         int ci = 0;

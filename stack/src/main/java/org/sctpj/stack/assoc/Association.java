@@ -830,6 +830,7 @@ public final class Association {
             case HEARTBEAT -> {
                 if (t.tx != null) {
                     t.heartbeats.onTimer(path, now);
+                    t.data.trimIfIdle();
                 }
             }
             case DELAYED_SACK -> {} // the SACK is due: the next pollTransmit sends it (rx.sackNeeded)

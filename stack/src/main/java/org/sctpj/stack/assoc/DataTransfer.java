@@ -568,6 +568,17 @@ public final class DataTransfer {
         return p == t.failover.dataPath();
     }
 
+    /**
+     * A heartbeat came due, so a path has been idle for HB.interval: the sender and the receiver
+     * let go of the arrays they keep for reuse if they hold nothing ({@link DataSender#trimIdle()},
+     * {@link DataReceiver#trimIdle()}), so that an association idle after a burst shrinks back to
+     * its idle size. With heartbeats off nothing is trimmed (the pools stay within their bounds).
+     */
+    void trimIfIdle() {
+        t.tx.trimIdle();
+        t.rx.trimIdle();
+    }
+
     /** See {@link Association#pollTransmit(long)}. */
     Optional<Transmit> pollTransmit(long now) {
         InetAddress dest = buildAndForward(now);

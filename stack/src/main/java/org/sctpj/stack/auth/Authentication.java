@@ -58,9 +58,9 @@ public final class Authentication implements PacketSigner {
     /** The peer's key vector, null when it sent none. */
     private KeyVector peer;
     /** Chunk types we require to be authenticated. */
-    private final boolean[] weRequire = new boolean[256];
+    private final java.util.BitSet weRequire = new java.util.BitSet(0);
     /** Chunk types the peer requires to be authenticated. */
-    private final boolean[] peerRequires = new boolean[256];
+    private final java.util.BitSet peerRequires = new java.util.BitSet(0);
     /** Our HMAC Identifiers (what the peer may use). */
     private final boolean[] ourHmacs = new boolean[HmacAlgorithm.values().length];
     /** The algorithm we send with: the first of the peer's list we support. */
@@ -181,8 +181,8 @@ public final class Authentication implements PacketSigner {
         macs.clear();
         sendMac = null;
         recvMac = null;
-        java.util.Arrays.fill(weRequire, false);
-        java.util.Arrays.fill(peerRequires, false);
+        weRequire.clear();
+        peerRequires.clear();
         java.util.Arrays.fill(ourHmacs, false);
         sendAlgorithm = null;
         if (!inForce()) {
@@ -190,16 +190,16 @@ public final class Authentication implements PacketSigner {
         }
         if (local.chunks() != null) {
             for (int c : local.chunks()) {
-                weRequire[c] = true;
+                weRequire.set(c);
             }
         }
         for (int c : peer.chunks() == null ? List.<Integer>of() : peer.chunks()) {
-            peerRequires[c] = true;
+            peerRequires.set(c);
         }
         for (int never : NEVER_AUTHENTICATED) {
             // RFC 4895 section 3.2: never listed, ignored when they are.
-            weRequire[never] = false;
-            peerRequires[never] = false;
+            weRequire.clear(never);
+            peerRequires.clear(never);
         }
         for (int id : local.hmacs()) {
             HmacAlgorithm a = HmacAlgorithm.of(id);
@@ -229,7 +229,7 @@ public final class Authentication implements PacketSigner {
 
     /** Whether we require chunks of {@code type} to be authenticated (section 6.3), now. */
     public boolean weRequire(int type) {
-        return weRequire[type & 0xff] && inForce();
+        return weRequire.get(type & 0xff) && inForce();
     }
 
     /**
@@ -383,12 +383,12 @@ public final class Authentication implements PacketSigner {
 
     @Override
     public boolean requires(int chunkType) {
-        return peerRequires[chunkType & 0xff];
+        return peerRequires.get(chunkType & 0xff);
     }
 
     /** Whether the peer requires chunks of {@code type} to be authenticated (section 6.2). */
     public boolean peerRequires(int type) {
-        return inForce() && peerRequires[type & 0xff];
+        return inForce() && peerRequires.get(type & 0xff);
     }
 
     @Override
@@ -460,14 +460,10 @@ public final class Authentication implements PacketSigner {
         return types(weRequire);
     }
 
-    private java.util.Set<Integer> types(boolean[] set) {
+    private java.util.Set<Integer> types(java.util.BitSet set) {
         java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
         if (inForce()) {
-            for (int k = 0; k < set.length; k++) {
-                if (set[k]) {
-                    out.add(k);
-                }
-            }
+            set.stream().forEach(out::add);
         }
         return java.util.Collections.unmodifiableSet(out);
     }

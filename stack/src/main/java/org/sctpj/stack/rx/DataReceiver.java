@@ -66,6 +66,8 @@ public final class DataReceiver {
     /** How many duplicate TSNs are kept for the next SACK. */
     public static final int MAX_DUPLICATES = 32;
 
+    private static final int[] NO_INTS = new int[0];
+
     /**
      * The largest reassembled message handed out from the reused reassembly buffer (with {@link
      * #keepReferences(boolean) keepReferences(true)}); a larger one gets an array of its own.
@@ -220,18 +222,19 @@ public final class DataReceiver {
     private long held;
 
     // The ready queue, a ring of parallel arrays: a message is either an array of its own or a
-    // reference into the packet buffer being processed.
-    private int[] readyStream = new int[16];
-    private int[] readyPpid = new int[16];
-    private boolean[] readyUnordered = new boolean[16];
-    private byte[][] readyArray = new byte[16][];
-    private ByteBuffer[] readyBuf = new ByteBuffer[16];
-    private int[] readyOffset = new int[16];
-    private int[] readyLength = new int[16];
+    // reference into the packet buffer being processed. Empty until the first message (16 slots
+    // then, doubled as needed); trimIdle() lets an empty ring's arrays go.
+    private int[] readyStream = new int[0];
+    private int[] readyPpid = new int[0];
+    private boolean[] readyUnordered = new boolean[0];
+    private byte[][] readyArray = new byte[0][];
+    private ByteBuffer[] readyBuf = new ByteBuffer[0];
+    private int[] readyOffset = new int[0];
+    private int[] readyLength = new int[0];
     /** Whether the entry refers to the reassembly buffer (rather than to a packet). */
-    private boolean[] readyReassembled = new boolean[16];
+    private boolean[] readyReassembled = new boolean[0];
     /** {@link #WHOLE}, {@link #PART} or {@link #LAST_PART}. */
-    private byte[] readyKind = new byte[16];
+    private byte[] readyKind = new byte[0];
 
     private int readyHead;
     private int readyCount;
@@ -247,10 +250,12 @@ public final class DataReceiver {
     int reassemblyRefs;
     long buffered;
 
-    private final int[] dups = new int[MAX_DUPLICATES];
+    /** Duplicate TSNs for the next SACK; made on the first duplicate (most associations see none). */
+    private int[] dups = NO_INTS;
+
     private int dupCount;
-    private int[] gapStarts = new int[16];
-    private int[] gapEnds = new int[16];
+    private int[] gapStarts = NO_INTS;
+    private int[] gapEnds = NO_INTS;
 
     private boolean inPacket;
     private boolean gapsAtPacketStart;
@@ -441,6 +446,9 @@ public final class DataReceiver {
         }
         if (tracker.isReceived(tsn)) {
             if (dupCount < MAX_DUPLICATES) {
+                if (dups.length == 0) {
+                    dups = new int[MAX_DUPLICATES];
+                }
                 dups[dupCount++] = tsn;
             }
             eventInPacket = true;
@@ -1105,16 +1113,20 @@ public final class DataReceiver {
     }
 
     private void growReady() {
+        resizeReady(Math.max(16, readyStream.length * 2));
+    }
+
+    private void resizeReady(int size) {
         int n = readyStream.length;
-        int[] sid = new int[n * 2];
-        int[] ppid = new int[n * 2];
-        boolean[] un = new boolean[n * 2];
-        byte[][] arr = new byte[n * 2][];
-        ByteBuffer[] bufs = new ByteBuffer[n * 2];
-        int[] off = new int[n * 2];
-        int[] len = new int[n * 2];
-        boolean[] re = new boolean[n * 2];
-        byte[] kind = new byte[n * 2];
+        int[] sid = new int[size];
+        int[] ppid = new int[size];
+        boolean[] un = new boolean[size];
+        byte[][] arr = new byte[size][];
+        ByteBuffer[] bufs = new ByteBuffer[size];
+        int[] off = new int[size];
+        int[] len = new int[size];
+        boolean[] re = new boolean[size];
+        byte[] kind = new byte[size];
         for (int k = 0; k < readyCount; k++) {
             int i = (readyHead + k) & (n - 1);
             sid[k] = readyStream[i];
@@ -1711,6 +1723,34 @@ public final class DataReceiver {
      */
     long retainedBytes() {
         return pool.pooledBytes() + (reassembly == null ? 0 : reassembly.length) + 25L * fragments.capacity();
+    }
+
+    /**
+     * Lets go of what the receiver keeps for reuse once it holds nothing for the application or
+     * the peer (no fragment waiting, no message ready, the reassembly buffer not referred to):
+     * the free fragment arrays, the reassembly buffer and the ready queue's arrays, so that {@link
+     * #retainedBytes()} falls to the fragment table's idle slots. The association calls it when it
+     * goes idle (see {@code DataTransfer.trimIfIdle}); the next burst allocates again.
+     *
+     * @return whether it trimmed
+     */
+    public boolean trimIdle() {
+        if (readyCount != 0 || reassemblyRefs != 0 || pendingFragments() != 0) {
+            return false;
+        }
+        pool.trim();
+        reassembly = null;
+        reassemblyBuf = null;
+        reassemblyUsed = 0;
+        if (readyStream.length != 0) {
+            resizeReady(0);
+        }
+        return true;
+    }
+
+    /** Slots of the ready queue's arrays (0 before the first message and after {@link #trimIdle()}). */
+    int readyCapacity() {
+        return readyStream.length;
     }
 
     /** The most the fragment pool keeps. */

@@ -5,7 +5,8 @@ package org.sctpj.stack.rx;
  * two arrays of 64 bytes to 64 KiB, one free list per size. In steady state each fragment reuses
  * the array of one reassembled before it, so holding fragments allocates nothing. The free lists
  * hold at most {@link #budget()} bytes in all: after a burst that held many fragments, what is
- * returned beyond that is left to the garbage collector, so an idle receiver keeps little.
+ * returned beyond that is left to the garbage collector, so a receiver keeps little; {@link
+ * #trim()} lets the rest go once the association is idle.
  */
 final class FragmentPool {
 
@@ -73,6 +74,13 @@ final class FragmentPool {
     /** Bytes in the free arrays. */
     long pooledBytes() {
         return pooledBytes;
+    }
+
+    /** Lets every free array go (the association is idle). */
+    void trim() {
+        java.util.Arrays.fill(free, null);
+        java.util.Arrays.fill(freeCount, 0);
+        pooledBytes = 0;
     }
 
     /** The most {@link #pooledBytes()} can be. */

@@ -77,6 +77,7 @@ public final class DataSender {
     private final PacketFiller filler;
     private final Abandonment abandonment;
     private final AckResult result = new AckResult();
+    private final SendPool pool;
     private boolean iData;
     private IDataFragmentNumbering numbering = IDataFragmentNumbering.RFC8260;
     private boolean autoSwitched;
@@ -119,6 +120,7 @@ public final class DataSender {
         Objects.requireNonNull(o, "options");
         this.cc = Objects.requireNonNull(cc, "congestion controller");
         SendPool pool = new SendPool(o.sendBufferBytes());
+        this.pool = pool;
         this.outstanding = new RetransmissionQueue(pool, initialTsn, peerRwnd, result);
         this.queue = new SendQueue(o, pool, outstanding, outboundStreams);
         // The one place where CMT is chosen: its scheduling and its loss rules go together.
@@ -378,6 +380,31 @@ public final class DataSender {
     /** Room left in the send buffer ({@link SctpOptions#sendBufferBytes()} minus buffered). */
     public long freeBytes() {
         return queue.freeBytes();
+    }
+
+    /**
+     * Lets go of what the sender keeps for reuse when it is dry ({@link #isEmpty()}): the pooled
+     * message arrays, messages and chunks, and the array of the outstanding-chunk ring. The
+     * association calls it when it goes idle (see {@code DataTransfer.trimIfIdle}); the next burst
+     * allocates again. Does nothing while anything is queued or outstanding.
+     *
+     * @return whether it trimmed
+     */
+    public boolean trimIdle() {
+        if (!isEmpty()) {
+            return false;
+        }
+        pool.trim();
+        outstanding.trimRing();
+        return true;
+    }
+
+    /**
+     * Bytes the sender keeps for reuse while dry: pooled arrays, about 64 bytes per pooled message
+     * or chunk, and 4 per slot of the outstanding-chunk ring (an estimate, for tests and stats).
+     */
+    public long retainedBytes() {
+        return pool.pooledBytes() + 64L * pool.pooledObjects() + 4L * outstanding.ringCapacity();
     }
 
     /** Nothing queued, held or outstanding: the sender is dry. */

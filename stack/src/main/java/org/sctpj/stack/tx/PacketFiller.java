@@ -34,7 +34,11 @@ final class PacketFiller {
     /** Partial reliability: a message past its lifetime gets no (further) TSN. */
     private Abandonment abandonment;
 
-    private final int[] burst = new int[RetransmissionQueue.MAX_PATHS];
+    /**
+     * Packets filled per path index in the current burst; grown on demand to the highest path
+     * index seen (a missing entry is a burst not begun: 0 used).
+     */
+    private int[] burstUsed = new int[1];
     /** I-DATA instead of DATA (RFC 8260). */
     private boolean iData;
     /** New I-DATA messages number their fragments after the first from 0 (Linux 6.1), not 1. */
@@ -53,7 +57,6 @@ final class PacketFiller {
         this.scheduling = scheduling;
         this.t3 = t3;
         this.pool = pool;
-        Arrays.fill(burst, options.maxBurst());
     }
 
     /** From now on, user data goes out as I-DATA chunks (RFC 8260 section 2.1). */
@@ -76,25 +79,27 @@ final class PacketFiller {
 
     /** Starts a new burst on {@code p}: up to Max.Burst packets may be filled. */
     void beginBurst(Path p) {
-        burst[p.index()] = options.maxBurst();
+        if (p.index() < burstUsed.length) {
+            burstUsed[p.index()] = 0;
+        }
     }
 
     /** Starts a new burst on every path (after a SACK or a T3-rtx expiry). */
     void beginBursts(List<Path> paths) {
         for (int qi = 0; qi < paths.size(); qi++) {
-            burst[paths.get(qi).index()] = options.maxBurst();
+            beginBurst(paths.get(qi));
         }
     }
 
     /** How many more packets {@link #fill} will fill on {@code p} in the current burst. */
     int packetsAllowed(Path p) {
-        return burst[p.index()];
+        return options.maxBurst() - (p.index() < burstUsed.length ? burstUsed[p.index()] : 0);
     }
 
     /** See {@link DataSender#fill}. */
     void fill(PacketBuilder pb, Path p, List<Path> paths, long now) {
         int idx = p.index();
-        if (burst[idx] <= 0) {
+        if (packetsAllowed(p) <= 0) {
             return;
         }
         RetransmissionQueue q = outstanding;
@@ -147,7 +152,10 @@ final class PacketFiller {
             pb.markRetransmission(); // RFC 3168 section 6.1.5: retransmissions go Not-ECT
         }
         if (added > 0) {
-            burst[idx]--;
+            if (idx >= burstUsed.length) {
+                burstUsed = Arrays.copyOf(burstUsed, Math.max(idx + 1, burstUsed.length * 2));
+            }
+            burstUsed[idx]++;
             t3.onDataSent(p, now);
             p.recordSent(now, pb.dataBytes() - beforeBytes, rtxChunks, rtxBytes);
         }

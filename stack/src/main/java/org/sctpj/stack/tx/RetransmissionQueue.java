@@ -59,19 +59,21 @@ final class RetransmissionQueue {
 
     // Facts of the SACK being processed, per path index and overall.
     private final AckResult result;
-    private final long[] newlyAckedBytes = new long[MAX_PATHS];
-    private final SentChunk[] earliestBefore = new SentChunk[MAX_PATHS];
+    // Indexed by path index; as long as the highest path index seen (one entry for a single-homed
+    // association), grown on demand up to MAX_PATHS, so that an association pays for its paths only.
+    private long[] newlyAckedBytes = new long[1];
+    private SentChunk[] earliestBefore = new SentChunk[1];
+    private int[] pendingOnPath = new int[1];
     /** Per path, its earliest chunk in flight sent only once (CUCv2's pseudo-cumack), before this SACK. */
-    private final SentChunk[] earliestNewBefore = new SentChunk[MAX_PATHS];
+    private SentChunk[] earliestNewBefore = new SentChunk[1];
     /** Per path, its earliest retransmitted chunk in flight (CUCv2's rtx-pseudo-cumack), before this SACK. */
-    private final SentChunk[] earliestRtxBefore = new SentChunk[MAX_PATHS];
+    private SentChunk[] earliestRtxBefore = new SentChunk[1];
     /** Per path index, the bytes of retransmitted chunks (sent more than once) in its flight. */
-    private final long[] rtxInFlight = new long[MAX_PATHS];
+    private long[] rtxInFlight = new long[1];
 
-    private final int[] pendingOnPath = new int[MAX_PATHS];
     private long fullyUsedMask;
-    private final int[] htna1 = new int[MAX_PATHS];
-    private final int[] htna2 = new int[MAX_PATHS];
+    private int[] htna1 = new int[1];
+    private int[] htna2 = new int[1];
     private long htna1Mask;
     private long htna2Mask;
     private int htna;
@@ -232,6 +234,7 @@ final class RetransmissionQueue {
         c.missCount = 0;
         c.inFlight = true;
         p.addFlight(c.length);
+        fitPath(p.index());
         rtxInFlight[p.index()] += c.length;
     }
 
@@ -412,6 +415,9 @@ final class RetransmissionQueue {
      * has one, usually the first few chunks).
      */
     void beginSack(List<Path> paths) {
+        for (int pi0 = 0; pi0 < paths.size(); pi0++) {
+            fitPath(paths.get(pi0).index());
+        }
         fullyUsedMask = 0;
         htna1Mask = 0;
         htna2Mask = 0;
@@ -603,9 +609,41 @@ final class RetransmissionQueue {
         }
     }
 
+    /** Lets the ring's array go when nothing is outstanding ({@link SentChunkRing#trim()}). */
+    void trimRing() {
+        ring.trim();
+    }
+
+    /** Slots of the ring's array. */
+    int ringCapacity() {
+        return ring.capacity();
+    }
+
+    /** Grows the per-path arrays to hold path index {@code i}. */
+    private void fitPath(int i) {
+        if (i < htna1.length) {
+            return;
+        }
+        int n = Math.min(MAX_PATHS, Math.max(i + 1, htna1.length * 2));
+        newlyAckedBytes = java.util.Arrays.copyOf(newlyAckedBytes, n);
+        earliestBefore = java.util.Arrays.copyOf(earliestBefore, n);
+        pendingOnPath = java.util.Arrays.copyOf(pendingOnPath, n);
+        earliestNewBefore = java.util.Arrays.copyOf(earliestNewBefore, n);
+        earliestRtxBefore = java.util.Arrays.copyOf(earliestRtxBefore, n);
+        rtxInFlight = java.util.Arrays.copyOf(rtxInFlight, n);
+        htna1 = java.util.Arrays.copyOf(htna1, n);
+        htna2 = java.util.Arrays.copyOf(htna2, n);
+    }
+
+    /** Slots in the per-path arrays (for tests: grows with the highest path index only). */
+    int pathSlots() {
+        return htna1.length;
+    }
+
     private void newlyAcked(SentChunk c, long now) {
         c.acked = true;
         int i = c.path.index();
+        fitPath(i);
         long bit = 1L << i;
         // Chunks are acknowledged in ascending TSN order: the last one seen per path is its highest.
         if ((htna1Mask & bit) != 0) {
@@ -640,7 +678,7 @@ final class RetransmissionQueue {
 
     /** Bytes last sent on path {@code i} newly acknowledged by this SACK. */
     long newlyAckedBytes(int i) {
-        return newlyAckedBytes[i];
+        return i < newlyAckedBytes.length ? newlyAckedBytes[i] : 0;
     }
 
     /** Whether path {@code i}'s flight size was at least its cwnd before this SACK. */
@@ -653,7 +691,7 @@ final class RetransmissionQueue {
      * acknowledged: path i's pseudo-cumulative ack advanced (CMT), and T3-rtx restarts (R3).
      */
     boolean earliestAcked(int i) {
-        return earliestBefore[i] != null && earliestBefore[i].acked;
+        return i < earliestBefore.length && earliestBefore[i] != null && earliestBefore[i].acked;
     }
 
     /**
@@ -704,6 +742,7 @@ final class RetransmissionQueue {
 
     /** Counts one chunk still outstanding (neither acknowledged nor marked) on path {@code i}. */
     void countPending(int i) {
+        fitPath(i);
         pendingOnPath[i]++;
     }
 
@@ -714,13 +753,14 @@ final class RetransmissionQueue {
     void countPendingByFlight(List<Path> paths) {
         for (int pi0 = 0; pi0 < paths.size(); pi0++) {
             Path p = paths.get(pi0);
+            fitPath(p.index());
             pendingOnPath[p.index()] = p.flightSize() > 0 ? 1 : 0;
         }
     }
 
     /** Whether chunks sent on path {@code i} are still outstanding after this SACK. */
     boolean pendingOn(int i) {
-        return pendingOnPath[i] != 0;
+        return i < pendingOnPath.length && pendingOnPath[i] != 0;
     }
 
     // ------------------------------------------------------------------ abort

@@ -4,7 +4,9 @@ package org.sctpj.stack.tx;
  * Recycles what the sender allocates per message and per chunk: message byte arrays (by power-of-
  * two size class, 64 bytes to 64 KiB), {@link OutboundMessage}s and {@link SentChunk}s. In steady
  * state every message and chunk reuses one freed by an earlier SACK, so sending allocates nothing.
- * Each free list is bounded so that the pool never holds more than about the send buffer.
+ * Each free list is bounded so that the pool never holds more than about the send buffer. It
+ * starts empty (nothing is pooled before the first message) and {@link #trim()} empties it when
+ * the association goes idle, so an idle association keeps nothing of an earlier burst.
  */
 final class SendPool {
 
@@ -16,9 +18,9 @@ final class SendPool {
     private final int[] arrayCounts = new int[MAX_SHIFT - MIN_SHIFT + 1];
     private final long budget;
     private long pooledBytes;
-    private OutboundMessage[] messages = new OutboundMessage[16];
+    private OutboundMessage[] messages = new OutboundMessage[0];
     private int messageCount;
-    private SentChunk[] chunks = new SentChunk[16];
+    private SentChunk[] chunks = new SentChunk[0];
     private int chunkCount;
 
     /** A pool holding at most about {@code budgetBytes} of free arrays. */
@@ -92,7 +94,7 @@ final class SendPool {
             return;
         }
         if (messageCount == messages.length) {
-            messages = java.util.Arrays.copyOf(messages, messageCount * 2);
+            messages = java.util.Arrays.copyOf(messages, Math.max(16, messageCount * 2));
         }
         messages[messageCount++] = m;
     }
@@ -113,8 +115,29 @@ final class SendPool {
             return;
         }
         if (chunkCount == chunks.length) {
-            chunks = java.util.Arrays.copyOf(chunks, chunkCount * 2);
+            chunks = java.util.Arrays.copyOf(chunks, Math.max(16, chunkCount * 2));
         }
         chunks[chunkCount++] = c;
+    }
+
+    /** Bytes of free arrays held for reuse. */
+    long pooledBytes() {
+        return pooledBytes;
+    }
+
+    /** Messages and chunks held for reuse. */
+    int pooledObjects() {
+        return messageCount + chunkCount;
+    }
+
+    /** Lets everything pooled go (the association is idle): the next burst allocates afresh. */
+    void trim() {
+        java.util.Arrays.fill(arrays, null);
+        java.util.Arrays.fill(arrayCounts, 0);
+        pooledBytes = 0;
+        messages = new OutboundMessage[0];
+        messageCount = 0;
+        chunks = new SentChunk[0];
+        chunkCount = 0;
     }
 }

@@ -1,8 +1,15 @@
 package org.sctpj.stack.tx;
 
-/** Outstanding chunks in TSN order: a growable ring with indexed access. */
+/**
+ * Outstanding chunks in TSN order: a growable ring with indexed access. It holds no array until
+ * the first chunk (an idle association pays nothing for it), doubles from 16 slots as needed,
+ * and {@link #trim()} lets an empty ring's array go after a burst.
+ */
 final class SentChunkRing {
-    private SentChunk[] items = new SentChunk[16];
+    private static final SentChunk[] NONE = new SentChunk[0];
+    private static final int FIRST = 16;
+
+    private SentChunk[] items = NONE;
     private int head;
     private int size;
 
@@ -15,12 +22,12 @@ final class SentChunkRing {
     }
 
     SentChunk first() {
-        return items[head];
+        return size == 0 ? null : items[head];
     }
 
     void addLast(SentChunk c) {
         if (size == items.length) {
-            SentChunk[] bigger = new SentChunk[items.length * 2];
+            SentChunk[] bigger = new SentChunk[Math.max(FIRST, items.length * 2)];
             for (int i = 0; i < size; i++) {
                 bigger[i] = get(i);
             }
@@ -37,6 +44,19 @@ final class SentChunkRing {
         head = (head + 1) & (items.length - 1);
         size--;
         return c;
+    }
+
+    /** Slots of the array (0 before the first chunk and after {@link #trim()}). */
+    int capacity() {
+        return items.length;
+    }
+
+    /** An empty ring lets its array go (an idle association keeps none); a non-empty one is kept. */
+    void trim() {
+        if (size == 0) {
+            items = NONE;
+            head = 0;
+        }
     }
 
     void clear() {

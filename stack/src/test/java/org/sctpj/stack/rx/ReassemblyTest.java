@@ -301,14 +301,11 @@ class ReassemblyTest {
         assertEquals(0, off[0], "the buffer was free again");
     }
 
-    @Test
-    void memoryReturnsToItsIdleSizeAfterABurst() {
-        int rbuf = 4 << 20;
-        DataReceiver rx = receiver(rbuf, 100, true);
-        assertEquals(0, rx.retainedBytes(), "nothing before the first fragment");
-        // A burst of 1000 ordered messages of 5 fragments whose first fragments are missing: the
-        // 4000 others are held until they come.
-        int n = 1000;
+    /**
+     * {@code n} ordered messages of 5 fragments of 700 bytes on stream 1 from TSN 100, fed without
+     * their first fragments (so all others are held); returns every chunk.
+     */
+    private static List<Chunk> burstWithoutFirstFragments(DataReceiver rx, int n) {
         int[] sizes = new int[n];
         int[] sids = new int[n];
         Arrays.fill(sizes, 5 * 700);
@@ -319,6 +316,49 @@ class ReassemblyTest {
                 feed(rx, x);
             }
         }
+        return c;
+    }
+
+    @Test
+    void trimIdleLetsThePoolsGoOnlyWhenNothingIsHeld() {
+        DataReceiver rx = receiver(4 << 20, 100, true);
+        assertEquals(0, rx.readyCapacity(), "no ready queue before the first message");
+        int n = 200;
+        List<Chunk> c = burstWithoutFirstFragments(rx, n);
+        assertFalse(rx.trimIdle(), "fragments are waiting: nothing is trimmed");
+        List<Msg> got = new ArrayList<>();
+        for (Chunk x : c) {
+            if ((x.flags & B) != 0) {
+                feed(rx, x);
+            }
+        }
+        assertFalse(rx.trimIdle(), "messages are ready: nothing is trimmed");
+        got.addAll(drain(rx));
+        assertEquals(n, got.size());
+        assertTrue(rx.readyCapacity() >= n, "the ready queue grew");
+        assertTrue(rx.retainedBytes() > 25L * FragmentTable.IDLE_CAPACITY, "the burst left arrays to reuse");
+        assertTrue(rx.trimIdle());
+        assertEquals(0, rx.readyCapacity(), "the ready queue's arrays went");
+        assertTrue(
+                rx.retainedBytes() <= 25L * FragmentTable.IDLE_CAPACITY,
+                "only the fragment table's idle slots are kept: " + rx.retainedBytes());
+        // And the receiver works on afterwards.
+        List<Chunk> more = cut(100 + c.size(), new int[] {3500}, new int[] {1}, new boolean[1], 700);
+        for (Chunk x : more) {
+            feed(rx, new Chunk(x.tsn, x.sid, x.ssn + n, x.ppid, x.flags, x.data));
+        }
+        assertEquals(1, drain(rx).size());
+    }
+
+    @Test
+    void memoryReturnsToItsIdleSizeAfterABurst() {
+        int rbuf = 4 << 20;
+        DataReceiver rx = receiver(rbuf, 100, true);
+        assertEquals(0, rx.retainedBytes(), "nothing before the first fragment");
+        // A burst of 1000 ordered messages of 5 fragments whose first fragments are missing: the
+        // 4000 others are held until they come.
+        int n = 1000;
+        List<Chunk> c = burstWithoutFirstFragments(rx, n);
         assertEquals(4 * n, rx.pendingFragments());
         assertTrue(rx.retainedBytes() > 4 * FragmentTable.IDLE_CAPACITY * 25L, "the table grew");
         List<Msg> got = new ArrayList<>();
