@@ -199,7 +199,10 @@ public final class RawIpLowerLayer implements LowerLayer {
          * what path MTU discovery with probes needs ({@link SctpOptions#pmtuDiscovery()}, RFC 8899
          * section 3), so that a probe larger than the path is lost instead of fragmented. A packet
          * the core marks fragmentable ({@link LowerLayer#FRAGMENTABLE}: a DATA chunk cut for a
-         * larger MTU that fell since) goes with DF clear (PMTUDISC_DONT for that one send). Off by
+         * larger MTU that fell since) goes over IPv4 with DF clear (PMTUDISC_DONT for that one
+         * send); over IPv6, where routers never fragment, one longer than 1280 bytes (the IPv6
+         * minimum MTU, RFC 8200 section 5) is cut into fragments of at most 1280 bytes here and
+         * sent through a raw socket for the Fragment header (protocol 44). Off by
          * default: the kernel's default (DF set, local fragmentation above the path MTU it learnt
          * from ICMP).
          */
@@ -306,7 +309,8 @@ public final class RawIpLowerLayer implements LowerLayer {
                 stats.filtered,
                 receiveDropped(),
                 stats.icmpErrors,
-                stats.icmpReported);
+                stats.icmpReported,
+                stats.fragmented);
     }
 
     /**

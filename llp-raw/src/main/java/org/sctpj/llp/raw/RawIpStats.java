@@ -23,6 +23,9 @@ package org.sctpj.llp.raw;
  *     errors about packets we sent
  * @param icmpReported of those, the ones handed to the core as an ICMP report (RFC 9260 appendix
  *     C); the rest quoted fewer than 8 bytes of the SCTP packet or were local errors
+ * @param fragmented IPv6 packets the core marked fragmentable that were cut into fragments of at
+ *     most 1280 bytes here (path MTU probing on, {@link RawIpLowerLayer.Builder#pathMtuProbing});
+ *     each fragment counts once in {@code sent}
  */
 public record RawIpStats(
         long received,
@@ -35,4 +38,5 @@ public record RawIpStats(
         long filtered,
         long kernelDropped,
         long icmpErrors,
-        long icmpReported) {}
+        long icmpReported,
+        long fragmented) {}

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.security.SecureRandom;
 import java.util.Optional;
 import java.util.Set;
 import jnr.ffi.Pointer;
@@ -27,6 +28,20 @@ import org.sctpj.stack.llp.LowerLayer.PacketSink;
  * on its owner thread.
  */
 final class RawSocket {
+    /** The IPv6 minimum link MTU (RFC 8200 section 5): every IPv6 path carries packets this long. */
+    static final int IPV6_MIN_MTU = 1280;
+    /** IPv6 header (RFC 8200 section 3). */
+    private static final int IPV6_HEADER = 40;
+    /** Fragment header (RFC 8200 section 4.5). */
+    private static final int FRAGMENT_HEADER = 8;
+    /**
+     * SCTP bytes per fragment: what fits in {@link #IPV6_MIN_MTU} after the IPv6 and Fragment
+     * headers, a multiple of 8 as every fragment but the last must be (RFC 8200 section 4.5).
+     */
+    static final int FRAGMENT_DATA = (IPV6_MIN_MTU - IPV6_HEADER - FRAGMENT_HEADER) & ~7;
+    /** IP protocol number of the IPv6 Fragment header. */
+    private static final int IPPROTO_FRAGMENT = 44;
+
     /** Largest IPv4 packet, header included; also above any IPv6 payload without jumbograms. */
     static final int SLOT_SIZE = 65_536;
 
@@ -87,6 +102,10 @@ final class RawSocket {
         long sendDropped;
         long filtered;
         long tooBig;
+
+        /** IPv6 packets sent as fragments cut here. */
+        long fragmented;
+
         long icmpErrors;
         long icmpReported;
     }
@@ -99,6 +118,17 @@ final class RawSocket {
     private final ErrorQueue errors;
     private boolean recverr;
     private boolean probing;
+
+    /**
+     * IPv6 only, while probing: a raw socket for IP protocol 44 (the Fragment header, RFC 8200
+     * section 4.5), through which {@link #sendFragments} sends the fragments it cuts; -1 when
+     * none. The kernel builds the IPv6 header (source, Traffic Class) as for the main socket.
+     */
+    private int fragmentFd = -1;
+    /** The Identification of the last packet fragmented here (RFC 8200 section 4.5). */
+    private int fragmentId;
+    /** One fragment being built: its Fragment header and data (RFC 8200 section 4.5). */
+    private final ByteBuffer fragment = ByteBuffer.allocate(FRAGMENT_HEADER + FRAGMENT_DATA);
 
     private RawSocket(boolean ipv6, int fd, int batch, int sendBatch, Stats stats) throws IOException {
         this.libc = Native.libc();
@@ -424,12 +454,39 @@ final class RawSocket {
 
     /**
      * DF on every packet, no local fragmentation ({@code PMTUDISC_PROBE}), for path MTU probes
-     * (RFC 8899 section 3); off: the kernel's default.
+     * (RFC 8899 section 3); off: the kernel's default. On an IPv6 socket this also opens the
+     * socket {@link #sendFragments} sends fragments through.
      */
     void pathMtuProbing(boolean on) throws IOException {
         probing = on;
         if (on) {
             setDiscovery(IP_PMTUDISC_PROBE);
+            if (ipv6 && fragmentFd < 0) {
+                fragmentFd = openFragmentSocket();
+                fragmentId = new SecureRandom().nextInt(); // unpredictable (RFC 7739 section 5)
+            }
+        }
+    }
+
+    /**
+     * A raw IPv6 socket for protocol 44, sending only: PMTUDISC_PROBE (the kernel never fragments
+     * the fragments again) and the smallest receive buffer, as it also gets a copy of each
+     * fragment that arrives, which nobody reads.
+     */
+    private int openFragmentSocket() throws IOException {
+        int f = libc.socket(AF_INET6, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_FRAGMENT);
+        if (f < 0) {
+            throw new IOException("cannot open a raw IPv6 socket for the Fragment header (protocol 44): "
+                    + Native.describe(Native.errno()));
+        }
+        try {
+            String what = "the raw IPv6 socket for fragments";
+            Native.setIntOption(f, IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_PROBE, "IPV6_MTU_DISCOVER", what);
+            Native.setIntOption(f, SOL_SOCKET, SO_RCVBUF, 1, "SO_RCVBUF", what); // the kernel's minimum
+            return f;
+        } catch (IOException | RuntimeException e) {
+            libc.close(f);
+            throw e;
         }
     }
 
@@ -444,14 +501,26 @@ final class RawSocket {
     }
 
     /**
-     * As {@link #send(ByteBuffer, InetAddress, InetAddress, int)}; a {@code fragmentable} packet
-     * goes with DF clear when the socket probes (PMTUDISC_DONT for this one packet: what was held
-     * before it is flushed first, and it is flushed alone).
+     * As {@link #send(ByteBuffer, InetAddress, InetAddress, int)}, for a {@code fragmentable}
+     * packet when the socket probes. IPv4: DF clear (PMTUDISC_DONT for this one packet: what was
+     * held before it is flushed first, and it is flushed alone), so that the kernel or a router on
+     * the way fragments it. IPv6: a packet longer than {@link #IPV6_MIN_MTU} is fragmented here
+     * ({@link #sendFragments}), since IPv6 routers never fragment (RFC 8200 section 5) and the
+     * kernel fragments only above the path MTU it knows, which a black hole (no Packet Too Big)
+     * leaves at the link's.
      */
     void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn, boolean fragmentable)
             throws IOException {
         if (!probing || !fragmentable) {
             send(sctp, source, destination, ecn);
+            return;
+        }
+        if (ipv6) {
+            if (IPV6_HEADER + sctp.remaining() > IPV6_MIN_MTU) {
+                sendFragments(sctp, source, destination, ecn);
+            } else {
+                send(sctp, source, destination, ecn);
+            }
             return;
         }
         flush();
@@ -465,12 +534,52 @@ final class RawSocket {
     }
 
     /**
+     * Sends one SCTP packet over IPv6 as fragments of at most {@link #IPV6_MIN_MTU} bytes, each a
+     * Fragment header (RFC 8200 section 4.5: next header SCTP, offset in 8-octet units, M flag,
+     * one Identification for all) and {@link #FRAGMENT_DATA} bytes of the packet, the last fewer;
+     * the destination reassembles them. What was held before goes first, on the main socket; each
+     * fragment is then held alone and flushed through the fragment socket.
+     */
+    private void sendFragments(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn)
+            throws IOException {
+        int length = sctp.remaining();
+        if (length > SLOT_SIZE - FRAGMENT_HEADER) {
+            stats.tooBig++;
+            return;
+        }
+        flush();
+        int id = ++fragmentId;
+        for (int offset = 0; offset < length; offset += FRAGMENT_DATA) {
+            int part = Math.min(FRAGMENT_DATA, length - offset);
+            boolean more = offset + part < length;
+            fragment.clear();
+            fragment.put((byte) IPPROTO_SCTP); // Next Header
+            fragment.put((byte) 0); // Reserved
+            fragment.putShort((short) (offset | (more ? 1 : 0))); // offset/8 in the top 13 bits; M
+            fragment.putInt(id);
+            fragment.put(sctp.duplicate().position(sctp.position() + offset).limit(sctp.position() + offset + part));
+            fragment.flip();
+            hold(fragment, source, destination, ecn);
+            flushTo(fragmentFd);
+        }
+        stats.fragmented++;
+    }
+
+    /**
      * Holds one SCTP packet for {@code destination} until {@link #flush} (at once with a send
      * batch of one; first flushing what is held when the batch or the region is full); the kernel
      * builds the IP header. A specific {@code source} is set with an IP_PKTINFO / IPV6_PKTINFO
      * control message, the ECN codepoint with IP_TOS / IPV6_TCLASS.
      */
     void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
+        hold(sctp, source, destination, ecn);
+        if (sendBatch == 1) {
+            flush();
+        }
+    }
+
+    /** Holds one SCTP packet for the next flush, first flushing what is held when the batch or the region is full. */
+    private void hold(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
         int length = sctp.remaining();
         if (length > SLOT_SIZE) {
             stats.tooBig++;
@@ -525,9 +634,6 @@ final class RawSocket {
         heldDestination[i] = destination;
         heldCount++;
         heldBytes += length;
-        if (sendBatch == 1) {
-            flush();
-        }
     }
 
     /** Whether packets are held for the next {@link #flush}. */
@@ -544,6 +650,11 @@ final class RawSocket {
      * @throws IOException on a permanent error (no route, a source not of this host)
      */
     void flush() throws IOException {
+        flushTo(fd);
+    }
+
+    /** As {@link #flush}, through {@code socket} (the main one, or the IPv6 fragment socket). */
+    private void flushTo(int socket) throws IOException {
         int n = heldCount;
         if (n == 0) {
             return;
@@ -554,8 +665,8 @@ final class RawSocket {
             int interrupted = 0;
             while (at < n) {
                 int r = n - at == 1
-                        ? (libc.sendmsg(fd, sendHeaderPtr[at], MSG_DONTWAIT) >= 0 ? 1 : -1)
-                        : libc.sendmmsg(fd, sendHeaderPtr[at], n - at, MSG_DONTWAIT);
+                        ? (libc.sendmsg(socket, sendHeaderPtr[at], MSG_DONTWAIT) >= 0 ? 1 : -1)
+                        : libc.sendmmsg(socket, sendHeaderPtr[at], n - at, MSG_DONTWAIT);
                 if (r > 0) {
                     stats.sent += r;
                     at += r;
@@ -605,5 +716,8 @@ final class RawSocket {
     /** Closes the socket. */
     void close() {
         libc.close(fd);
+        if (fragmentFd >= 0) {
+            libc.close(fragmentFd);
+        }
     }
 }

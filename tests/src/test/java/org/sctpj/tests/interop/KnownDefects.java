@@ -14,32 +14,20 @@ final class KnownDefects {
     private KnownDefects() {}
 
     /**
-     * Our stack, IPv6 path MTU black hole (seen 2026-11-25 over raw IPv6 with usrsctp, 50 of 300
-     * echoes in 120 s, and with Linux 6.1, 150 of 300; as server, the association gone before our
-     * echoes were acknowledged). After the black hole is detected (RFC 8899 section 4.3) the DATA chunks
-     * already cut for 1500 bytes are resent in packets marked fragmentable, which relies on IP
-     * fragmentation: an IPv4 router fragments them, but IPv6 routers never do and the sending
-     * kernel fragments only to the MTU it knows (1500, no Packet Too Big came), so those chunks
-     * never pass and the association stalls. The fix is to fragment them at the source to 1280,
-     * the IPv6 minimum MTU (RFC 8200 section 5), e.g. IPV6_MTU on the raw socket for those packets.
-     */
-    private static final String IPV6_BLACK_HOLE = "our stack: after an IPv6 black hole, chunks cut for the"
-            + " larger MTU are resent unfragmented (IPv6 routers never fragment) and never pass";
-
-    /**
      * Cell name ({@link InteropMatrix.Cell#name()}) to what is known of its defect. Empty: the
      * eleven extension cells listed here until 2026-11-25 failed because the bed's loss did not
      * hit usrsctp's raw packets (dropped at its own output hook, which fails the send with EPERM,
      * so that usrsctp resent the chunks as never sent) nor each datagram of our UDP GSO bursts (one
      * GSO send is one packet to nftables), because prsctp-ttl-loss counted the echoes before the
      * last ones arrived, and because our stack failed an outgoing stream reset when its SHUTDOWN
-     * ACK went and ignored the peer's answer that came after it (reconfig-reset-by-us).
+     * ACK went and ignored the peer's answer that came after it (reconfig-reset-by-us). The four
+     * raw IPv6 pmtu-drop-1280 cells listed on 2026-11-25 stalled after the black hole was detected
+     * (RFC 8899 section 4.3): the DATA chunks already cut for 1500 bytes were resent in packets
+     * marked fragmentable with DF clear, but IPv6 routers never fragment and the kernel fragmented
+     * only above the MTU it knew (1500, no Packet Too Big came); the raw lower layer now cuts those
+     * packets into fragments of at most 1280 bytes itself (RFC 8200 sections 4.5 and 5).
      */
-    static final Map<String, String> CELLS = Map.of(
-            "usrsctp raw6 we-client pmtu-drop-1280", IPV6_BLACK_HOLE,
-            "usrsctp raw6 we-server pmtu-drop-1280", IPV6_BLACK_HOLE,
-            "kernel raw6 we-client pmtu-drop-1280", IPV6_BLACK_HOLE,
-            "kernel raw6 we-server pmtu-drop-1280", IPV6_BLACK_HOLE);
+    static final Map<String, String> CELLS = Map.of();
 
     /** The defect recorded for this cell, unless the run asks for known defects to be run. */
     static Optional<String> of(String cellName) {
