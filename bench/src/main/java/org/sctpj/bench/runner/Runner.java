@@ -603,7 +603,10 @@ public final class Runner {
         String v = sr.get(key);
         // A client that failed (e.g. no association within its time) or a server that received
         // nothing is a failed run, left out of the median, not a figure of 0.
-        if (v == null || !"ok".equals(sr.get("status")) || !"ok".equals(cr.get("status")) || Double.parseDouble(v) <= 0) {
+        if (v == null
+                || !"ok".equals(sr.get("status"))
+                || !"ok".equals(cr.get("status"))
+                || Double.parseDouble(v) <= 0) {
             return fail(c, size, server, client);
         }
         return Double.parseDouble(v);

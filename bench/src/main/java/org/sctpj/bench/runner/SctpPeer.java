@@ -73,6 +73,7 @@ final class SctpPeer {
     private UdpEncapsulation udp;
     /** llp=raw: the layer, whose counters go on the result line. */
     private volatile RawIpLowerLayer rawLayer;
+
     private final CountDownLatch up = new CountDownLatch(1);
     private final CountDownLatch ended = new CountDownLatch(1);
     private final CountDownLatch done = new CountDownLatch(1);

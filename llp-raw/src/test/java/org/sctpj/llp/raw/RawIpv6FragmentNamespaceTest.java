@@ -76,6 +76,7 @@ class RawIpv6FragmentNamespaceTest {
             a.send(packet(3, LARGE), null, b6, LowerLayer.FRAGMENTABLE | 1); // kernel's source, ECT(1)
             a.send(packet(4, 1200), a6, b6, LowerLayer.FRAGMENTABLE); // fits 1280: sent whole
             a.send(packet(5, 24), a6, b6, 0);
+            a.flush(); // the layer holds packets until flush (LowerLayer contract)
 
             List<Got> got = RawIpLowerLayerNamespaceTest.collect(b, 4, 5000);
             assertEquals(

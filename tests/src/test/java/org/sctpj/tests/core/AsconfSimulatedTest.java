@@ -554,7 +554,9 @@ class AsconfSimulatedTest {
         // The first echo would not fit: refused as a resource shortage, and nothing after it done.
         assertEquals(1, ack.parameters().size(), ack.toString());
         assertTrue(
-                ((ErrorCauseIndicationParameter) ack.parameters().get(0)).causes().get(0)
+                ((ErrorCauseIndicationParameter) ack.parameters().get(0))
+                                .causes()
+                                .get(0)
                         instanceof org.sctpj.stack.wire.cause.ResourceShortageCause,
                 ack.toString());
         assertEquals(0, f.b().peerEvents(PeerAddressState.ADDED, a3));
