@@ -204,6 +204,16 @@ final class Ops {
         return expand(local, fam, false);
     }
 
+    /** A channel's bound addresses with its port, empty before the endpoint exists ({@code c} null). */
+    static Set<SocketAddress> localAddresses(Core c) {
+        return c == null ? Set.of() : withPort(c.localAddresses, c.localPort);
+    }
+
+    /** A channel's local UDP encapsulation port, 0 before the endpoint exists or for another lower layer. */
+    static int udpPort(Core c) {
+        return c == null ? 0 : c.udpPort();
+    }
+
     static Set<SocketAddress> withPort(List<InetAddress> addrs, int port) {
         Set<SocketAddress> s = new LinkedHashSet<>();
         for (InetAddress a : addrs) {

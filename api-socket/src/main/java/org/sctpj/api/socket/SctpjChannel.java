@@ -465,11 +465,7 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
     @Override
     public Set<SocketAddress> getAllLocalAddresses() throws IOException {
         ensureOpen();
-        Core c = core;
-        if (c == null) {
-            return Set.of();
-        }
-        return Ops.withPort(c.localAddresses, c.localPort);
+        return Ops.localAddresses(core);
     }
 
     /** The peer's addresses with its port (empty before connect). */
@@ -649,8 +645,7 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
 
     /** The local UDP port of the encapsulation (0 before connect, or for another lower layer; sctpj). */
     public int udpPort() {
-        Core c = core;
-        return c == null ? 0 : c.udpPort();
+        return Ops.udpPort(core);
     }
 
     /** Nothing to do: every blocking call checks {@link #isBlocking()} when it starts. */

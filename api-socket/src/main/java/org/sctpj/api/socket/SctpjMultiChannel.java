@@ -362,14 +362,12 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
     @Override
     public Set<SocketAddress> getAllLocalAddresses() throws IOException {
         ensureOpen();
-        Core c = core;
-        return c == null ? Set.of() : Ops.withPort(c.localAddresses, c.localPort);
+        return Ops.localAddresses(core);
     }
 
     /** The local UDP port of the encapsulation (0 before bind; sctpj). */
     public int udpPort() {
-        Core c = core;
-        return c == null ? 0 : c.udpPort();
+        return Ops.udpPort(core);
     }
 
     /** Reads an option (the association argument of the JDK API is accepted and ignored: options are per channel). */

@@ -200,14 +200,12 @@ public final class SctpjServerChannel extends SctpServerChannel implements Readi
     @Override
     public Set<SocketAddress> getAllLocalAddresses() throws IOException {
         ensureOpen();
-        Core c = core;
-        return c == null ? Set.of() : Ops.withPort(c.localAddresses, c.localPort);
+        return Ops.localAddresses(core);
     }
 
     /** The local UDP port of the encapsulation (0 before bind, or for another lower layer; sctpj). */
     public int udpPort() {
-        Core c = core;
-        return c == null ? 0 : c.udpPort();
+        return Ops.udpPort(core);
     }
 
     /** Reads an option; accepted channels start with the server's values. */
