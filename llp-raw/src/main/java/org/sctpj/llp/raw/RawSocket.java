@@ -557,8 +557,8 @@ final class RawSocket {
             fragment.put((byte) 0); // Reserved
             fragment.putShort((short) (offset | (more ? 1 : 0))); // offset/8 in the top 13 bits; M
             fragment.putInt(id);
-            fragment.put(sctp.duplicate().position(sctp.position() + offset).limit(sctp.position() + offset + part));
-            fragment.flip();
+            fragment.put(FRAGMENT_HEADER, sctp, sctp.position() + offset, part);
+            fragment.position(FRAGMENT_HEADER + part).flip();
             hold(fragment, source, destination, ecn);
             flushTo(fragmentFd);
         }
