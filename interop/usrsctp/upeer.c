@@ -69,6 +69,7 @@ static struct {
 	int hb_interval;        /* ms; 0 disables heartbeats; -1 leaves usrsctp's default */
 	int end_abort;          /* end with ABORT instead of SHUTDOWN */
 	int end_peer;           /* client: do not end; wait for the peer to end the association */
+	double end_wait;        /* --end-wait SEC: how long --end peer waits for that end (default 10) */
 	int rto_min, rto_max, rto_initial; /* ms, SCTP_RTOINFO; 0 = usrsctp's default */
 	int path_max_retrans;   /* SCTP_PEER_ADDR_PARAMS spp_pathmaxrxt; 0 = default */
 	double linger;          /* seconds to stay after the result line (0: exit at once) */
@@ -107,7 +108,7 @@ static struct {
 	.mode = M_ECHO, .udp_port = 9899, .remote_udp_port = 9899, .local_addr = "127.0.0.1",
 	.port = 5001, .peer_addr = "127.0.0.1", .peer_port = 5001, .streams = 16, .messages = 0,
 	.size = 1000, .ppid = 0, .duration = 5, .timeout = 30, .hb_interval = -1, .expect_echo = 1,
-	.assocs = 1, .warmup = 10, .auth_active = -1,
+	.assocs = 1, .warmup = 10, .auth_active = -1, .end_wait = 10,
 };
 
 /* ------------------------------------------------------------------ addresses */
@@ -1324,18 +1325,23 @@ static sctp_assoc_t connect_peer(struct socket *s)
 	return a;
 }
 
-/* Ends the association and waits (up to 5 s) for it to close. */
+/* Ends the association and waits (up to 5 s) for it to close; with --end peer, waits (up to
+ * --end-wait) for the peer to end it. */
 static void end_and_wait(struct socket *s, sctp_assoc_t a)
 {
 	if (o.end_peer) {
-		/* The peer ends the association (SHUTDOWN or ABORT): wait up to 10 s for it. */
+		/* The peer ends the association (SHUTDOWN or ABORT): wait up to --end-wait for it. */
 		pthread_mutex_lock(&mu);
-		double until = now_s() + 10;
+		double from = now_s();
+		double until = from + o.end_wait;
 		while (st.ended == 0 && !st.stop && now_s() < until) {
 			wait_until_locked(until);
 		}
 		if (st.ended == 0) {
-			error_locked("the peer did not end the association within 10 s");
+			error_locked("the peer did not end the association within %.1f s (--end-wait)", o.end_wait);
+		} else if (o.verbose) {
+			printf("UPEER-EVENT ended_by_peer_after_s=%.3f\n", now_s() - from);
+			fflush(stdout);
 		}
 		pthread_mutex_unlock(&mu);
 		return;
@@ -1646,6 +1652,7 @@ static void usage(void)
 	       "  --hb-interval MS     heartbeat interval; 0 disables heartbeats (default: usrsctp's 30 s)\n"
 	       "  --end shutdown|abort|peer  how the association ends (default shutdown; peer: clients wait\n"
 	       "                       for the peer to end it)\n"
+	       "  --end-wait SEC       --end peer: how long to wait for the peer's end (default 10)\n"
 	       "  --rto-min MS --rto-max MS --rto-initial MS  SCTP_RTOINFO (default: usrsctp's)\n"
 	       "  --path-max-retrans N Path.Max.Retrans (default: usrsctp's 5)\n"
 	       "  --pause-at K         client: after K messages and their echoes print UPEER-PAUSED and wait\n"
@@ -1699,7 +1706,7 @@ int main(int argc, char **argv)
 		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015},
 		{"bulk-thread", 0, 0, 1016}, {"echo-callback", 0, 0, 1017}, {"auth-chunks", 1, 0, 1018},
 		{"auth-key", 1, 0, 1019}, {"auth-active", 1, 0, 1020}, {"nrsack", 0, 0, 1021},
-		{"auth-switch-at", 1, 0, 1030}, {0, 0, 0, 0}};
+		{"auth-switch-at", 1, 0, 1030}, {"end-wait", 1, 0, 1031}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1800,6 +1807,7 @@ int main(int argc, char **argv)
 		case 1014: o.add_streams = atoi(optarg); break;
 		case 1015: o.add_at = atol(optarg); break;
 		case 1030: o.auth_switch_at = atol(optarg); break;
+		case 1031: o.end_wait = atof(optarg); break;
 		default: usage(); return c == '?' ? 0 : 64;
 		}
 	}

@@ -57,6 +57,15 @@ final class FeatureCell {
     static final int HIGH_MTU = 9000;
     /** PMTU_RAISE_TIMER in the raise case (RFC 8899 section 5.1.1 suggests 600 s). */
     static final Duration RAISE_INTERVAL = Duration.ofSeconds(5);
+    /**
+     * PROBE_TIMER in the pmtu cells: the core takes the larger of 1 s (the least RFC 8899 section
+     * 5.1.1 allows) and the path's RTO, which {@link #options()} caps at 1 s.
+     */
+    static final Duration PROBE_TIMER = Duration.ofSeconds(1);
+    /** MAX_PROBES (RFC 8899 section 5.1.2), as the core uses it: a size fails after 3 lost probes. */
+    static final int MAX_PROBES = 3;
+    /** BASE_PLPMTU of SCTP (RFC 8899 section 6.2.1), where a black hole takes the path. */
+    static final int BASE_MTU = 1200;
 
     private final Peer peer;
     private final Llp llp;
@@ -135,6 +144,57 @@ final class FeatureCell {
             case ECN_CE -> 2000;
             default -> 4000; // several full packets each, whatever the MTU
         };
+    }
+
+    /**
+     * How long the peer's client waits, once its last echo is in, for us to end the association
+     * (we-server). We end it only after {@link #checkFeature}, and in the pmtu cells that waits for
+     * the path MTU search our stack is running: the usual {@link PeerJob#DEFAULT_END_WAIT} for the
+     * rest (the last acknowledgements, the SHUTDOWN exchange, a loaded machine) plus the longest
+     * that search can take after the last echo, from the cell's own figures:
+     *
+     * <ul>
+     *   <li>drop: the search after the black hole starts at {@link #BASE_MTU} below the {@link
+     *       #START_MTU} that stopped passing; each size above {@link #LOW_MTU} it tries fails after
+     *       {@link #MAX_PROBES} probes of one {@link #PROBE_TIMER} each (the sizes that pass cost a
+     *       round trip), and its first probe waits out one more {@link #PROBE_TIMER}, as the path
+     *       is potentially failed after the two T3-rtx expiries that revealed the hole. 1500 to
+     *       1280: 1348, 1308 and 1288 fail, so 10 s; the last echoes reach the peer about 0.1 s
+     *       after the black hole, so the search ends some 9.9 s after them (seen in the capture of
+     *       usrsctp raw4 we-server), which the former fixed 10 s allowed only by a hair.
+     *   <li>raise: the next search starts at most {@link #RAISE_INTERVAL} after the raise and
+     *       probes {@link #HIGH_MTU} first; one {@link #PROBE_TIMER} more covers that probe.
+     * </ul>
+     */
+    Duration endWait() {
+        Duration search =
+                switch (c) {
+                    case PMTU_DROP -> PROBE_TIMER.multipliedBy(
+                            1 + MAX_PROBES * failingSizes(BASE_MTU, START_MTU, LOW_MTU));
+                    case PMTU_RAISE -> RAISE_INTERVAL.plus(PROBE_TIMER);
+                    default -> Duration.ZERO;
+                };
+        return PeerJob.DEFAULT_END_WAIT.plus(search);
+    }
+
+    /**
+     * How many sizes the core's search (a size confirmed at {@code base}, {@code failed} known to
+     * fail) tries that fail on a path of {@code mtu}: it halves the gap, sizes a multiple of 4,
+     * until the gap is below 8 bytes (RFC 8899 section 5.3.2; the core's PmtuDiscovery).
+     */
+    static int failingSizes(int base, int failed, int mtu) {
+        int ok = base;
+        int bad = failed;
+        int n = 0;
+        for (int mid = ((ok + bad) / 2) & ~3; mid - ok >= 8; mid = ((ok + bad) / 2) & ~3) {
+            if (mid <= mtu) {
+                ok = mid;
+            } else {
+                bad = mid;
+                n++;
+            }
+        }
+        return n;
     }
 
     private boolean pmtu() {
@@ -241,7 +301,8 @@ final class FeatureCell {
                 PeerJob.client(theirs, randomPort(), topo.peerUdpPort(), ours, ourPort, topo.ourUdpPort())
                         .withMessages(n, size(), PPID, false)
                         // we end it, once the figures of the live association are checked
-                        .withEnd(PeerJob.End.BY_OTHER_SIDE),
+                        .withEnd(PeerJob.End.BY_OTHER_SIDE)
+                        .withEndWait(endWait()),
                 true);
         try (Peer.PeerRun p = peer.start(job, topo)) {
             try {
@@ -267,6 +328,14 @@ final class FeatureCell {
                         r.ok() && r.getLong("errors") == 0,
                         "the peer reports " + r + "\npeer output:\n" + tail(p.output()));
                 check(r.getLong("rx_msgs") == n, "the peer got " + r.getLong("rx_msgs") + " echoes of " + n);
+                p.output()
+                        .lines()
+                        .filter(l -> l.contains("ended_by_peer_after_s="))
+                        .findFirst()
+                        .ifPresent(l -> System.out.println("interop: " + c.label() + " with " + peer.name() + " "
+                                + llp.label() + ": the peer waited "
+                                + l.substring(l.indexOf("ended_by_peer_after_s=") + 22) + " s of "
+                                + endWait().toSeconds() + " for our end"));
             } catch (AssertionError | Exception e) {
                 snap.take(us);
                 throw e;

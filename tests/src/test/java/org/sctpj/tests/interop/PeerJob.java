@@ -42,6 +42,9 @@ import java.util.List;
  *     PeerExtensions#NONE}: nothing beyond its defaults)
  * @param features what the peer does with AUTH and ECN (issue 13; {@link PeerFeatures#NONE}: its
  *     defaults)
+ * @param endWait clients ending {@link End#BY_OTHER_SIDE}: how long, after their own work is done
+ *     (every echo in), they wait for the other side to end the association before they report an
+ *     error ({@link #DEFAULT_END_WAIT} unless a case knows it needs longer)
  */
 public record PeerJob(
         Role role,
@@ -66,7 +69,8 @@ public record PeerJob(
         Duration timeout,
         int pauseAt,
         PeerExtensions extensions,
-        PeerFeatures features) {
+        PeerFeatures features,
+        Duration endWait) {
 
     /** Server or client. */
     public enum Role {
@@ -75,6 +79,12 @@ public record PeerJob(
         /** Connects, sends, verifies echoes. */
         CLIENT
     }
+
+    /**
+     * The usual {@link #endWait}: the other side ends the association once it has checked what it
+     * checks after the last echo, well within this.
+     */
+    public static final Duration DEFAULT_END_WAIT = Duration.ofSeconds(10);
 
     /** How the association ends. */
     public enum End {
@@ -117,7 +127,8 @@ public record PeerJob(
                 Duration.ofSeconds(60),
                 0,
                 PeerExtensions.NONE,
-                PeerFeatures.NONE);
+                PeerFeatures.NONE,
+                DEFAULT_END_WAIT);
     }
 
     /** A client job with defaults (16 streams, no message, ends with SHUTDOWN, 60 s). */
@@ -146,7 +157,8 @@ public record PeerJob(
                 Duration.ofSeconds(60),
                 0,
                 PeerExtensions.NONE,
-                PeerFeatures.NONE);
+                PeerFeatures.NONE,
+                DEFAULT_END_WAIT);
     }
 
     /** With {@code n} streams offered. */
@@ -174,7 +186,8 @@ public record PeerJob(
                 timeout,
                 pauseAt,
                 extensions,
-                features);
+                features,
+                endWait);
     }
 
     /** With {@code n} messages of {@code bytes} bytes, PPIDs from {@code ppid}, U bit as given. */
@@ -202,7 +215,8 @@ public record PeerJob(
                 timeout,
                 pauseAt,
                 extensions,
-                features);
+                features,
+                endWait);
     }
 
     /** Ending as given. */
@@ -230,7 +244,8 @@ public record PeerJob(
                 timeout,
                 pauseAt,
                 extensions,
-                features);
+                features,
+                endWait);
     }
 
     /** With a heartbeat interval and RTO bounds (ms) and Path.Max.Retrans (0: default). */
@@ -258,7 +273,8 @@ public record PeerJob(
                 timeout,
                 pauseAt,
                 extensions,
-                features);
+                features,
+                endWait);
     }
 
     /** Pausing after {@code k} messages (clients). */
@@ -286,7 +302,8 @@ public record PeerJob(
                 timeout,
                 k,
                 extensions,
-                features);
+                features,
+                endWait);
     }
 
     /** With {@code e} asked of the peer's extensions. */
@@ -314,7 +331,8 @@ public record PeerJob(
                 timeout,
                 pauseAt,
                 e,
-                features);
+                features,
+                endWait);
     }
 
     /** With send and receive buffers of {@code bytes}. */
@@ -342,7 +360,8 @@ public record PeerJob(
                 timeout,
                 pauseAt,
                 extensions,
-                features);
+                features,
+                endWait);
     }
 
     /** With {@code f} (AUTH, ECN: issue 13). */
@@ -370,6 +389,36 @@ public record PeerJob(
                 timeout,
                 pauseAt,
                 extensions,
-                f);
+                f,
+                endWait);
+    }
+
+    /** Waiting up to {@code d} for the other side to end the association ({@link End#BY_OTHER_SIDE}). */
+    public PeerJob withEndWait(Duration d) {
+        return new PeerJob(
+                role,
+                localAddresses,
+                port,
+                udpPort,
+                peerAddresses,
+                peerPort,
+                remoteUdpPort,
+                streams,
+                messages,
+                size,
+                unordered,
+                ppidBase,
+                end,
+                heartbeatMillis,
+                rtoMinMillis,
+                rtoMaxMillis,
+                rtoInitialMillis,
+                pathMaxRetrans,
+                bufferBytes,
+                timeout,
+                pauseAt,
+                extensions,
+                features,
+                d);
     }
 }

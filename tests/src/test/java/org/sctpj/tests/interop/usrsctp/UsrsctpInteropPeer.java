@@ -68,7 +68,8 @@ public final class UsrsctpInteropPeer implements Peer {
         switch (job.end()) {
             case SHUTDOWN -> b.option("end", "shutdown");
             case ABORT -> b.option("end", "abort");
-            case BY_OTHER_SIDE -> b.option("end", "peer");
+            case BY_OTHER_SIDE -> b.option("end", "peer")
+                    .option("end-wait", String.valueOf(job.endWait().toMillis() / 1000.0));
         }
         if (job.role() == PeerJob.Role.CLIENT) {
             b.peer(list(job.peerAddresses()), job.peerPort());
