@@ -211,14 +211,23 @@ final class KernelPeer {
         long duration = (long) (a.dbl("duration", 2) * 1e9);
         ByteBuffer pkt = ByteBuffer.allocateDirect(datagramBytes(size));
         long sent = 0;
+        CpuMeter cpu = new CpuMeter();
+        int user = userBytes(size);
         try (DatagramChannel d = udp()) {
             d.connect(new InetSocketAddress(LOCAL, a.integer("port", 0)));
-            long stop = System.nanoTime() + duration;
-            while (System.nanoTime() < stop) {
+            long start = System.nanoTime();
+            long stop = start + duration;
+            long measureAt = start + Math.min((long) (a.dbl("warmup", 1.5) * 1e9), duration / 2);
+            long now;
+            while ((now = System.nanoTime()) < stop) {
+                if (now >= measureAt && !cpu.started()) {
+                    cpu.start(sent * user); // the user bytes the datagrams stand for, as the sink counts
+                }
                 pkt.clear();
                 d.write(pkt);
                 sent++;
             }
+            cpu.stop(sent * user);
             Thread.sleep(50);
             for (int i = 0; i < 20; i++) {
                 try {
@@ -229,7 +238,7 @@ final class KernelPeer {
                 Thread.sleep(5);
             }
         }
-        result("datagrams_sent=" + sent);
+        result("datagrams_sent=" + sent + cpu.result());
         return 0;
     }
 

@@ -236,6 +236,11 @@ final class SctpPeer {
         SendInfo info = SendInfo.of(0, 51);
         ByteBuffer message = ByteBuffer.allocate(size);
         long[] stopAt = {Long.MAX_VALUE};
+        // The sender's CPU per GB is measured over the second half of its sending (the JIT's work
+        // is mostly done by then), or from warmup= seconds after the start when that is shorter.
+        long measureAfter = (long) (Math.min(args.dbl("warmup", 1.5), args.dbl("duration", 2) / 2) * 1e9);
+        long[] measureAt = {Long.MAX_VALUE};
+        CpuMeter cpu = new CpuMeter();
         boolean[] finished = {false};
         AtomicLong callbacks = new AtomicLong();
         CallbackSocket s = client(new Base() {
@@ -251,10 +256,17 @@ final class SctpPeer {
                 }
                 long n = 0;
                 while (true) {
-                    if ((n & 15) == 0 && System.nanoTime() >= stopAt[0]) {
-                        finished[0] = true;
-                        done.countDown();
-                        break;
+                    if ((n & 15) == 0) {
+                        long now = System.nanoTime();
+                        if (now >= stopAt[0]) {
+                            cpu.stop((sent.get() + n) * size);
+                            finished[0] = true;
+                            done.countDown();
+                            break;
+                        }
+                        if (now >= measureAt[0] && !cpu.started()) {
+                            cpu.start((sent.get() + n) * size);
+                        }
                     }
                     message.clear();
                     if (s.send(id, info, message) != SendStatus.ACCEPTED) {
@@ -270,7 +282,9 @@ final class SctpPeer {
                 super.onAssociationChange(s, c);
                 if (c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP) {
                     s.setSendThreshold(threshold);
-                    stopAt[0] = System.nanoTime() + durationNanos;
+                    long now = System.nanoTime();
+                    stopAt[0] = now + durationNanos;
+                    measureAt[0] = now + measureAfter;
                     pump(s, c.association());
                 }
             }
@@ -282,7 +296,7 @@ final class SctpPeer {
         boolean closed = ended.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
         long t1 = System.nanoTime();
         s.close();
-        bulkResult(closed, sent.get(), size, t0, sendEnd, t1, callbacks.get());
+        bulkResult(closed, sent.get(), size, t0, sendEnd, t1, callbacks.get(), cpu.result());
         if (raw) {
             System.out.println("PEER-RAW" + rawCounters()); // a line of its own: the result line is parsed
         }
@@ -306,18 +320,19 @@ final class SctpPeer {
 
     /** The bulk sender's result line (both APIs). */
     private static void bulkResult(
-            boolean closed, long sent, int size, long t0, long sendEnd, long t1, long callbacks) {
+            boolean closed, long sent, int size, long t0, long sendEnd, long t1, long callbacks, String cpu) {
         result(
                 closed ? "ok" : "timeout",
                 String.format(
                         java.util.Locale.ROOT,
-                        "tx_msgs=%d tx_bytes=%d send_s=%.3f acked_s=%.3f tx_mb_per_s=%.3f send_callbacks=%d",
+                        "tx_msgs=%d tx_bytes=%d send_s=%.3f acked_s=%.3f tx_mb_per_s=%.3f send_callbacks=%d%s",
                         sent,
                         sent * size,
                         (sendEnd - t0) / 1e9,
                         (t1 - t0) / 1e9,
                         sent * size / ((t1 - t0) / 1e9) / 1e6,
-                        callbacks));
+                        callbacks,
+                        cpu));
     }
 
     // ------------------------------------------------------------------ latency
@@ -585,7 +600,7 @@ final class SctpPeer {
             boolean closed = drainToEnd(ch, note, sendEnd + (long) (timeout * 1e9));
             long t1 = System.nanoTime();
             note.print();
-            bulkResult(closed, sent, size, t0, sendEnd, t1, 0);
+            bulkResult(closed, sent, size, t0, sendEnd, t1, 0, "");
         }
         return 0;
     }
