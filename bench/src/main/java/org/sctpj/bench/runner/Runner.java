@@ -1038,6 +1038,18 @@ public final class Runner {
             target(b, med, "raw IP >= 0.8 x the UDP path", Contender.CALLBACK_RAW, Contender.CALLBACK, 0.8);
             target(b, med, "callback API >= kernel TCP (C)", Contender.CALLBACK, Contender.TCP_C, 1.0);
             ratios(b, med, "raw IP / UDP path", Contender.CALLBACK_RAW, Contender.CALLBACK);
+            ratios(
+                    b,
+                    med,
+                    "raw IP with the kernel filter / without",
+                    Contender.CALLBACK_RAW,
+                    Contender.CALLBACK_RAW_NOFILTER);
+            ratios(
+                    b,
+                    med,
+                    "portable path / kernel-udp-acked (its ceiling with a SACK's system calls every second packet)",
+                    Contender.CALLBACK_PORTABLE,
+                    Contender.UDP_ACKED);
             ratios(b, med, "callback API / kernel TCP (C)", Contender.CALLBACK, Contender.TCP_C);
             b.append('\n');
         }
