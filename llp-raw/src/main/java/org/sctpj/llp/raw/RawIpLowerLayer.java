@@ -45,7 +45,8 @@ import org.sctpj.stack.llp.LowerLayer;
  *
  * <p>Every raw socket for protocol 132 in a network namespace receives every SCTP packet that
  * arrives in it: two stacks on one host both see all traffic. Restrict delivery with {@link
- * Builder#localAddresses} and give each stack its own namespace ({@link
+ * Builder#localAddresses} (the kernel then drops packets to other addresses before they are
+ * queued: {@link Builder#kernelFilter}) and give each stack its own namespace ({@link
  * Builder#networkNamespace}).
  *
  * <p>Threads: as {@link LowerLayer} says, one owner thread makes every call but {@link #wakeup}.
