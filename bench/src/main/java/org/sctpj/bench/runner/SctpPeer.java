@@ -314,10 +314,20 @@ final class SctpPeer {
             }
         });
         long t0 = System.nanoTime();
-        done.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
+        long deadline = t0 + (long) (timeout * 1e9);
+        // Until the sending ends, or the association does (then no send callback comes again).
+        while (!done.await(10, TimeUnit.MILLISECONDS) && ended.getCount() > 0 && System.nanoTime() < deadline) {
+            // wait
+        }
         long sendEnd = System.nanoTime();
-        s.shutdown(assoc);
-        boolean closed = ended.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
+        boolean closed;
+        if (ended.getCount() == 0) {
+            System.out.println("PEER-NOTE association ended while sending: " + endedBy);
+            closed = false;
+        } else {
+            s.shutdown(assoc);
+            closed = ended.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
+        }
         long t1 = System.nanoTime();
         s.close();
         bulkResult(closed, sent.get(), size, t0, sendEnd, t1, callbacks.get(), cpu.result());
