@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-import static org.sctpj.nativeio.Layout.SOCKADDR_IN6_SIZE;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -33,7 +32,7 @@ class SocketFilterTest {
         InetAddress three = InetAddress.getByName("127.0.0.3");
         int fd = wildcard(false);
         try (DatagramChannel tx = DatagramChannel.open(StandardProtocolFamily.INET)) {
-            int port = port(fd, false);
+            int port = port(fd);
             // an IPv6 address in the list is ignored by an IPv4 socket's filter
             SocketFilter.acceptDestinations(fd, false, List.of(InetAddress.getByName("::1"), two, three));
             send(tx, one, port, "a");
@@ -72,7 +71,7 @@ class SocketFilterTest {
             return;
         }
         try (DatagramChannel tx = DatagramChannel.open(StandardProtocolFamily.INET6)) {
-            int port = port(fd, true);
+            int port = port(fd);
             SocketFilter.acceptDestinations(fd, true, List.of(lo6));
             send(tx, lo6, port, "a");
             assertEquals(List.of("a"), drain(fd));
@@ -127,29 +126,10 @@ class SocketFilterTest {
     }
 
     private static int wildcard(boolean ipv6) throws IOException {
-        LibC c = Native.libc();
-        int fd = c.socket(
-                ipv6 ? Linux.AF_INET6 : Linux.AF_INET, Linux.SOCK_DGRAM | Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC, 0);
-        assertTrue(fd >= 0, Native.describe(Native.errno()));
-        byte[] b = new byte[SOCKADDR_IN6_SIZE];
-        int length = SockAddr.encode(b, ipv6, InetAddress.getByAddress(new byte[ipv6 ? 16 : 4]), 0);
-        ByteBuffer sa = Native.allocate(SOCKADDR_IN6_SIZE);
-        sa.put(0, b, 0, length);
-        int r = c.bind(fd, Native.pointer(sa), length);
-        if (r != 0) {
-            c.close(fd);
-        }
-        assertEquals(0, r, () -> Native.describe(Native.errno()));
-        return fd;
+        return MmsgArrayAndPollerTest.bound(InetAddress.getByAddress(new byte[ipv6 ? 16 : 4]));
     }
 
-    private static int port(int fd, boolean ipv6) throws IOException {
-        ByteBuffer sa = Native.allocate(SOCKADDR_IN6_SIZE);
-        ByteBuffer len = Native.allocate(4);
-        len.putInt(0, SOCKADDR_IN6_SIZE);
-        assertEquals(0, Native.libc().getsockname(fd, Native.pointer(sa), Native.pointer(len)));
-        byte[] b = new byte[SOCKADDR_IN6_SIZE];
-        sa.get(0, b);
-        return SockAddr.decode(b, ipv6).getPort();
+    private static int port(int fd) throws IOException {
+        return MmsgArrayAndPollerTest.local(fd).getPort();
     }
 }

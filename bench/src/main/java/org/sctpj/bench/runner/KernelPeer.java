@@ -54,10 +54,10 @@ final class KernelPeer {
             case "tcp-bulk" -> tcpBulk(a);
             case "tcp-echo" -> tcpEcho(a);
             case "tcp-ping" -> tcpPing(a);
-            case "udp-sink" -> udpSink(a);
-            case "udp-blast" -> udpBlast(a);
-            case "udp-acked-sink" -> udpAckedSink(a);
-            case "udp-acked-blast" -> udpAckedBlast(a);
+            case "udp-sink" -> udpSink(a, false);
+            case "udp-blast" -> udpBlast(a, false);
+            case "udp-acked-sink" -> udpSink(a, true);
+            case "udp-acked-blast" -> udpBlast(a, true);
             case "udp-echo" -> udpEcho(a);
             case "udp-ping" -> udpPing(a);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
@@ -186,73 +186,16 @@ final class KernelPeer {
         return d;
     }
 
-    private static int udpSink(Args a) throws Exception {
-        int size = a.integer("size", 1000);
-        int user = userBytes(size);
-        RateMeter m = new RateMeter(a.dbl("warmup", 0.5));
-        long datagrams = 0;
-        try (DatagramChannel d = udp()) {
-            ready(((InetSocketAddress) d.getLocalAddress()).getPort());
-            ByteBuffer b = ByteBuffer.allocateDirect(65536);
-            while (true) {
-                b.clear();
-                d.receive(b);
-                if (b.position() == 1) {
-                    break; // the end marker
-                }
-                datagrams++;
-                m.add(user);
-            }
-        }
-        result("datagrams=" + datagrams + " datagram_bytes=" + datagramBytes(size) + " " + m.result());
-        return 0;
-    }
-
-    private static int udpBlast(Args a) throws Exception {
-        int size = a.integer("size", 1000);
-        long duration = (long) (a.dbl("duration", 2) * 1e9);
-        ByteBuffer pkt = ByteBuffer.allocateDirect(datagramBytes(size));
-        long sent = 0;
-        CpuMeter cpu = new CpuMeter();
-        int user = userBytes(size);
-        try (DatagramChannel d = udp()) {
-            d.connect(new InetSocketAddress(LOCAL, a.integer("port", 0)));
-            long start = System.nanoTime();
-            long stop = start + duration;
-            long measureAt = start + Math.min((long) (a.dbl("warmup", 1.5) * 1e9), duration / 2);
-            long now;
-            while ((now = System.nanoTime()) < stop) {
-                if (now >= measureAt && !cpu.started()) {
-                    cpu.start(sent * user); // the user bytes the datagrams stand for, as the sink counts
-                }
-                pkt.clear();
-                d.write(pkt);
-                sent++;
-            }
-            cpu.stop(sent * user);
-            Thread.sleep(50);
-            for (int i = 0; i < 20; i++) {
-                try {
-                    d.write(ByteBuffer.allocate(1)); // end markers, until the sink has gone
-                } catch (java.io.IOException gone) {
-                    break;
-                }
-                Thread.sleep(5);
-            }
-        }
-        result("datagrams_sent=" + sent + cpu.result());
-        return 0;
-    }
-
     /** Bytes of the acknowledgement datagram: an SCTP common header and a SACK chunk without gaps. */
     static final int ACK_BYTES = 12 + 16;
 
     /**
-     * As {@link #udpSink}, and for every second datagram one {@value #ACK_BYTES}-byte datagram back
-     * to its sender (one {@code send} each): the system calls a receiver makes when it SACKs every
-     * second packet (RFC 9260 section 6.2).
+     * Counts the datagrams of {@link #udpBlast} as the user bytes they stand for. With {@code
+     * acked} ({@code udp-acked-sink}) it also sends one {@value #ACK_BYTES}-byte datagram back to
+     * the sender for every second datagram (one {@code send} each): the system calls a receiver
+     * makes when it SACKs every second packet (RFC 9260 section 6.2).
      */
-    private static int udpAckedSink(Args a) throws Exception {
+    private static int udpSink(Args a, boolean acked) throws Exception {
         int size = a.integer("size", 1000);
         int user = userBytes(size);
         RateMeter m = new RateMeter(a.dbl("warmup", 0.5));
@@ -269,7 +212,7 @@ final class KernelPeer {
                 }
                 datagrams++;
                 m.add(user);
-                if ((datagrams & 1) == 0) {
+                if (acked && (datagrams & 1) == 0) {
                     ack.clear();
                     ack.putLong(12, datagrams);
                     d.send(ack, from);
@@ -281,12 +224,13 @@ final class KernelPeer {
     }
 
     /**
-     * As {@link #udpBlast}, reading one acknowledgement (one {@code read}, which may find none)
-     * after every second datagram it sends: with {@link #udpAckedSink}, the system calls of a
-     * sender and a receiver that exchange a SACK for every second packet, and nothing else
-     * (no congestion control, no window).
+     * Sends datagrams the size of a full SCTP packet of {@code size}-byte messages, one {@code
+     * write} each, for the duration. With {@code acked} ({@code udp-acked-blast}, non-blocking) it
+     * also reads one acknowledgement (one {@code read}, which may find none) after every second
+     * datagram: with the acked sink, the system calls of a sender and a receiver that exchange a
+     * SACK for every second packet, and nothing else (no congestion control, no window).
      */
-    private static int udpAckedBlast(Args a) throws Exception {
+    private static int udpBlast(Args a, boolean acked) throws Exception {
         int size = a.integer("size", 1000);
         long duration = (long) (a.dbl("duration", 2) * 1e9);
         ByteBuffer pkt = ByteBuffer.allocateDirect(datagramBytes(size));
@@ -297,19 +241,19 @@ final class KernelPeer {
         int user = userBytes(size);
         try (DatagramChannel d = udp()) {
             d.connect(new InetSocketAddress(LOCAL, a.integer("port", 0)));
-            d.configureBlocking(false);
+            d.configureBlocking(!acked);
             long start = System.nanoTime();
             long stop = start + duration;
             long measureAt = start + Math.min((long) (a.dbl("warmup", 1.5) * 1e9), duration / 2);
             long now;
             while ((now = System.nanoTime()) < stop) {
                 if (now >= measureAt && !cpu.started()) {
-                    cpu.start(sent * user);
+                    cpu.start(sent * user); // the user bytes the datagrams stand for, as the sink counts
                 }
                 pkt.clear();
                 if (d.write(pkt) > 0) {
                     sent++;
-                    if ((sent & 1) == 0) {
+                    if (acked && (sent & 1) == 0) {
                         ack.clear();
                         if (d.read(ack) > 0) {
                             acks++;
@@ -329,7 +273,7 @@ final class KernelPeer {
                 Thread.sleep(5);
             }
         }
-        result("datagrams_sent=" + sent + " acks_read=" + acks + cpu.result());
+        result("datagrams_sent=" + sent + (acked ? " acks_read=" + acks : "") + cpu.result());
         return 0;
     }
 

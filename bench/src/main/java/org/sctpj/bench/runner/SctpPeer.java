@@ -71,7 +71,7 @@ final class SctpPeer {
     /** {@code peer=}: the server's address, for clients (default 127.0.0.1). */
     private final InetAddress peer;
 
-    private final StackRuntime runtime = StackRuntime.start(1, StackConfig.DEFAULT.withName("bench"));
+    private final StackRuntime runtime;
     private UdpEncapsulation udp;
     /** llp=raw: the layer, whose counters go on the result line. */
     private volatile RawIpLowerLayer rawLayer;
@@ -89,6 +89,12 @@ final class SctpPeer {
         this.socketApi = args.str("api", "callback").startsWith("socket");
         this.nonBlocking = args.str("api", "callback").equals("socket-nio");
         this.raw = args.str("llp", "udp").equals("raw");
+        // idle-spins=N: the stack thread spins N idle turns and yields as many before it blocks
+        // (IdleStrategy.backoff), for experiments; default: it blocks at once (park)
+        int spins = args.integer("idle-spins", 0);
+        StackConfig sc = StackConfig.DEFAULT.withName("bench");
+        this.runtime = StackRuntime.start(
+                1, spins > 0 ? sc.withIdle(org.sctpj.timers.IdleStrategy.backoff(spins, spins)) : sc);
         try {
             this.local = InetAddress.getByName(args.str("local", LOCAL.getHostAddress()));
             this.peer = InetAddress.getByName(args.str("peer", LOCAL.getHostAddress()));

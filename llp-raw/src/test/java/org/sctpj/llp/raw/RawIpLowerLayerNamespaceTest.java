@@ -52,6 +52,11 @@ class RawIpLowerLayerNamespaceTest {
         return got;
     }
 
+    /** A builder of an IPv4-only layer that takes only the packets to {@code local}. */
+    private static RawIpLowerLayer.Builder filtered(InetAddress local) {
+        return RawIpLowerLayer.builder().ipv6(false).localAddresses(List.of(local));
+    }
+
     static ByteBuffer packet(int marker) {
         // Not a valid SCTP packet: the lower layer carries bytes, it does not judge them.
         ByteBuffer b = ByteBuffer.allocate(24);
@@ -191,9 +196,7 @@ class RawIpLowerLayerNamespaceTest {
         InetAddress a4 = VethPair.addr(VethPair.A4);
         InetAddress a4b = VethPair.addr(VethPair.A4_SECOND);
         InetAddress b4 = VethPair.addr(VethPair.B4);
-        try (RawIpLowerLayer a = RawIpLowerLayer.builder()
-                        .ipv6(false)
-                        .localAddresses(List.of(a4))
+        try (RawIpLowerLayer a = filtered(a4)
                         .kernelFilter(kernelFilter)
                         .receiveBatch(1)
                         .receiveBufferBytes(1 << 20)
@@ -238,11 +241,7 @@ class RawIpLowerLayerNamespaceTest {
         InetAddress a4 = VethPair.addr(VethPair.A4);
         InetAddress a4b = VethPair.addr(VethPair.A4_SECOND);
         InetAddress b4 = VethPair.addr(VethPair.B4);
-        try (RawIpLowerLayer a = RawIpLowerLayer.builder()
-                        .ipv6(false)
-                        .localAddresses(List.of(a4))
-                        .networkNamespace(pair.fileA())
-                        .open();
+        try (RawIpLowerLayer a = filtered(a4).networkNamespace(pair.fileA()).open();
                 RawIpLowerLayer b = RawIpLowerLayer.builder()
                         .ipv6(false)
                         .networkNamespace(pair.fileB())
