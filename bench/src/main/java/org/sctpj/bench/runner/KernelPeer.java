@@ -153,13 +153,13 @@ final class KernelPeer {
 
     private static int tcpPing(Args a) throws Exception {
         int size = a.integer("size", 30);
-        int warmup = a.integer("warmup", 2000);
+        Warmup warm = Warmup.of(a);
         int messages = a.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         try (SocketChannel c = SocketChannel.open(new InetSocketAddress(LOCAL, a.integer("port", 0)))) {
             c.setOption(StandardSocketOptions.TCP_NODELAY, true);
             ByteBuffer b = ByteBuffer.allocateDirect(size);
-            for (int i = 0; i < warmup + messages; i++) {
+            while (rtt.count() < messages) {
                 b.clear();
                 long t = System.nanoTime();
                 while (b.hasRemaining()) {
@@ -167,8 +167,9 @@ final class KernelPeer {
                 }
                 b.clear();
                 readFully(c, b);
-                if (i >= warmup) {
-                    rtt.add(System.nanoTime() - t);
+                long t1 = System.nanoTime();
+                if (warm.counts(t1)) {
+                    rtt.add(t1 - t);
                 }
             }
         }
@@ -299,21 +300,22 @@ final class KernelPeer {
 
     private static int udpPing(Args a) throws Exception {
         int size = a.integer("size", 30);
-        int warmup = a.integer("warmup", 2000);
+        Warmup warm = Warmup.of(a);
         int messages = a.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         try (DatagramChannel d = udp()) {
             d.connect(new InetSocketAddress(LOCAL, a.integer("port", 0)));
             ByteBuffer b = ByteBuffer.allocateDirect(size);
             ByteBuffer r = ByteBuffer.allocateDirect(65536);
-            for (int i = 0; i < warmup + messages; i++) {
+            while (rtt.count() < messages) {
                 b.clear();
                 long t = System.nanoTime();
                 d.write(b);
                 r.clear();
                 d.read(r);
-                if (i >= warmup) {
-                    rtt.add(System.nanoTime() - t);
+                long t1 = System.nanoTime();
+                if (warm.counts(t1)) {
+                    rtt.add(t1 - t);
                 }
             }
             try {

@@ -763,6 +763,7 @@ public final class Runner {
                         "size=30",
                         "messages=" + pingMessages,
                         "warmup=" + pingWarmup,
+                        "warmup-s=" + warmup,
                         "timeout=" + limit));
                 client = new Proc(c.name() + "/ping", atClient(javaCmd(c.clientMode(), ca)));
             }
@@ -799,7 +800,8 @@ public final class Runner {
                                         "port=" + value(ready, "port"),
                                         "size=30",
                                         "messages=" + pingMessages,
-                                        "warmup=" + pingWarmup)));
+                                        "warmup=" + pingWarmup,
+                                        "warmup-s=" + warmup)));
             }
         }
         Map<String, String> cr = client.finish(limit);
@@ -891,7 +893,7 @@ public final class Runner {
             w.println("# load_average_end: " + after.load);
             w.println("# runs: " + runs + ", seconds per throughput run: " + duration
                     + ", receiver warm-up (sctpj/kernel): " + warmup + " s, ping-pong: " + pingMessages
-                    + " round trips after " + pingWarmup);
+                    + " round trips after " + pingWarmup + " (JVM contenders: and after " + warmup + " s)");
             w.println("# load_1min: the load average when the run started; rx_cpu_s_per_gb, tx_cpu_s_per_gb: CPU"
                     + " seconds per 10^9 bytes of the receiver's and the sender's process after their warm-up"
                     + " (JVM contenders; every thread of the process)");
@@ -1057,9 +1059,11 @@ public final class Runner {
             b.append("## Latency: round trip of 30-byte messages (no Nagle delay, I bit for SCTP)\n\n");
             b.append(String.format(
                     Locale.ROOT,
-                    "%d round trips per run after %d unmeasured; medians over %d run(s).%n%n",
+                    "%d round trips per run after %d unmeasured (for the JVM contenders also at least %.1f s"
+                            + " of them, as the throughput runs' warm-up); medians over %d run(s).%n%n",
                     pingMessages,
                     pingWarmup,
+                    warmup,
                     runs));
             b.append("Contenders:\n\n");
             for (Contender c : latencyContenders) {

@@ -394,20 +394,19 @@ final class SctpPeer {
 
     private int ping(double timeout) throws Exception {
         int size = args.integer("size", 30);
-        int warmup = args.integer("warmup", 2000);
+        Warmup warm = Warmup.of(args);
         int messages = args.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         SendInfo info = new SendInfo(0, 51, false, true);
         long[] t0 = {0};
-        int[] count = {0};
         CallbackSocket s = client(new Base() {
             @Override
             public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
                 long t = System.nanoTime();
-                if (count[0]++ >= warmup) {
+                if (warm.counts(t)) {
                     rtt.add(t - t0[0]);
                 }
-                if (count[0] >= warmup + messages) {
+                if (rtt.count() >= messages) {
                     done.countDown();
                     return;
                 }
@@ -685,7 +684,7 @@ final class SctpPeer {
     /** Ping: send a message (I bit) and block in receive for its echo, timing each round trip. */
     private int socketPing(double timeout) throws Exception {
         int size = args.integer("size", 30);
-        int warmup = args.integer("warmup", 2000);
+        Warmup warm = Warmup.of(args);
         int messages = args.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         MessageInfo info =
@@ -694,7 +693,7 @@ final class SctpPeer {
         try (SctpjChannel ch = socketClient(true)) {
             ByteBuffer b = ByteBuffer.allocate(size);
             ByteBuffer r = ByteBuffer.allocate(RECEIVE_BUFFER);
-            for (int i = 0; i < warmup + messages; i++) {
+            while (rtt.count() < messages) {
                 b.clear();
                 r.clear();
                 long t = System.nanoTime();
@@ -703,8 +702,9 @@ final class SctpPeer {
                 if (mi == null || mi.bytes() < 0) {
                     break; // no echo within 5 s, or the association ended: status says so
                 }
-                if (i >= warmup) {
-                    rtt.add(System.nanoTime() - t);
+                long t1 = System.nanoTime();
+                if (warm.counts(t1)) {
+                    rtt.add(t1 - t);
                 }
             }
             ch.shutdown();
