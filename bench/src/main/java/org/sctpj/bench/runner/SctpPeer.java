@@ -117,6 +117,15 @@ final class SctpPeer {
         // (init-retransmits=8 restores the LAN profile's value, to see the failure.)
         b.maxInitRetransmits(args.integer("init-retransmits", (int)
                 Math.ceil(HANDSHAKE_SECONDS * 1000.0 / SctpOptions.LAN.rtoMax().toMillis())));
+        // rto-min-ms= / rto-max-ms=: other RTO bounds than the LAN profile's 20 / 100 ms, for
+        // experiments (e.g. usrsctp's default RTO.Min of 1 s)
+        int rtoMin = args.integer("rto-min-ms", 0);
+        int rtoMax = args.integer("rto-max-ms", 0);
+        if (rtoMin > 0 || rtoMax > 0) {
+            java.time.Duration min = java.time.Duration.ofMillis(rtoMin > 0 ? rtoMin : 20);
+            java.time.Duration max = java.time.Duration.ofMillis(Math.max(rtoMax > 0 ? rtoMax : 100, rtoMin));
+            b.rtoMin(min).rtoMax(max).rtoInitial(max);
+        }
         int mtu = args.integer("mtu", 0); // the link's MTU (the namespace mode's veth), else the LAN profile's
         if (mtu > 0) {
             b.pathMtu(mtu);
