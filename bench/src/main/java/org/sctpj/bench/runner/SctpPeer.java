@@ -342,6 +342,10 @@ final class SctpPeer {
         } else {
             s.shutdown(assoc);
             closed = ended.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
+            if (closed && !endedBy.startsWith("SHUTDOWN_COMPLETE")) {
+                // after the sending: the sink's figure (bytes delivered) stands; the log says how
+                System.out.println("PEER-NOTE association ended during the shutdown: " + endedBy);
+            }
         }
         long t1 = System.nanoTime();
         s.close();
