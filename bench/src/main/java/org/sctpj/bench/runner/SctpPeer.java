@@ -263,7 +263,7 @@ final class SctpPeer {
         if (!endedBy.startsWith("SHUTDOWN_COMPLETE")) {
             System.out.println("PEER-NOTE association ended: " + (endedBy.isEmpty() ? "(no end event)" : endedBy));
         }
-        result(ended.getCount() == 0 ? "ok" : "timeout", meter.result() + rawCounters());
+        result(ended.getCount() == 0 ? "ok" : "timeout", meter.result() + rawCounters() + udpCounters());
         return 0;
     }
 
@@ -349,7 +349,7 @@ final class SctpPeer {
         }
         long t1 = System.nanoTime();
         s.close();
-        bulkResult(closed, sent.get(), size, t0, sendEnd, t1, callbacks.get(), cpu.result());
+        bulkResult(closed, sent.get(), size, t0, sendEnd, t1, callbacks.get(), cpu.result() + udpCounters());
         if (raw) {
             System.out.println("PEER-RAW" + rawCounters()); // a line of its own: the result line is parsed
         }
@@ -360,6 +360,21 @@ final class SctpPeer {
      * With llp=raw, the raw layer's counters (read from this thread once the association ended:
      * plain counters of the stack thread, for the log only), else nothing.
      */
+    /**
+     * Over UDP, the layer's system calls for sending and receiving and the datagrams it moved
+     * (read once the association ended: plain counters of the stack thread, for the log), else
+     * nothing.
+     */
+    private String udpCounters() {
+        UdpEncapsulation u = udp;
+        if (u == null) {
+            return "";
+        }
+        var st = u.stats();
+        return " udp_native=" + u.isNative() + " udp_received=" + st.received() + " udp_sent=" + st.sent()
+                + " udp_receive_calls=" + st.receiveSystemCalls() + " udp_send_calls=" + st.sendSystemCalls();
+    }
+
     private String rawCounters() {
         RawIpLowerLayer l = rawLayer;
         if (l == null) {
@@ -401,7 +416,7 @@ final class SctpPeer {
         });
         ended.await((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
         s.close();
-        result(ended.getCount() == 0 ? "ok" : "timeout", "echoed=" + echoed.get());
+        result(ended.getCount() == 0 ? "ok" : "timeout", "echoed=" + echoed.get() + udpCounters());
         return 0;
     }
 
@@ -435,7 +450,7 @@ final class SctpPeer {
         s.shutdown(assoc);
         ended.await(5, TimeUnit.SECONDS);
         s.close(false, Duration.ZERO);
-        result(rtt.count() == messages ? "ok" : "timeout", rtt.result());
+        result(rtt.count() == messages ? "ok" : "timeout", rtt.result() + udpCounters());
         return 0;
     }
 
