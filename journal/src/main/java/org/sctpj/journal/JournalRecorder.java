@@ -107,6 +107,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     private long now;
     private long entries;
     private long batches;
+    /** Bytes of the batches handed to the queue (entries and their framing). */
+    private long bytes;
+
     private boolean closed;
 
     private JournalRecorder(Builder b) {
@@ -529,6 +532,14 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         return batches;
     }
 
+    /**
+     * Bytes of the batches handed to the queue so far (the entries with their framing; Chronicle
+     * adds a few bytes per batch and its index).
+     */
+    public synchronized long bytes() {
+        return bytes;
+    }
+
     // ------------------------------------------------------------------ framing
 
     private int begin(Kind kind, long time) {
@@ -598,11 +609,13 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
                 return;
             }
             batches++;
+            bytes += batch.pos;
             batchEntries = 0;
             batch = writer.publish();
             return;
         }
         batches++;
+        bytes += batch.pos;
         batchEntries = 0;
         try (DocumentContext dc = appender.writingDocument()) {
             dc.wire().bytes().write(batch.buf, 0, batch.pos);
