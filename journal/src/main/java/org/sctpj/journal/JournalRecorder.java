@@ -70,8 +70,11 @@ import org.sctpj.stack.icmp.IcmpReport;
  */
 public final class JournalRecorder implements CoreJournal, AutoCloseable {
 
-    /** The journal format's version, written in the {@link Kind#CREATED} entry. */
-    public static final int FORMAT = 2;
+    /**
+     * The journal format's version, written in the {@link Kind#CREATED} entry: 3, the compact
+     * encoding ({@link Compact}); this build reads 1 and 2 as well.
+     */
+    public static final int FORMAT = 3;
 
     private final SingleChronicleQueue queue;
     /** Writes on the recording thread when there is no writer thread; null otherwise. */
@@ -98,10 +101,15 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     private boolean closing;
 
     private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    /** The last SendInfo recorded and its encoding: applications mostly send with one object. */
-    private SendInfo lastInfo;
+    /** What the current batch's encoding refers back to (previous addresses, headers, names). */
+    private final Compact.State state = new Compact.State();
+    /** Room for a packet's cut form. */
+    private final Codec.Out scratch = new Codec.Out(Compact.MAX_WORDS * 4 + 64);
+    /** Where the entry being written has its head byte and its length field, and that field's size. */
+    private int headAt;
 
-    private final Codec.Out lastInfoBytes = new Codec.Out(64);
+    private int lengthAt;
+    private int lengthSize;
     private final Retention retention;
     private long batchStart = Long.MIN_VALUE;
     private long now;
@@ -540,27 +548,54 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         return bytes;
     }
 
-    // ------------------------------------------------------------------ framing
+    // ------------------------------------------------------------------ framing (format 3, see Compact)
 
-    private int begin(Kind kind, long time) {
-        if (gapBatches > 0 && batch.pos == 0) {
-            writeGap(time);
-        }
+    /**
+     * Starts an entry: {@code [u8 kind][zigzag varint time difference][varint body length, in
+     * lengthSize bytes, patched by end()]}; the batch's magic and state first if it is empty, and a
+     * GAP entry for the batches dropped before it.
+     */
+    private void begin(Kind kind, long time, int lengthSize) {
         Codec.Out o = batch;
-        int start = o.pos;
-        o.i32(0); // length, patched by end()
-        o.u8(kind.ordinal());
-        o.i64(time);
-        return start;
+        if (o.pos == 0) {
+            o.raw(Compact.MAGIC, 0, Compact.MAGIC.length);
+            state.reset();
+            if (gapBatches > 0) {
+                writeGap(time);
+            }
+        }
+        o.ensure(11 + lengthSize);
+        headAt = o.pos;
+        o.buf[o.pos++] = (byte) kind.ordinal();
+        o.zigzag(time - state.time);
+        state.time = time;
+        lengthAt = o.pos;
+        this.lengthSize = lengthSize;
+        o.pos += lengthSize;
     }
 
-    private void end(int start, long time) {
+    /** Sets flags ({@link Compact}) in the head of the entry begun. */
+    private void flag(int flags) {
+        batch.buf[headAt] |= (byte) (flags << 5);
+    }
+
+    /** The length-field size for a body of about {@code n} bytes (the field grows if it must). */
+    private static int lengthSize(int n) {
+        return n < 120 ? 1 : n < 16_000 ? 2 : 3;
+    }
+
+    private void end(long time) {
         Codec.Out o = batch;
-        int len = o.pos - start - 4;
-        o.buf[start] = (byte) len;
-        o.buf[start + 1] = (byte) (len >>> 8);
-        o.buf[start + 2] = (byte) (len >>> 16);
-        o.buf[start + 3] = (byte) (len >>> 24);
+        int bodyStart = lengthAt + lengthSize;
+        int len = o.pos - bodyStart;
+        int need = len < 1 << 7 ? 1 : len < 1 << 14 ? 2 : len < 1 << 21 ? 3 : 4;
+        if (need > lengthSize) { // a body longer than foreseen: move it up to make room
+            o.ensure(need - lengthSize);
+            System.arraycopy(o.buf, bodyStart, o.buf, bodyStart + need - lengthSize, len);
+            o.pos += need - lengthSize;
+            lengthSize = need;
+        }
+        o.paddedVarint(lengthAt, lengthSize, len);
         entries++;
         batchEntries++;
         if (batchStart == Long.MIN_VALUE) {
@@ -574,17 +609,12 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     /** A GAP entry for the batches dropped since the last one ({@link WhenBehind#DROP}). */
     private void writeGap(long time) {
         Codec.Out o = batch;
-        int start = o.pos;
-        o.i32(0);
         o.u8(Kind.GAP.ordinal());
-        o.i64(time);
+        o.zigzag(time - state.time);
+        state.time = time;
+        o.u8(16);
         o.i64(gapEntries);
         o.i64(gapBatches);
-        int len = o.pos - start - 4;
-        o.buf[start] = (byte) len;
-        o.buf[start + 1] = (byte) (len >>> 8);
-        o.buf[start + 2] = (byte) (len >>> 16);
-        o.buf[start + 3] = (byte) (len >>> 24);
         gapEntries = 0;
         gapBatches = 0;
     }
@@ -624,16 +654,6 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         batch.pos = 0;
     }
 
-    /** Copies a packet, or when {@code cut}, the packet with each DATA / I-DATA chunk cut to its header. */
-    private void packet(ByteBuffer p, boolean cut) {
-        batch.i32(p.remaining());
-        if (!cut) {
-            batch.bytes0(p);
-            return;
-        }
-        Headers.cutInto(p, batch);
-    }
-
     // ------------------------------------------------------------------ CoreJournal
 
     @Override
@@ -641,32 +661,38 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         return new RecordingRandom(source, this);
     }
 
+    /** DRAW: {@code [u8 method][i64 value]}. */
     synchronized void draw(int method, long value) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.DRAW, now);
+        begin(Kind.DRAW, now, 1);
         batch.u8(method);
         batch.i64(value);
-        end(s, now);
+        end(now);
     }
 
+    /** DRAW_BYTES: {@code [i32 n][n bytes]}. */
     synchronized void drawBytes(byte[] b) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.DRAW_BYTES, now);
+        begin(Kind.DRAW_BYTES, now, lengthSize(b.length + 4));
         batch.bytes(b, 0, b.length);
-        end(s, now);
+        end(now);
     }
 
+    /**
+     * CREATED: {@code [i32 format][i32 port][value addresses][value options][string lower layer][u8
+     * headers only][u8 outputs by digest]} (values as {@link Codec#write}).
+     */
     @Override
     public synchronized void created(int localPort, List<InetAddress> localAddresses, SctpOptions options, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.CREATED, now);
+        begin(Kind.CREATED, now, 2);
         batch.i32(FORMAT);
         batch.i32(localPort);
         Codec.write(batch, new ArrayList<>(localAddresses));
@@ -674,83 +700,115 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         batch.string(lowerLayer);
         batch.u8(headersOnly ? 1 : 0);
         batch.u8(digestOutputs ? 1 : 0);
-        end(s, now);
+        end(now);
     }
 
+    /**
+     * PACKET_IN: {@code [addresses from, to unless SAME_ADDRESSES][u8 ECN + 1][packet]}, the packet
+     * whole or, headers only, cut with its checksum 0 ({@link Compact#writePacket}).
+     */
     @Override
     public synchronized void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.PACKET_IN, now);
-        batch.address(from);
-        batch.address(to);
-        batch.i32(ecn); // the IP ECN codepoint the lower layer read (Ecn.NOT_ECT when it reads none)
-        packet(packet, headersOnly);
-        end(s, now);
+        begin(Kind.PACKET_IN, now, lengthSize(packet.remaining() + 16));
+        if (state.sameIn(from, to)) {
+            flag(Compact.SAME_ADDRESSES);
+        } else {
+            batch.address(from);
+            batch.address(to);
+        }
+        batch.u8(ecn + 1); // the IP ECN codepoint the lower layer read (Ecn.NOT_ECT when it reads none)
+        Compact.writePacket(batch, packet, !headersOnly, headersOnly, state.in, scratch);
+        end(now);
     }
 
+    /** The packet just recorded by {@link #packetIn} failed its checksum: BAD_CHECKSUM, no body. */
+    @Override
+    public synchronized void badChecksum() {
+        if (closed) {
+            return;
+        }
+        begin(Kind.BAD_CHECKSUM, now, 1);
+        end(now);
+    }
+
+    /** ICMP: the report as a {@link Codec#write} value. */
     @Override
     public synchronized void icmp(IcmpReport report, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.ICMP, now);
+        begin(Kind.ICMP, now, 2);
         Codec.write(batch, report);
-        end(s, now);
+        end(now);
     }
 
+    /** TIMEOUT: no body. */
     @Override
     public synchronized void timeout(long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        end(begin(Kind.TIMEOUT, now), now);
+        begin(Kind.TIMEOUT, now, 1);
+        end(now);
     }
 
+    /**
+     * SEND: {@code [varint association][SendInfo as a compact value unless SAME_INFO][varint
+     * length][the message unless headers only (flag BYTES)]}; flag NESTED for a call from a
+     * callback.
+     */
     @Override
     public synchronized void send(AssociationId id, SendInfo info, ByteBuffer data, long now, boolean nested) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.SEND, now);
-        batch.u8(nested ? 1 : 0);
-        batch.i32(id.value());
-        if (info != lastInfo) { // a record: the same object encodes to the same bytes
-            lastInfoBytes.pos = 0;
-            Codec.write(lastInfoBytes, info);
-            lastInfo = info;
-        }
-        batch.raw(lastInfoBytes.buf, 0, lastInfoBytes.pos);
-        batch.i32(data.remaining());
-        if (headersOnly) {
-            batch.i32(0);
+        int length = data.remaining();
+        begin(Kind.SEND, now, headersOnly ? 1 : lengthSize(length + 8));
+        int f = nested ? Compact.NESTED : 0;
+        batch.varint(id.value() & 0xFFFFFFFFL);
+        if (info.equals(state.info)) { // a record: equal objects encode to the same bytes
+            f |= Compact.SAME_INFO;
         } else {
-            batch.bytes0(data);
+            Codec.writeCompact(batch, info, state.names);
+            state.info = info;
         }
-        end(s, now);
+        batch.varint(length);
+        if (!headersOnly) {
+            f |= Compact.BYTES;
+            batch.raw(data);
+        }
+        flag(f);
+        end(now);
     }
 
+    /** COMMAND: {@code [u8 nested][string name][u8 n][n values]} ({@link Codec#write}). */
     @Override
     public synchronized void command(String name, long now, boolean nested, Object... args) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.COMMAND, now);
+        begin(Kind.COMMAND, now, 2);
         batch.u8(nested ? 1 : 0);
         batch.string(name);
         batch.u8(args.length);
         for (Object a : args) {
             Codec.write(batch, a);
         }
-        end(s, now);
+        end(now);
     }
 
+    /**
+     * TRANSMIT: {@code [zigzag room unless SAME_ROOM][addresses unless SAME_ADDRESSES][packet]}, the
+     * packet whole, or cut (outputs by digest; headers only, with its checksum 0).
+     */
     @Override
     public synchronized void transmit(
             ByteBuffer packet, InetAddress source, InetAddress destination, int room, long now) {
@@ -758,58 +816,99 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return;
         }
         this.now = now;
-        int s = begin(Kind.TRANSMIT, now);
-        batch.i32(room);
-        batch.address(source);
-        batch.address(destination);
-        packet(packet, headersOnly || digestOutputs);
-        end(s, now);
+        boolean whole = !headersOnly && !digestOutputs;
+        begin(Kind.TRANSMIT, now, whole ? lengthSize(packet.remaining() + 24) : 1);
+        int f = 0;
+        if (state.sameRoom(room)) {
+            f |= Compact.SAME_ROOM;
+        } else {
+            batch.zigzag(room);
+        }
+        if (state.sameOut(source, destination)) {
+            f |= Compact.SAME_ADDRESSES;
+        } else {
+            batch.address(source);
+            batch.address(destination);
+        }
+        flag(f);
+        Compact.writePacket(batch, packet, whole, headersOnly, state.out, scratch);
+        end(now);
     }
 
+    /** NO_TRANSMIT: {@code [zigzag room unless SAME_ROOM]}. */
     @Override
     public synchronized void noTransmit(int room, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.NO_TRANSMIT, now);
-        batch.i32(room);
-        end(s, now);
+        begin(Kind.NO_TRANSMIT, now, 1);
+        if (state.sameRoom(room)) {
+            flag(Compact.SAME_ROOM);
+        } else {
+            batch.zigzag(room);
+        }
+        end(now);
     }
 
+    /**
+     * EVENT: the event as a compact value ({@link Codec#writeCompact}); flag NESTED when polled.
+     * Headers only, a message event's bytes are left out.
+     */
     @Override
     public synchronized void event(SctpEvent event, boolean polled) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.EVENT, now);
-        batch.u8(polled ? 1 : 0);
-        if (headersOnly && event instanceof SctpEvent.MessageReceived m) {
-            event = new SctpEvent.MessageReceived(m.association(), m.streamId(), m.ppid(), m.unordered(), new byte[0]);
+        begin(Kind.EVENT, now, 1);
+        if (polled) {
+            flag(Compact.NESTED);
         }
-        Codec.write(batch, event);
-        end(s, now);
+        if (headersOnly && event instanceof SctpEvent.MessageReceived m) {
+            event = withoutData(m);
+        }
+        Codec.writeCompact(batch, event, state.names);
+        end(now);
     }
 
+    /** A message event as a headers-only journal records it: its bytes left out. */
+    static SctpEvent.MessageReceived withoutData(SctpEvent.MessageReceived m) {
+        return new SctpEvent.MessageReceived(m.association(), m.streamId(), m.ppid(), m.unordered(), new byte[0]);
+    }
+
+    /**
+     * MESSAGE: {@code [varint association][varint stream][varint ppid][varint length][payload]}, the
+     * payload nothing (headers only), its CRC32c as an i32 (outputs by digest) or the bytes, as the
+     * flags say; flag UNORDERED.
+     */
     @Override
     public synchronized void message(AssociationId id, int streamId, int ppid, boolean unordered, ByteBuffer data) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.MESSAGE, now);
-        batch.i32(id.value());
-        batch.i32(streamId);
-        batch.i32(ppid);
-        batch.u8(unordered ? 1 : 0);
-        batch.i32(data.remaining());
+        int length = data.remaining();
+        boolean whole = !headersOnly && !digestOutputs;
+        begin(Kind.MESSAGE, now, whole ? lengthSize(length + 16) : 1);
+        batch.varint(id.value() & 0xFFFFFFFFL);
+        batch.varint(streamId & 0xFFFFFFFFL);
+        batch.varint(ppid & 0xFFFFFFFFL);
+        batch.varint(length);
+        int form;
         if (headersOnly) {
-            batch.i32(0);
+            form = Compact.PAYLOAD_NONE;
         } else if (digestOutputs) {
-            digest(crc, data, batch);
+            form = Compact.PAYLOAD_DIGEST;
+            crc.reset();
+            int p = data.position();
+            crc.update(data);
+            data.position(p);
+            batch.i32((int) crc.getValue());
         } else {
-            batch.bytes0(data);
+            form = Compact.PAYLOAD_WHOLE;
+            batch.raw(data);
         }
-        end(s, now);
+        flag((unordered ? Compact.UNORDERED : 0) | form << 1);
+        end(now);
     }
 
     /** Writes {@code [i32 4][i32 CRC32c of data]} (position to limit; not moved). */
@@ -827,15 +926,16 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         out.i32((int) c.getValue());
     }
 
+    /** FREED: {@code [varint association][zigzag free bytes]}. */
     @Override
     public synchronized void sendBufferFreed(AssociationId id, long freeBytes) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.FREED, now);
-        batch.i32(id.value());
-        batch.i64(freeBytes);
-        end(s, now);
+        begin(Kind.FREED, now, 1);
+        batch.varint(id.value() & 0xFFFFFFFFL);
+        batch.zigzag(freeBytes);
+        end(now);
     }
 
     /** Entries dropped so far under {@link WhenBehind#DROP} (0 under {@link WhenBehind#WAIT}). */
@@ -867,10 +967,10 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         }
         closing = true;
         try {
-            int s = begin(Kind.CLOSED, now);
+            begin(Kind.CLOSED, now, 1);
             batch.i64(entries);
             batch.i64(droppedEntries);
-            end(s, now);
+            end(now);
             writeBatch(WhenBehind.WAIT);
         } finally {
             shut();

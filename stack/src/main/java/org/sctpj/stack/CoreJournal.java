@@ -53,6 +53,12 @@ public interface CoreJournal {
      */
     void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now);
 
+    /**
+     * The packet of the last {@link #packetIn} failed its CRC32c check (RFC 9260 section 6.8) and
+     * was dropped: for a recorder that leaves user data out and so cannot tell later.
+     */
+    default void badChecksum() {}
+
     /** {@link Endpoint#handleIcmp}. */
     void icmp(IcmpReport report, long now);
 

@@ -952,6 +952,9 @@ public final class Endpoint {
         int n = packet.remaining();
         if (n >= SctpPacket.HEADER_LENGTH && !Crc32c.verify(packet, packet.position(), n)) {
             stats.badChecksum++;
+            if (journal != null) {
+                journal.badChecksum();
+            }
             return;
         }
         Parsed<InboundPacket> framed = inbound.frame(packet, from, to);
