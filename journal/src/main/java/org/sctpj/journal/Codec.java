@@ -749,7 +749,18 @@ final class Codec {
 
         /** An unsigned LEB128 varint: 7 bits a byte, low bits first, the top bit set on all but the last. */
         void varint(long v) {
+            if ((v & ~0x7FL) == 0) {
+                ensure(1);
+                buf[pos++] = (byte) v;
+                return;
+            }
             ensure(10);
+            if ((v & ~0x3FFFL) == 0) {
+                buf[pos] = (byte) (v | 0x80);
+                buf[pos + 1] = (byte) (v >>> 7);
+                pos += 2;
+                return;
+            }
             while ((v & ~0x7FL) != 0) {
                 buf[pos++] = (byte) ((v & 0x7F) | 0x80);
                 v >>>= 7;

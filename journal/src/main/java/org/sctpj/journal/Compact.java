@@ -3,22 +3,28 @@ package org.sctpj.journal;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import org.sctpj.stack.AssociationId;
+import org.sctpj.stack.SctpEvent;
 
 /**
  * The compact encoding of journal format 3, and its decoding back into the entry bodies of format
  * 2, which every reader of a journal (replay, timeline, statistics, export) takes.
  *
  * <p>A batch (one Chronicle excerpt) starts with the 4 bytes {@link #MAGIC} (which a reader of
- * format 2 takes for a bad entry length) and holds entries framed as {@code [u8 kind | flags << 5]
- * [zigzag varint time - previous entry's time][varint body length][body]}. What the body holds per
- * kind is written down at {@link JournalRecorder}'s methods; it saves bytes by state kept within
- * the batch, so that every batch decodes on its own (a journal whose first cycles retention deleted
- * still reads):
+ * format 2 takes for a bad entry length) and holds entries framed as {@code [u8 kind | flags << 4]
+ * [zigzag varint time - previous entry's time]} and a body; the bodies of the kinds that are
+ * stored as format 2 has them (CREATED, DRAW, DRAW_BYTES, ICMP, COMMAND, GAP, CLOSED: rare, or
+ * random bytes) are preceded by their varint length, the others are read by their kind. What each
+ * body holds is written down at {@link JournalRecorder}'s methods. The encoding saves bytes by
+ * state kept within the batch, so that every batch decodes on its own (a journal whose first
+ * cycles retention deleted still reads):
  *
  * <ul>
  *   <li>times as the difference to the previous entry's (0 for the entries of one call);
- *   <li>the addresses of a packet in or out, the buffer room of a poll and the {@code SendInfo} of a
- *       send, as a flag, when they are the same as in the previous entry of their kind;
+ *   <li>as a flag, when they are the same as before: the addresses of a packet in or out, the
+ *       buffer room of a poll, the {@code SendInfo} of a send, the association of a send, message,
+ *       send-space event or figure;
+ *   <li>packet and message lengths as the difference to the previous one;
  *   <li>class and enum names of events by number after their first use ({@link Codec.Names});
  *       integers, lengths and counts as varints;
  *   <li>the headers of a packet (the common header and each chunk, DATA and I-DATA chunks cut to
@@ -44,12 +50,18 @@ final class Compact {
     static final int SAME_ADDRESSES = 1;
     /** Flag (TRANSMIT, NO_TRANSMIT): the buffer room is that of the previous poll entry. */
     static final int SAME_ROOM = 2;
+    /** PACKET_IN: the ECN codepoint (0 to 3) is in flag bits 1 and 2, or follows when this is set. */
+    static final int ECN_FOLLOWS = 8;
     /** Flag (SEND, EVENT): made by the event handler during a hand-out (SEND) or polled (EVENT). */
     static final int NESTED = 1;
     /** Flag (SEND): the SendInfo is that of the previous SEND. */
     static final int SAME_INFO = 2;
     /** Flag (SEND): the message bytes follow (not headers only). */
     static final int BYTES = 4;
+    /** Flag (SEND, MESSAGE, FREED, a send-space EVENT): the association of the previous such entry. */
+    static final int SAME_ASSOCIATION = 8;
+    /** Flag (EVENT): a SendSpaceAvailable event, stored as {@code [association][zigzag free bytes]}. */
+    static final int SEND_SPACE = 2;
     /** Flag (MESSAGE): unordered; the payload form is in {@code (flags >> 1) & 3}. */
     static final int UNORDERED = 1;
     /** MESSAGE payload forms. */
@@ -64,6 +76,14 @@ final class Compact {
     private static final int HEADERS = 1;
     private static final int HEADERS_AND_REST = 2;
 
+    /** True for the kinds whose body is stored as format 2 has it, after its varint length. */
+    static boolean lengthPrefixed(Kind k) {
+        return switch (k) {
+            case CREATED, DRAW, DRAW_BYTES, ICMP, COMMAND, GAP, CLOSED -> true;
+            default -> false;
+        };
+    }
+
     /** True when the excerpt {@code b} starts with {@link #MAGIC}. */
     static boolean isCompact(byte[] b) {
         return b.length >= 4 && b[0] == MAGIC[0] && b[1] == MAGIC[1] && b[2] == MAGIC[2] && b[3] == MAGIC[3];
@@ -73,6 +93,8 @@ final class Compact {
     static final class Reference {
         final int[] words = new int[MAX_WORDS];
         int n;
+        /** The previous packet's length. */
+        int length;
     }
 
     /** The state a batch keeps for the encoding of its next entries: reset at each batch. */
@@ -83,6 +105,11 @@ final class Compact {
         InetAddress outFrom;
         InetAddress outTo;
         int room = Integer.MIN_VALUE;
+        /** The association of the previous SEND, MESSAGE, FREED or send-space EVENT; -1 for none. */
+        long association = -1;
+        /** The previous message's length. */
+        int messageLength;
+
         final Reference in = new Reference();
         final Reference out = new Reference();
         final Codec.Names names = new Codec.Names();
@@ -95,8 +122,12 @@ final class Compact {
             time = 0;
             inFrom = inTo = outFrom = outTo = null;
             room = Integer.MIN_VALUE;
+            association = -1;
+            messageLength = 0;
             in.n = 0;
+            in.length = 0;
             out.n = 0;
+            out.length = 0;
             names.clear();
             info = null;
             infoBytes = null;
@@ -121,21 +152,46 @@ final class Compact {
             room = r;
             return same;
         }
+
+        /** Writes the association unless it is the previous one; returns the flag to set. */
+        int association(Codec.Out out, AssociationId id) {
+            long a = id.value() & 0xFFFFFFFFL;
+            if (a == association) {
+                return SAME_ASSOCIATION;
+            }
+            association = a;
+            out.varint(a);
+            return 0;
+        }
+
+        /** Reads an association written by {@link #association(Codec.Out, AssociationId)}. */
+        int association(Codec.In in, int flags) {
+            if ((flags & SAME_ASSOCIATION) == 0) {
+                association = in.varint();
+            } else if (association < 0) {
+                throw new IllegalArgumentException("the previous association, but none came before");
+            }
+            return (int) association;
+        }
     }
 
     // ------------------------------------------------------------------ packets
 
     /**
-     * Writes packet {@code p} (position to limit, not moved): {@code [varint length][u8 form]} and
-     * then, for form RAW, {@code [varint n][n bytes]} (the whole packet, or its cut form when {@code
-     * whole} is false); for form HEADERS its cut form as words changed from {@code ref}; for form
-     * HEADERS_AND_REST that and the bytes the cut left out. With {@code zeroChecksum} the cut form's
-     * checksum is written as 0 (headers only: it covered user data the journal does not have).
+     * Writes packet {@code p} (position to limit, not moved): {@code [zigzag length - the previous
+     * packet's][u8 form | words << 2]} ({@code words} 63: a varint of the words follows) and then,
+     * for form RAW, {@code [varint n][n bytes]} (the whole packet, or its cut form when {@code whole}
+     * is false); for form HEADERS its cut form as the words changed from {@code ref} (a bitmap of
+     * them, then each as the zigzag varint of its difference, then the words {@code ref} does not
+     * have as they are); for form HEADERS_AND_REST that and the bytes the cut left out. With {@code
+     * zeroChecksum} the cut form's checksum is written as 0 (headers only: it covered user data the
+     * journal does not have).
      */
     static void writePacket(
             Codec.Out out, ByteBuffer p, boolean whole, boolean zeroChecksum, Reference ref, Codec.Out scratch) {
         int length = p.remaining();
-        out.varint(length);
+        out.zigzag32(length - ref.length);
+        ref.length = length;
         scratch.pos = 0;
         boolean lossless = Headers.cut(p, scratch);
         int h = scratch.pos;
@@ -156,9 +212,14 @@ final class Compact {
         if (zeroChecksum) {
             zeroChecksum(scratch.buf);
         }
-        out.u8(whole ? HEADERS_AND_REST : HEADERS);
         int w = h >>> 2;
-        out.varint(w);
+        int form = whole ? HEADERS_AND_REST : HEADERS;
+        if (w < 63) {
+            out.u8(form | w << 2);
+        } else {
+            out.u8(form | 63 << 2);
+            out.varint(w);
+        }
         int common = Math.min(w, ref.n);
         int bitmap = out.pos;
         int bitmapBytes = (common + 7) >>> 3;
@@ -198,8 +259,13 @@ final class Compact {
      * length][i32 n][n bytes]}.
      */
     static void readPacket(Codec.In in, Codec.Out out, Reference ref, Codec.Out scratch) {
-        int length = in.count();
-        int form = in.u8();
+        int length = ref.length + in.zigzag32();
+        if (length < 0) {
+            throw new IllegalArgumentException("a packet of " + length + " bytes at " + in.position());
+        }
+        ref.length = length;
+        int head = in.u8();
+        int form = head & 3;
         out.i32(length);
         if (form == RAW) {
             int n = in.count();
@@ -210,7 +276,10 @@ final class Compact {
         if (form != HEADERS && form != HEADERS_AND_REST) {
             throw new IllegalArgumentException("unknown packet form " + form + " at " + (in.position() - 1));
         }
-        int w = in.count();
+        int w = head >>> 2;
+        if (w == 63) {
+            w = in.count();
+        }
         if (w > MAX_WORDS || w < 3) {
             throw new IllegalArgumentException("a packet of " + w + " header words at " + in.position());
         }
@@ -239,12 +308,10 @@ final class Compact {
             return;
         }
         int rest = length - scratch.pos;
-        if (rest < 0) {
-            throw new IllegalArgumentException("a packet of " + length + " bytes with " + scratch.pos + " of headers");
-        }
         int r = in.position();
-        if (r + rest > in.end) {
-            throw new IllegalArgumentException("truncated packet: " + rest + " bytes of user data needed at " + r);
+        if (rest < 0 || r + rest > in.end) {
+            throw new IllegalArgumentException(
+                    "a packet of " + length + " bytes with " + scratch.pos + " of headers at " + r);
         }
         out.i32(length);
         Headers.join(scratch.buf, 0, scratch.pos, in.buf, r, r + rest, length, out);
@@ -255,8 +322,8 @@ final class Compact {
 
     /**
      * Decodes a batch of format 3 ({@code raw}, starting with {@link #MAGIC}) into the entries of
-     * format 2, each framed {@code [i32 body length + 9][u8 kind][i64 time][body]}; {@code stored}
-     * gets, per entry, the bytes it took in {@code raw} (grown as needed and returned).
+     * format 2, each framed {@code [i32 body length + 9][u8 kind][i64 time][body]}; {@code stored[0]}
+     * gets, per entry, the bytes it took in {@code raw} (grown as needed).
      *
      * @throws IllegalArgumentException at the first entry that does not decode, saying where
      */
@@ -270,36 +337,34 @@ final class Compact {
         while (in.hasMore()) {
             int start = in.position();
             int head = in.u8();
-            Kind kind = Kind.of(head & 31);
-            int flags = head >>> 5;
+            Kind kind = Kind.of(head & 15);
+            int flags = head >>> 4;
             long time = st.time + in.zigzag();
             st.time = time;
-            int len = in.count();
-            int bodyEnd = in.position() + len;
-            if (bodyEnd > raw.length) {
-                throw new IllegalArgumentException("entry " + count + " of the batch is cut short (" + len
-                        + " bytes of body, " + (raw.length - in.position()) + " left)");
-            }
-            Codec.In body = new Codec.In(raw, in.position(), bodyEnd);
             int frame = out.pos;
             out.i32(0);
             out.u8(kind.ordinal());
             out.i64(time);
-            body(kind, flags, body, out, st, scratch);
-            if (body.hasMore()) {
-                throw new IllegalArgumentException("entry " + count + " of the batch (" + kind + ") has "
-                        + (bodyEnd - body.position()) + " bytes more than its body");
+            try {
+                if (lengthPrefixed(kind)) {
+                    int len = in.count();
+                    in.copyTo(out, len);
+                } else {
+                    body(kind, flags, in, out, st, scratch);
+                }
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException(
+                        "entry " + count + " of the batch (" + kind + ", at byte " + start + "): " + x.getMessage(), x);
             }
             int n = out.pos - frame - 4;
             out.buf[frame] = (byte) n;
             out.buf[frame + 1] = (byte) (n >>> 8);
             out.buf[frame + 2] = (byte) (n >>> 16);
             out.buf[frame + 3] = (byte) (n >>> 24);
-            in.pos = bodyEnd;
             if (count == sizes.length) {
                 sizes = java.util.Arrays.copyOf(sizes, Math.max(16, sizes.length * 2));
             }
-            sizes[count++] = bodyEnd - start;
+            sizes[count++] = in.position() - start;
         }
         stored[0] = sizes;
         return out.toArray();
@@ -315,12 +380,12 @@ final class Compact {
                 }
                 out.address(st.inFrom);
                 out.address(st.inTo);
-                out.i32(in.u8() - 1);
+                out.i32((flags & ECN_FOLLOWS) != 0 ? in.zigzag32() : (flags >>> 1) & 3);
                 readPacket(in, out, st.in, scratch);
             }
             case TRANSMIT -> {
                 if ((flags & SAME_ROOM) == 0) {
-                    st.room = (int) in.zigzag();
+                    st.room = in.zigzag32();
                 }
                 out.i32(st.room);
                 if ((flags & SAME_ADDRESSES) == 0) {
@@ -333,19 +398,19 @@ final class Compact {
             }
             case NO_TRANSMIT -> {
                 if ((flags & SAME_ROOM) == 0) {
-                    st.room = (int) in.zigzag();
+                    st.room = in.zigzag32();
                 }
                 out.i32(st.room);
             }
             case SEND -> {
                 out.u8((flags & NESTED) != 0 ? 1 : 0);
-                out.i32((int) in.varint());
+                out.i32(st.association(in, flags));
                 if ((flags & SAME_INFO) == 0) {
                     Codec.Out info = new Codec.Out(64);
                     Codec.transcode(in, info, st.names);
                     st.infoBytes = info.toArray();
                 } else if (st.infoBytes == null) {
-                    throw new IllegalArgumentException("a SEND with the previous SendInfo, but none came before");
+                    throw new IllegalArgumentException("the previous SendInfo, but none came before");
                 }
                 out.raw(st.infoBytes, 0, st.infoBytes.length);
                 int length = in.count();
@@ -359,14 +424,23 @@ final class Compact {
             }
             case EVENT -> {
                 out.u8((flags & NESTED) != 0 ? 1 : 0);
-                Codec.transcode(in, out, st.names);
+                if ((flags & SEND_SPACE) != 0) {
+                    int id = st.association(in, flags);
+                    Codec.write(out, new SctpEvent.SendSpaceAvailable(new AssociationId(id), in.zigzag()));
+                } else {
+                    Codec.transcode(in, out, st.names);
+                }
             }
             case MESSAGE -> {
-                out.i32((int) in.varint());
+                out.i32(st.association(in, flags));
                 out.i32((int) in.varint());
                 out.i32((int) in.varint());
                 out.u8((flags & UNORDERED) != 0 ? 1 : 0);
-                int length = in.count();
+                int length = st.messageLength + in.zigzag32();
+                if (length < 0) {
+                    throw new IllegalArgumentException("a message of " + length + " bytes");
+                }
+                st.messageLength = length;
                 out.i32(length);
                 switch ((flags >>> 1) & 3) {
                     case PAYLOAD_NONE -> out.i32(0);
@@ -382,11 +456,11 @@ final class Compact {
                 }
             }
             case FREED -> {
-                out.i32((int) in.varint());
+                out.i32(st.association(in, flags));
                 out.i64(in.zigzag());
             }
-                // the rest are as format 2 has them (rare, or random bytes)
-            default -> in.copyTo(out, in.end - in.position());
+            case TIMEOUT, BAD_CHECKSUM -> {}
+            default -> throw new IllegalArgumentException("no compact form for " + kind);
         }
     }
 }

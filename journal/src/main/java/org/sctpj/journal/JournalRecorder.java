@@ -551,8 +551,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     // ------------------------------------------------------------------ framing (format 3, see Compact)
 
     /**
-     * Starts an entry: {@code [u8 kind][zigzag varint time difference][varint body length, in
-     * lengthSize bytes, patched by end()]}; the batch's magic and state first if it is empty, and a
+     * Starts an entry: {@code [u8 kind][zigzag varint time difference]} and, for the kinds stored as
+     * format 2 has them ({@link Compact#lengthPrefixed}), {@code [varint body length]} in {@code
+     * lengthSize} bytes, patched by end(); the batch's magic and state first if it is empty, and a
      * GAP entry for the batches dropped before it.
      */
     private void begin(Kind kind, long time, int lengthSize) {
@@ -576,7 +577,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
 
     /** Sets flags ({@link Compact}) in the head of the entry begun. */
     private void flag(int flags) {
-        batch.buf[headAt] |= (byte) (flags << 5);
+        batch.buf[headAt] |= (byte) (flags << 4);
     }
 
     /** The length-field size for a body of about {@code n} bytes (the field grows if it must). */
@@ -586,16 +587,18 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
 
     private void end(long time) {
         Codec.Out o = batch;
-        int bodyStart = lengthAt + lengthSize;
-        int len = o.pos - bodyStart;
-        int need = len < 1 << 7 ? 1 : len < 1 << 14 ? 2 : len < 1 << 21 ? 3 : 4;
-        if (need > lengthSize) { // a body longer than foreseen: move it up to make room
-            o.ensure(need - lengthSize);
-            System.arraycopy(o.buf, bodyStart, o.buf, bodyStart + need - lengthSize, len);
-            o.pos += need - lengthSize;
-            lengthSize = need;
+        if (lengthSize > 0) {
+            int bodyStart = lengthAt + lengthSize;
+            int len = o.pos - bodyStart;
+            int need = len < 1 << 7 ? 1 : len < 1 << 14 ? 2 : len < 1 << 21 ? 3 : 4;
+            if (need > lengthSize) { // a body longer than foreseen: move it up to make room
+                o.ensure(need - lengthSize);
+                System.arraycopy(o.buf, bodyStart, o.buf, bodyStart + need - lengthSize, len);
+                o.pos += need - lengthSize;
+                lengthSize = need;
+            }
+            o.paddedVarint(lengthAt, lengthSize, len);
         }
-        o.paddedVarint(lengthAt, lengthSize, len);
         entries++;
         batchEntries++;
         if (batchStart == Long.MIN_VALUE) {
@@ -704,8 +707,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     }
 
     /**
-     * PACKET_IN: {@code [addresses from, to unless SAME_ADDRESSES][u8 ECN + 1][packet]}, the packet
-     * whole or, headers only, cut with its checksum 0 ({@link Compact#writePacket}).
+     * PACKET_IN: {@code [addresses from, to unless SAME_ADDRESSES][zigzag ECN if ECN_FOLLOWS][packet]}
+     * (an ECN codepoint 0 to 3 is in the flags), the packet whole or, headers only, cut with its
+     * checksum 0 ({@link Compact#writePacket}).
      */
     @Override
     public synchronized void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
@@ -713,14 +717,20 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return;
         }
         this.now = now;
-        begin(Kind.PACKET_IN, now, lengthSize(packet.remaining() + 16));
+        begin(Kind.PACKET_IN, now, 0);
         if (state.sameIn(from, to)) {
             flag(Compact.SAME_ADDRESSES);
         } else {
             batch.address(from);
             batch.address(to);
         }
-        batch.u8(ecn + 1); // the IP ECN codepoint the lower layer read (Ecn.NOT_ECT when it reads none)
+        // the IP ECN codepoint the lower layer read (Ecn.NOT_ECT when it reads none)
+        if (ecn >= 0 && ecn <= 3) {
+            flag(ecn << 1);
+        } else {
+            flag(Compact.ECN_FOLLOWS);
+            batch.zigzag32(ecn);
+        }
         Compact.writePacket(batch, packet, !headersOnly, headersOnly, state.in, scratch);
         end(now);
     }
@@ -731,7 +741,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         if (closed) {
             return;
         }
-        begin(Kind.BAD_CHECKSUM, now, 1);
+        begin(Kind.BAD_CHECKSUM, now, 0);
         end(now);
     }
 
@@ -754,14 +764,14 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return;
         }
         this.now = now;
-        begin(Kind.TIMEOUT, now, 1);
+        begin(Kind.TIMEOUT, now, 0);
         end(now);
     }
 
     /**
-     * SEND: {@code [varint association][SendInfo as a compact value unless SAME_INFO][varint
-     * length][the message unless headers only (flag BYTES)]}; flag NESTED for a call from a
-     * callback.
+     * SEND: {@code [varint association unless SAME_ASSOCIATION][SendInfo as a compact value unless
+     * SAME_INFO][varint length][the message unless headers only (flag BYTES)]}; flag NESTED for a
+     * call from a callback.
      */
     @Override
     public synchronized void send(AssociationId id, SendInfo info, ByteBuffer data, long now, boolean nested) {
@@ -770,9 +780,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         }
         this.now = now;
         int length = data.remaining();
-        begin(Kind.SEND, now, headersOnly ? 1 : lengthSize(length + 8));
+        begin(Kind.SEND, now, 0);
         int f = nested ? Compact.NESTED : 0;
-        batch.varint(id.value() & 0xFFFFFFFFL);
+        f |= state.association(batch, id);
         if (info.equals(state.info)) { // a record: equal objects encode to the same bytes
             f |= Compact.SAME_INFO;
         } else {
@@ -817,12 +827,12 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         }
         this.now = now;
         boolean whole = !headersOnly && !digestOutputs;
-        begin(Kind.TRANSMIT, now, whole ? lengthSize(packet.remaining() + 24) : 1);
+        begin(Kind.TRANSMIT, now, 0);
         int f = 0;
         if (state.sameRoom(room)) {
             f |= Compact.SAME_ROOM;
         } else {
-            batch.zigzag(room);
+            batch.zigzag32(room);
         }
         if (state.sameOut(source, destination)) {
             f |= Compact.SAME_ADDRESSES;
@@ -842,27 +852,34 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return;
         }
         this.now = now;
-        begin(Kind.NO_TRANSMIT, now, 1);
+        begin(Kind.NO_TRANSMIT, now, 0);
         if (state.sameRoom(room)) {
             flag(Compact.SAME_ROOM);
         } else {
-            batch.zigzag(room);
+            batch.zigzag32(room);
         }
         end(now);
     }
 
     /**
-     * EVENT: the event as a compact value ({@link Codec#writeCompact}); flag NESTED when polled.
-     * Headers only, a message event's bytes are left out.
+     * EVENT: the event as a compact value ({@link Codec#writeCompact}), or for the frequent
+     * send-space event (flag SEND_SPACE) {@code [varint association unless SAME_ASSOCIATION][zigzag
+     * free bytes]}; flag NESTED when polled. Headers only, a message event's bytes are left out.
      */
     @Override
     public synchronized void event(SctpEvent event, boolean polled) {
         if (closed) {
             return;
         }
-        begin(Kind.EVENT, now, 1);
+        begin(Kind.EVENT, now, 0);
         if (polled) {
             flag(Compact.NESTED);
+        }
+        if (event instanceof SctpEvent.SendSpaceAvailable space) {
+            flag(Compact.SEND_SPACE | state.association(batch, space.association()));
+            batch.zigzag(space.freeBytes());
+            end(now);
+            return;
         }
         if (headersOnly && event instanceof SctpEvent.MessageReceived m) {
             event = withoutData(m);
@@ -877,9 +894,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     }
 
     /**
-     * MESSAGE: {@code [varint association][varint stream][varint ppid][varint length][payload]}, the
-     * payload nothing (headers only), its CRC32c as an i32 (outputs by digest) or the bytes, as the
-     * flags say; flag UNORDERED.
+     * MESSAGE: {@code [varint association unless SAME_ASSOCIATION][varint stream][varint ppid][zigzag
+     * length - the previous message's][payload]}, the payload nothing (headers only), its CRC32c as
+     * an i32 (outputs by digest) or the bytes, as the flags say; flag UNORDERED.
      */
     @Override
     public synchronized void message(AssociationId id, int streamId, int ppid, boolean unordered, ByteBuffer data) {
@@ -888,11 +905,12 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         }
         int length = data.remaining();
         boolean whole = !headersOnly && !digestOutputs;
-        begin(Kind.MESSAGE, now, whole ? lengthSize(length + 16) : 1);
-        batch.varint(id.value() & 0xFFFFFFFFL);
+        begin(Kind.MESSAGE, now, 0);
+        int f = state.association(batch, id);
         batch.varint(streamId & 0xFFFFFFFFL);
         batch.varint(ppid & 0xFFFFFFFFL);
-        batch.varint(length);
+        batch.zigzag32(length - state.messageLength);
+        state.messageLength = length;
         int form;
         if (headersOnly) {
             form = Compact.PAYLOAD_NONE;
@@ -907,7 +925,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             form = Compact.PAYLOAD_WHOLE;
             batch.raw(data);
         }
-        flag((unordered ? Compact.UNORDERED : 0) | form << 1);
+        flag(f | (unordered ? Compact.UNORDERED : 0) | form << 1);
         end(now);
     }
 
@@ -926,14 +944,14 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         out.i32((int) c.getValue());
     }
 
-    /** FREED: {@code [varint association][zigzag free bytes]}. */
+    /** FREED: {@code [varint association unless SAME_ASSOCIATION][zigzag free bytes]}. */
     @Override
     public synchronized void sendBufferFreed(AssociationId id, long freeBytes) {
         if (closed) {
             return;
         }
-        begin(Kind.FREED, now, 1);
-        batch.varint(id.value() & 0xFFFFFFFFL);
+        begin(Kind.FREED, now, 0);
+        flag(state.association(batch, id));
         batch.zigzag(freeBytes);
         end(now);
     }

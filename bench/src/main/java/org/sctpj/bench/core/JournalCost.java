@@ -430,7 +430,7 @@ public final class JournalCost {
         }
     }
 
-    /** Each journal under {@code dir}: its entries and bytes (framing included) by kind, per message. */
+    /** Each journal under {@code dir}: its entries and stored bytes (framing included) by kind, per message. */
     private static String kinds(Path dir, long messages) throws IOException {
         StringBuilder all = new StringBuilder();
         List<Path> js;
@@ -444,7 +444,7 @@ public final class JournalCost {
                 while (r.hasNext()) {
                     JournalEntry e = r.next();
                     count[e.kind().ordinal()]++;
-                    bytes[e.kind().ordinal()] += e.bodyEnd() - e.bodyOffset() + 13;
+                    bytes[e.kind().ordinal()] += r.storedBytes();
                 }
             }
             StringBuilder b = new StringBuilder("  " + j.getFileName() + " per message:");
