@@ -650,6 +650,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         batches++;
         bytes += batch.pos;
         batchEntries = 0;
+        // Chronicle's appender is bound to one thread; flush() and close() may come from another,
+        // under this recorder's lock
+        ((net.openhft.chronicle.core.io.SingleThreadedChecked) appender).singleThreadedCheckReset();
         try (DocumentContext dc = appender.writingDocument()) {
             dc.wire().bytes().write(batch.buf, 0, batch.pos);
         }
@@ -1012,6 +1015,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         if (writer != null) {
             writer.stop();
         } else {
+            ((net.openhft.chronicle.core.io.SingleThreadedChecked) appender).singleThreadedCheckReset();
             appender.close();
         }
         queue.close();

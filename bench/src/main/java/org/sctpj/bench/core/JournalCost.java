@@ -49,11 +49,12 @@ import org.sctpj.timers.StackRuntime;
  * java $CHRONICLE_FLAGS -cp bench/target/benchmarks.jar org.sctpj.bench.core.JournalCost \
  *     [--size 1000] [--seconds 3] [--rounds 3] [--warmup 1] [--random] [--dir DIR] [--kinds]
  *     [--modes MODE,MODE,...]
- * MODE = OUTPUTS:WHO[:drop][:MIB]
+ * MODE = OUTPUTS:WHO[:drop][:inline][:MIB]
  *   OUTPUTS  digests (the default mode: inputs whole, outputs by digest), full (outputs whole too),
  *            headers (DATA headers and message lengths only)
  *   WHO      both, client or server (the endpoints recorded)
  *   drop     drop batches when the writer is behind (default: wait); MIB the buffers (default 16)
+ *   inline   write batches to the queue on the stack thread (no writer thread)
  * </pre>
  *
  * Without {@code --modes} one mode is run, from the older options {@code --record both|client|server}
@@ -73,7 +74,7 @@ public final class JournalCost {
     private JournalCost() {}
 
     /** One journal configuration measured against the run without a journal. */
-    private record Mode(String outputs, String who, boolean drop, long memory) {
+    private record Mode(String outputs, String who, boolean drop, long memory, boolean inline) {
         static Mode parse(String s) {
             String[] p = s.split(":");
             if (p.length < 2
@@ -83,27 +84,32 @@ public final class JournalCost {
                         + " headers and WHO both, client or server, not " + s);
             }
             boolean drop = false;
+            boolean inline = false;
             long memory = 16L << 20;
             for (int i = 2; i < p.length; i++) {
                 if (p[i].equals("drop")) {
                     drop = true;
+                } else if (p[i].equals("inline")) {
+                    inline = true;
                 } else {
                     memory = Long.parseLong(p[i]) << 20;
                 }
             }
-            return new Mode(p[0], p[1], drop, memory);
+            return new Mode(p[0], p[1], drop, memory, inline);
         }
 
         java.util.function.UnaryOperator<JournalRecorder.Builder> settings() {
             return x -> x.headersOnly(outputs.equals("headers"))
                     .digestOutputs(!outputs.equals("full"))
                     .memoryBytes(memory)
+                    .writerThread(!inline)
                     .whenBehind(drop ? JournalRecorder.WhenBehind.DROP : JournalRecorder.WhenBehind.WAIT);
         }
 
         @Override
         public String toString() {
-            return outputs + ":" + who + (drop ? ":drop" : "") + (memory != 16L << 20 ? ":" + (memory >> 20) : "");
+            return outputs + ":" + who + (drop ? ":drop" : "") + (inline ? ":inline" : "")
+                    + (memory != 16L << 20 ? ":" + (memory >> 20) : "");
         }
     }
 
@@ -219,9 +225,17 @@ public final class JournalCost {
             List<Result> rs = e.getValue();
             double medB = median(rs, Result::mbps);
             double ratio = medB / medA;
+            // each B over the A of its round: what a slow drift of the machine's load leaves alone
+            List<Result> paired = new ArrayList<>();
+            for (int i = 0; i < rs.size(); i++) {
+                double r = rs.get(i).mbps() / a.get(i).mbps();
+                paired.add(new Result(r, Double.NaN, Map.of(), Double.NaN, Double.NaN, Double.NaN, 0, ""));
+            }
+            double pairedRatio = median(paired, Result::mbps);
             System.out.printf(
                     Locale.ROOT,
-                    "B %s: median %.1f MB/s, B/A = %.3f (cost %.1f%%, goal %s); CPU per GB B/A = %.2f, added per"
+                    "B %s: median %.1f MB/s, B/A = %.3f (cost %.1f%%, goal %s; median of the rounds' B/A %.3f);"
+                            + " CPU per GB B/A = %.2f, added per"
                             + " GB: %s; %.0f page faults per GB; %.3f journal bytes per byte sent; %.2f entries per"
                             + " message%n",
                     e.getKey(),
@@ -229,6 +243,7 @@ public final class JournalCost {
                     ratio,
                     100 * (1 - ratio),
                     ratio >= 0.9 ? "held" : "not held",
+                    pairedRatio,
                     median(rs, Result::cpuPerGb) / cpuA,
                     groups(rs, a),
                     median(rs, Result::faultsPerGb),
