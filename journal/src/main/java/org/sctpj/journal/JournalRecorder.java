@@ -50,8 +50,9 @@ import org.sctpj.stack.icmp.IcmpReport;
  * the journal's pace; {@link WhenBehind#DROP} drops the batch, counts it ({@link
  * #droppedEntries()}) and marks the place with a {@link Kind#GAP} entry, at which a replay stops
  * and reports the journal incomplete. {@link Builder#headersOnly} keeps only the chunk headers of
- * DATA (the message bytes are left out): smaller and cheaper, but such a journal can be inspected
- * and exported, not replayed. What is still in memory when the process dies is lost: the journal
+ * DATA (the message bytes are left out): about a fiftieth of the bytes, and such a journal still
+ * replays, with zeros for the user data ({@link Replay}). What is still in memory when the process
+ * dies is lost: the journal
  * then ends without its {@link Kind#CLOSED} entry, and a replay says it was cut. If the writer
  * thread fails, recording stops (the endpoint goes on).
  *
@@ -388,7 +389,13 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return this;
         }
 
-        /** Record DATA chunk headers and message lengths without the user's bytes (not replayable). */
+        /**
+         * Record DATA chunk headers and message lengths without the user's bytes, and packets with
+         * their checksums as 0 (they covered those bytes). Such a journal is about a fiftieth of a
+         * full one; it can be inspected, exported (user data as zeros) and replayed with zeros for
+         * the user data, outputs compared over their headers and lengths ({@link Replay}), except
+         * for an association that authenticates DATA with SCTP-AUTH. Off by default.
+         */
         public Builder headersOnly(boolean on) {
             this.headersOnly = on;
             return this;

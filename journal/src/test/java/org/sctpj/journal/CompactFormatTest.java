@@ -177,6 +177,34 @@ class CompactFormatTest {
     }
 
     @Test
+    void theRecorderMovesNoBufferItIsGiven() throws IOException {
+        // CoreJournal: the endpoint hands over its own buffers, not copies
+        for (int mode = 0; mode < 3; mode++) {
+            boolean headers = mode == 1;
+            boolean digests = mode != 2;
+            try (JournalRecorder rec = JournalRecorder.builder(tmp.resolve("m" + mode))
+                    .headersOnly(headers)
+                    .digestOutputs(digests)
+                    .open()) {
+                InetAddress a = InetAddress.getByName("10.0.0.1");
+                rec.created(1, List.of(a), SctpOptions.DEFAULTS, 0);
+                SplittableRandom rnd = new SplittableRandom(mode);
+                for (int i = 0; i < 200; i++) {
+                    byte[] p = packet(rnd, i);
+                    ByteBuffer b = ByteBuffer.allocateDirect(p.length + 8).position(3);
+                    b.put(p).limit(3 + p.length).position(3);
+                    rec.packetIn(b, a, a, 0, i);
+                    rec.transmit(b, a, a, 1500, i);
+                    rec.send(new AssociationId(1), SendInfo.DEFAULT, b, i, false);
+                    rec.message(new AssociationId(1), 0, 0, false, b);
+                    assertEquals(3, b.position(), "position, mode " + mode);
+                    assertEquals(3 + p.length, b.limit(), "limit, mode " + mode);
+                }
+            }
+        }
+    }
+
+    @Test
     void aRecordedRunTakesFewerBytesThanInFormat2() throws IOException {
         for (boolean headers : new boolean[] {false, true}) {
             SimulatedRun r = new SimulatedRun(tmp.resolve("a" + headers), tmp.resolve("z" + headers));

@@ -17,7 +17,9 @@ import org.sctpj.stack.icmp.IcmpReport;
  * draw. Every method runs on the endpoint's owner thread, inside the endpoint call it reports,
  * before the call's work for inputs and as each output leaves for outputs; it must not call the
  * endpoint. An implementation must not throw: an exception would be thrown out of the endpoint
- * call. The interface does no I/O itself; the core calls it only when one is installed (one null
+ * call. The buffers it is given are the endpoint's own or its caller's (no copy is made for the
+ * journal): it reads them from position to limit and must neither keep them nor move their
+ * position or limit. The interface does no I/O itself; the core calls it only when one is installed (one null
  * check per call otherwise).
  */
 public interface CoreJournal {
