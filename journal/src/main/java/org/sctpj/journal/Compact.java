@@ -22,9 +22,9 @@ import org.sctpj.stack.SctpEvent;
  * <ul>
  *   <li>times as the difference to the previous entry's (0 for the entries of one call);
  *   <li>as a flag, when they are the same as before: the addresses of a packet in or out, the
- *       buffer room of a poll, the {@code SendInfo} of a send, the association of a send, message,
- *       send-space event or figure;
- *   <li>packet and message lengths as the difference to the previous one;
+ *       buffer room of a poll, the {@code SendInfo} of a send, the association of a send,
+ *       send-space event or figure, the association, stream and PPID of a message;
+ *   <li>packet, message and send lengths as the difference to the previous one;
  *   <li>class and enum names of events by number after their first use ({@link Codec.Names});
  *       integers, lengths and counts as varints;
  *   <li>the headers of a packet (the common header and each chunk, DATA and I-DATA chunks cut to
@@ -58,10 +58,12 @@ final class Compact {
     static final int SAME_INFO = 2;
     /** Flag (SEND): the message bytes follow (not headers only). */
     static final int BYTES = 4;
-    /** Flag (SEND, MESSAGE, FREED, a send-space EVENT): the association of the previous such entry. */
+    /** Flag (SEND, FREED, a send-space EVENT): the association of the previous such entry. */
     static final int SAME_ASSOCIATION = 8;
     /** Flag (EVENT): a SendSpaceAvailable event, stored as {@code [association][zigzag free bytes]}. */
     static final int SEND_SPACE = 2;
+    /** Flag (MESSAGE): the association, stream and PPID of the previous MESSAGE. */
+    static final int SAME_STREAM = 8;
     /** Flag (MESSAGE): unordered; the payload form is in {@code (flags >> 1) & 3}. */
     static final int UNORDERED = 1;
     /** MESSAGE payload forms. */
@@ -107,8 +109,13 @@ final class Compact {
         int room = Integer.MIN_VALUE;
         /** The association of the previous SEND, MESSAGE, FREED or send-space EVENT; -1 for none. */
         long association = -1;
-        /** The previous message's length. */
+        /** The previous message's length, association, stream and PPID; the previous send's length. */
         int messageLength;
+
+        long messageAssociation = -1;
+        int messageStream;
+        int messagePpid;
+        int sendLength;
 
         final Reference in = new Reference();
         final Reference out = new Reference();
@@ -124,6 +131,8 @@ final class Compact {
             room = Integer.MIN_VALUE;
             association = -1;
             messageLength = 0;
+            messageAssociation = -1;
+            sendLength = 0;
             in.n = 0;
             in.length = 0;
             out.n = 0;
@@ -413,7 +422,11 @@ final class Compact {
                     throw new IllegalArgumentException("the previous SendInfo, but none came before");
                 }
                 out.raw(st.infoBytes, 0, st.infoBytes.length);
-                int length = in.count();
+                int length = st.sendLength + in.zigzag32();
+                if (length < 0) {
+                    throw new IllegalArgumentException("a message of " + length + " bytes");
+                }
+                st.sendLength = length;
                 out.i32(length);
                 if ((flags & BYTES) != 0) {
                     out.i32(length);
@@ -432,9 +445,16 @@ final class Compact {
                 }
             }
             case MESSAGE -> {
-                out.i32(st.association(in, flags));
-                out.i32((int) in.varint());
-                out.i32((int) in.varint());
+                if ((flags & SAME_STREAM) == 0) {
+                    st.messageAssociation = in.varint();
+                    st.messageStream = (int) in.varint();
+                    st.messagePpid = (int) in.varint();
+                } else if (st.messageAssociation < 0) {
+                    throw new IllegalArgumentException("the previous message's stream, but none came before");
+                }
+                out.i32((int) st.messageAssociation);
+                out.i32(st.messageStream);
+                out.i32(st.messagePpid);
                 out.u8((flags & UNORDERED) != 0 ? 1 : 0);
                 int length = st.messageLength + in.zigzag32();
                 if (length < 0) {

@@ -780,8 +780,8 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
 
     /**
      * SEND: {@code [varint association unless SAME_ASSOCIATION][SendInfo as a compact value unless
-     * SAME_INFO][varint length][the message unless headers only (flag BYTES)]}; flag NESTED for a
-     * call from a callback.
+     * SAME_INFO][zigzag length - the previous send's][the message unless headers only (flag
+     * BYTES)]}; flag NESTED for a call from a callback.
      */
     @Override
     public synchronized void send(AssociationId id, SendInfo info, ByteBuffer data, long now, boolean nested) {
@@ -799,7 +799,8 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             Codec.writeCompact(batch, info, state.names);
             state.info = info;
         }
-        batch.varint(length);
+        batch.zigzag32(length - state.sendLength);
+        state.sendLength = length;
         if (!headersOnly) {
             f |= Compact.BYTES;
             batch.raw(data);
@@ -904,9 +905,9 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     }
 
     /**
-     * MESSAGE: {@code [varint association unless SAME_ASSOCIATION][varint stream][varint ppid][zigzag
-     * length - the previous message's][payload]}, the payload nothing (headers only), its CRC32c as
-     * an i32 (outputs by digest) or the bytes, as the flags say; flag UNORDERED.
+     * MESSAGE: {@code [varint association, stream, PPID unless SAME_STREAM][zigzag length - the
+     * previous message's][payload]}, the payload nothing (headers only), its CRC32c as an i32
+     * (outputs by digest) or the bytes, as the flags say; flag UNORDERED.
      */
     @Override
     public synchronized void message(AssociationId id, int streamId, int ppid, boolean unordered, ByteBuffer data) {
@@ -916,9 +917,19 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         int length = data.remaining();
         boolean whole = !headersOnly && !digestOutputs;
         begin(Kind.MESSAGE, now, 0);
-        int f = state.association(batch, id);
-        batch.varint(streamId & 0xFFFFFFFFL);
-        batch.varint(ppid & 0xFFFFFFFFL);
+        int f;
+        long association = id.value() & 0xFFFFFFFFL;
+        if (association == state.messageAssociation && streamId == state.messageStream && ppid == state.messagePpid) {
+            f = Compact.SAME_STREAM;
+        } else {
+            f = 0;
+            batch.varint(association);
+            batch.varint(streamId & 0xFFFFFFFFL);
+            batch.varint(ppid & 0xFFFFFFFFL);
+            state.messageAssociation = association;
+            state.messageStream = streamId;
+            state.messagePpid = ppid;
+        }
         batch.zigzag32(length - state.messageLength);
         state.messageLength = length;
         int form;
