@@ -29,7 +29,7 @@ import org.sctpj.stack.icmp.IcmpReport;
  * of the recording thread (as the stack thread would spend it) and of the recorder's writer thread
  * (Chronicle's part) per message, with their minor page faults. CPU time, not elapsed time: the
  * figures hold on a loaded machine. The calls are made the same way on a journal that does nothing
- * (the baseline, subtracted).
+ * (the baseline, subtracted). Every configuration runs once uncounted first (JIT).
  *
  * <pre>
  * java $CHRONICLE_FLAGS -cp bench/target/benchmarks.jar org.sctpj.bench.core.JournalRecordCost \
@@ -79,6 +79,11 @@ public final class JournalRecordCost {
                 random ? "random" : "zeros",
                 rounds,
                 loadAverage());
+        for (String side : List.of("sender", "receiver")) { // warm-up (JIT), not counted
+            for (String mode : List.of("none", "headers", "digests", "full")) {
+                run(side, mode, Math.max(1, messages / 4), pool, dir.resolve("warm"), memory);
+            }
+        }
         for (String side : List.of("sender", "receiver")) {
             double base = Double.NaN;
             for (String mode : List.of("none", "headers", "digests", "full")) {
