@@ -14,7 +14,9 @@ import java.util.SplittableRandom;
  * What it costs this machine to write fresh bytes to a file through a memory mapping, as Chronicle
  * Queue does for every journal batch, against writing them with {@code write(2)}: {@code SIZE} MiB
  * in 64 KiB blocks into a new file in {@code DIR}, through 64 MiB mappings ({@code mmap}) or a
- * {@link FileChannel} ({@code write}), three times, each time into a new file. Prints the calling
+ * {@link FileChannel} ({@code write}), and through mappings of a file whose pages were written with
+ * zeros first (not counted) and are touched by a read every 64 KiB before they are written ({@code
+ * prefilled}), three times each, each time into a new file. Prints the calling
  * thread's user and system CPU seconds and minor page faults per GB (from {@code
  * /proc/thread-self/stat}).
  *
@@ -23,6 +25,9 @@ import java.util.SplittableRandom;
 public final class MappedWriteCost {
 
     private MappedWriteCost() {}
+
+    /** Keeps the reads of the prefilled mode. */
+    static long touched;
 
     /** Runs both ways; see the class comment. */
     public static void main(String[] args) throws IOException {
@@ -33,9 +38,20 @@ public final class MappedWriteCost {
         ByteBuffer direct = ByteBuffer.allocateDirect(block.length);
         Path file = dir.resolve("sctpj-mapped-write-cost.bin");
         System.out.printf(Locale.ROOT, "%d MiB in 64 KiB blocks to %s, load average %s%n", size >> 20, dir, load());
-        for (String how : new String[] {"mmap", "write"}) {
+        for (String how : new String[] {"mmap", "write", "prefilled"}) {
             for (int rep = 0; rep < 3; rep++) {
                 Files.deleteIfExists(file);
+                if (how.equals("prefilled")) { // the page cache filled ahead, not counted
+                    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+                        for (long off = 0; off < size; off += zeros.capacity()) {
+                            zeros.clear();
+                            while (zeros.hasRemaining()) {
+                                ch.write(zeros, off + zeros.position());
+                            }
+                        }
+                    }
+                }
                 long[] s0 = stat();
                 try (FileChannel ch = FileChannel.open(
                         file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -52,6 +68,13 @@ public final class MappedWriteCost {
                         for (long base = 0; base < size; base += chunk) {
                             MappedByteBuffer m =
                                     ch.map(FileChannel.MapMode.READ_WRITE, base, Math.min(chunk, size - base));
+                            if (how.equals("prefilled")) { // a read every 64 KiB maps 16 pages at once
+                                long sum = 0;
+                                for (int off = 0; off < m.capacity(); off += 65536) {
+                                    sum += m.get(off);
+                                }
+                                touched += sum;
+                            }
                             for (int off = 0; off + block.length <= m.capacity(); off += block.length) {
                                 m.put(off, block);
                             }
