@@ -65,6 +65,21 @@ final class Codec {
 
     /** Writes {@code v} with its tag. */
     static void write(Out out, Object v) {
+        write(out, v, null);
+    }
+
+    /**
+     * Writes {@code v} in the compact form of format 3: the same tags as {@link #write(Out,
+     * Object)}, integers as varints, lengths and counts as varints, class and enum names by {@code
+     * names}. {@link #transcode} turns it back into exactly what {@link #write(Out, Object)} writes.
+     */
+    static void writeCompact(Out out, Object v, Names names) {
+        write(out, v, java.util.Objects.requireNonNull(names, "names"));
+    }
+
+    /** Writes {@code v} with its tag: as format 2 has it when {@code names} is null, else compactly. */
+    private static void write(Out out, Object v, Names names) {
+        boolean compact = names != null;
         if (v == null) {
             out.u8(NULL);
         } else if (v instanceof Boolean b) {
@@ -72,69 +87,103 @@ final class Codec {
             out.u8(b ? 1 : 0);
         } else if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
             out.u8(INT);
-            out.i32(((Number) v).intValue());
+            int x = ((Number) v).intValue();
+            if (compact) {
+                out.zigzag32(x);
+            } else {
+                out.i32(x);
+            }
         } else if (v instanceof Long l) {
             out.u8(LONG);
-            out.i64(l);
+            if (compact) {
+                out.zigzag(l);
+            } else {
+                out.i64(l);
+            }
         } else if (v instanceof Double || v instanceof Float) {
             out.u8(DOUBLE);
             out.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
-        } else if (v instanceof String s) {
+        } else if (v instanceof String str) {
             out.u8(STRING);
-            out.string(s);
+            string(out, str, compact);
         } else if (v instanceof byte[] b) {
             out.u8(BYTES);
-            out.bytes(b, 0, b.length);
+            count(out, b.length, compact);
+            out.raw(b, 0, b.length);
         } else if (v instanceof int[] a) {
             out.u8(INTS);
-            out.i32(a.length);
+            count(out, a.length, compact);
             for (int x : a) {
-                out.i32(x);
+                if (compact) {
+                    out.zigzag32(x);
+                } else {
+                    out.i32(x);
+                }
             }
         } else if (v instanceof InetAddress a) {
             out.u8(ADDRESS);
             out.address(a);
         } else if (v instanceof Enum<?> e) {
             out.u8(ENUM);
-            out.string(e.getDeclaringClass().getName());
-            out.string(e.name());
+            name(out, e.getDeclaringClass(), e.getDeclaringClass().getName(), names);
+            name(out, e, e.name(), names);
         } else if (v instanceof Duration d) {
             out.u8(DURATION);
-            out.i64(d.getSeconds());
-            out.i32(d.getNano());
+            if (compact) {
+                out.zigzag(d.getSeconds());
+                out.varint(d.getNano());
+            } else {
+                out.i64(d.getSeconds());
+                out.i32(d.getNano());
+            }
         } else if (v instanceof Optional<?> o) {
             out.u8(OPTIONAL);
-            write(out, o.orElse(null));
+            write(out, o.orElse(null), names);
         } else if (v instanceof OptionalLong o) {
             out.u8(OPTIONAL_LONG);
             out.u8(o.isPresent() ? 1 : 0);
-            out.i64(o.orElse(0));
+            if (compact) {
+                out.zigzag(o.orElse(0));
+            } else {
+                out.i64(o.orElse(0));
+            }
         } else if (v instanceof List<?> l) {
             out.u8(LIST);
-            out.i32(l.size());
+            count(out, l.size(), compact);
             for (Object x : l) {
-                write(out, x);
+                write(out, x, names);
             }
-        } else if (v instanceof Set<?> s) {
+        } else if (v instanceof Set<?> set) {
+            out.u8(SET);
+            if (compact) { // in any order: transcode sorts, as the format 2 form is
+                out.varint(set.size());
+                for (Object x : set) {
+                    write(out, x, names);
+                }
+                return;
+            }
             List<byte[]> parts = new ArrayList<>();
-            for (Object x : s) {
+            for (Object x : set) {
                 Out o = new Out(32);
-                write(o, x);
+                write(o, x, null);
                 parts.add(o.toArray());
             }
             parts.sort(Arrays::compare);
-            out.u8(SET);
             out.i32(parts.size());
             for (byte[] p : parts) {
                 out.raw(p, 0, p.length);
             }
         } else if (v instanceof CongestionControllerFactory f && congestionName(f) != null) {
             out.u8(CONGESTION);
-            out.string(congestionName(f));
+            name(out, null, congestionName(f), names);
         } else if (v instanceof Record r) {
             RecordShape shape = SHAPES.get(r.getClass());
             out.u8(RECORD);
-            out.raw(shape.name, 0, shape.name.length);
+            if (compact) {
+                names.write(out, r.getClass(), r.getClass().getName());
+            } else {
+                out.raw(shape.name, 0, shape.name.length);
+            }
             out.u8(shape.accessors.length);
             for (java.lang.invoke.MethodHandle h : shape.accessors) {
                 Object x;
@@ -143,14 +192,36 @@ final class Codec {
                 } catch (Throwable e) {
                     x = "unreadable: " + e;
                 }
-                write(out, x);
+                write(out, x, names);
             }
-        } else if (rebuildable(v.getClass())) {
-            out.u8(INSTANCE);
-            out.string(v.getClass().getName());
         } else {
-            out.u8(OPAQUE);
-            out.string(v.getClass().getName());
+            out.u8(rebuildable(v.getClass()) ? INSTANCE : OPAQUE);
+            name(out, null, v.getClass().getName(), names);
+        }
+    }
+
+    private static void string(Out out, String s, boolean compact) {
+        if (compact) {
+            out.shortString(s);
+        } else {
+            out.string(s);
+        }
+    }
+
+    private static void count(Out out, int n, boolean compact) {
+        if (compact) {
+            out.varint(n);
+        } else {
+            out.i32(n);
+        }
+    }
+
+    /** A class or enum name: in full (format 2) or through {@code names} (kept by {@code key}). */
+    private static void name(Out out, Object key, String name, Names names) {
+        if (names == null) {
+            out.string(name);
+        } else {
+            names.write(out, key, name);
         }
     }
 
@@ -200,95 +271,6 @@ final class Codec {
                 throw new IllegalArgumentException("name " + id + " at " + (in.position() - 1) + " was never written");
             }
             return read.get(id - 1);
-        }
-    }
-
-    /**
-     * Writes {@code v} in the compact form of format 3: the same tags as {@link #write}, integers as
-     * varints, lengths and counts as varints, class and enum names by {@code names}. {@link
-     * #transcode} turns it back into exactly what {@link #write} writes.
-     */
-    static void writeCompact(Out out, Object v, Names names) {
-        if (v == null) {
-            out.u8(NULL);
-        } else if (v instanceof Boolean b) {
-            out.u8(BOOL);
-            out.u8(b ? 1 : 0);
-        } else if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
-            out.u8(INT);
-            out.zigzag32(((Number) v).intValue());
-        } else if (v instanceof Long l) {
-            out.u8(LONG);
-            out.zigzag(l);
-        } else if (v instanceof Double || v instanceof Float) {
-            out.u8(DOUBLE);
-            out.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
-        } else if (v instanceof String str) {
-            out.u8(STRING);
-            out.shortString(str);
-        } else if (v instanceof byte[] b) {
-            out.u8(BYTES);
-            out.varint(b.length);
-            out.raw(b, 0, b.length);
-        } else if (v instanceof int[] a) {
-            out.u8(INTS);
-            out.varint(a.length);
-            for (int x : a) {
-                out.zigzag32(x);
-            }
-        } else if (v instanceof InetAddress a) {
-            out.u8(ADDRESS);
-            out.address(a);
-        } else if (v instanceof Enum<?> e) {
-            out.u8(ENUM);
-            names.write(out, e.getDeclaringClass(), e.getDeclaringClass().getName());
-            names.write(out, e, e.name());
-        } else if (v instanceof Duration d) {
-            out.u8(DURATION);
-            out.zigzag(d.getSeconds());
-            out.varint(d.getNano());
-        } else if (v instanceof Optional<?> o) {
-            out.u8(OPTIONAL);
-            writeCompact(out, o.orElse(null), names);
-        } else if (v instanceof OptionalLong o) {
-            out.u8(OPTIONAL_LONG);
-            out.u8(o.isPresent() ? 1 : 0);
-            out.zigzag(o.orElse(0));
-        } else if (v instanceof List<?> l) {
-            out.u8(LIST);
-            out.varint(l.size());
-            for (Object x : l) {
-                writeCompact(out, x, names);
-            }
-        } else if (v instanceof Set<?> set) {
-            out.u8(SET); // in any order: transcode sorts, as write does
-            out.varint(set.size());
-            for (Object x : set) {
-                writeCompact(out, x, names);
-            }
-        } else if (v instanceof CongestionControllerFactory f && congestionName(f) != null) {
-            out.u8(CONGESTION);
-            names.write(out, null, congestionName(f));
-        } else if (v instanceof Record r) {
-            RecordShape shape = SHAPES.get(r.getClass());
-            out.u8(RECORD);
-            names.write(out, r.getClass(), r.getClass().getName());
-            out.u8(shape.accessors.length);
-            for (java.lang.invoke.MethodHandle h : shape.accessors) {
-                Object x;
-                try {
-                    x = (Object) h.invokeExact((Object) r);
-                } catch (Throwable e) {
-                    x = "unreadable: " + e;
-                }
-                writeCompact(out, x, names);
-            }
-        } else if (rebuildable(v.getClass())) {
-            out.u8(INSTANCE);
-            names.write(out, null, v.getClass().getName());
-        } else {
-            out.u8(OPAQUE);
-            names.write(out, null, v.getClass().getName());
         }
     }
 

@@ -298,7 +298,7 @@ public final class JournalCost {
         System.out.print(r.kinds());
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).strip();
         } catch (IOException e) {
@@ -532,7 +532,7 @@ public final class JournalCost {
     }
 
     /** The fields of a {@code stat} line after the command name: [0] is the state (field 3). */
-    private static String[] statFields(String stat) {
+    static String[] statFields(String stat) {
         return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
     }
 
@@ -553,7 +553,7 @@ public final class JournalCost {
         return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 
-    private static void delete(Path dir) throws IOException {
+    static void delete(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

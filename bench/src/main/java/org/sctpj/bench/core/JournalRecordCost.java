@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -78,7 +77,7 @@ public final class JournalRecordCost {
                 SIZE,
                 random ? "random" : "zeros",
                 rounds,
-                loadAverage());
+                JournalCost.loadAverage());
         for (String side : List.of("sender", "receiver")) { // warm-up (JIT), not counted
             for (String mode : List.of("none", "headers", "digests", "full")) {
                 run(side, mode, Math.max(1, messages / 4), pool, dir.resolve("warm"), memory);
@@ -112,13 +111,13 @@ public final class JournalRecordCost {
                         median(r, 4));
             }
         }
-        System.out.println("load average at the end: " + loadAverage());
+        System.out.println("load average at the end: " + JournalCost.loadAverage());
     }
 
     /** {recording thread ns, its faults, writer ns, writer faults, bytes} per message. */
     private static double[] run(String side, String mode, int messages, byte[] pool, Path dir, long memory)
             throws Exception {
-        delete(dir);
+        JournalCost.delete(dir);
         JournalRecorder rec = mode.equals("none")
                 ? null
                 : JournalRecorder.builder(dir)
@@ -197,7 +196,7 @@ public final class JournalRecordCost {
         if (rec != null) {
             rec.close();
         }
-        delete(dir);
+        JournalCost.delete(dir);
         return new double[] {
             (c1 - c0) / (double) messages,
             (f1 - f0) / (double) messages,
@@ -261,8 +260,7 @@ public final class JournalRecordCost {
 
     /** The calling thread's minor page faults so far. */
     private static long faults() throws IOException {
-        String s = Files.readString(Path.of("/proc/thread-self/stat"));
-        return Long.parseLong(s.substring(s.lastIndexOf(')') + 2).split(" ")[7]);
+        return Long.parseLong(JournalCost.statFields(Files.readString(Path.of("/proc/thread-self/stat")))[7]);
     }
 
     /** {clock ticks, minor faults} of the journal writer threads alive now. */
@@ -275,7 +273,7 @@ public final class JournalRecordCost {
                     if (!st.substring(st.indexOf('(') + 1, st.lastIndexOf(')')).startsWith("sctpj-journal")) {
                         continue;
                     }
-                    String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
+                    String[] f = JournalCost.statFields(st);
                     r[0] += Long.parseLong(f[11]) + Long.parseLong(f[12]);
                     r[1] += Long.parseLong(f[7]);
                 } catch (IOException | RuntimeException gone) {
@@ -293,24 +291,5 @@ public final class JournalRecordCost {
         }
         java.util.Arrays.sort(x);
         return x.length % 2 == 1 ? x[x.length / 2] : (x[x.length / 2 - 1] + x[x.length / 2]) / 2;
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).strip();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }
