@@ -33,8 +33,9 @@ import org.sctpj.stack.icmp.IcmpReport;
  *
  * <h2>Cost on the endpoint's thread</h2>
  *
- * Each entry is encoded into the current batch buffer, preallocated (a copy of each packet and
- * message, a few dozen bytes of framing; no allocation). A batch is handed, when it reaches {@link
+ * Each entry is encoded compactly ({@link Compact}: a few bytes of framing and headers, plus a
+ * copy of the user data recorded) into the current batch buffer, preallocated (no allocation). A
+ * batch is handed, when it reaches {@link
  * Builder#batchBytes} (64 KiB) or holds entries older than {@link Builder#batchNanos} (10 ms) of the
  * endpoint's clock, and on {@link #flush()} and {@link #close()}, through a lock-free ring to the
  * recorder's writer thread, which writes it to the queue as one excerpt: Chronicle's work (its

@@ -32,7 +32,7 @@ import org.sctpj.stack.icmp.IcmpReport;
  *
  * <pre>
  * java $CHRONICLE_FLAGS -cp bench/target/benchmarks.jar org.sctpj.bench.core.JournalRecordCost \
- *     [--messages 2000000] [--rounds 3] [--dir /dev/shm/jrc] [--random] [--only sender|receiver:MODE] [--memory MIB]
+ *     [--messages 2000000] [--rounds 3] [--dir /dev/shm/jrc] [--random] [--only sender|receiver:MODE] [--memory MIB] [--batch KIB]
  * </pre>
  */
 public final class JournalRecordCost {
@@ -48,6 +48,7 @@ public final class JournalRecordCost {
         boolean random = false;
         String only = null;
         long memory = 16L << 20;
+        int batch = 64 << 10;
         Path dir = Path.of("/dev/shm/jrc");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -57,9 +58,10 @@ public final class JournalRecordCost {
                 case "--random" -> random = true;
                 case "--only" -> only = args[++i];
                 case "--memory" -> memory = Long.parseLong(args[++i]) << 20;
+                case "--batch" -> batch = Integer.parseInt(args[++i]) << 10;
                 default -> {
                     System.err.println("unknown option " + args[i]
-                            + ": --messages N --rounds N --dir DIR --random --only SIDE:MODE --memory MIB");
+                            + ": --messages N --rounds N --dir DIR --random --only SIDE:MODE --memory MIB --batch KIB");
                     System.exit(2);
                 }
             }
@@ -80,7 +82,7 @@ public final class JournalRecordCost {
                 JournalCost.loadAverage());
         for (String side : List.of("sender", "receiver")) { // warm-up (JIT), not counted
             for (String mode : List.of("none", "headers", "digests", "full")) {
-                run(side, mode, Math.max(1, messages / 4), pool, dir.resolve("warm"), memory);
+                run(side, mode, Math.max(1, messages / 4), pool, dir.resolve("warm"), memory, batch);
             }
         }
         for (String side : List.of("sender", "receiver")) {
@@ -91,7 +93,7 @@ public final class JournalRecordCost {
                 }
                 double[][] r = new double[rounds][];
                 for (int k = 0; k < rounds; k++) {
-                    r[k] = run(side, mode, messages, pool, dir.resolve(side + "-" + mode + "-" + k), memory);
+                    r[k] = run(side, mode, messages, pool, dir.resolve(side + "-" + mode + "-" + k), memory, batch);
                 }
                 double rec = median(r, 0);
                 if (mode.equals("none")) {
@@ -115,7 +117,7 @@ public final class JournalRecordCost {
     }
 
     /** {recording thread ns, its faults, writer ns, writer faults, bytes} per message. */
-    private static double[] run(String side, String mode, int messages, byte[] pool, Path dir, long memory)
+    private static double[] run(String side, String mode, int messages, byte[] pool, Path dir, long memory, int batch)
             throws Exception {
         JournalCost.delete(dir);
         JournalRecorder rec = mode.equals("none")
@@ -124,6 +126,7 @@ public final class JournalRecordCost {
                         .headersOnly(mode.equals("headers"))
                         .digestOutputs(!mode.equals("full"))
                         .memoryBytes(memory)
+                        .batchBytes(batch)
                         .open();
         CoreJournal j = rec != null ? rec : new Nothing();
         InetAddress a = InetAddress.getByName("127.0.0.1");
