@@ -952,6 +952,9 @@ public final class Endpoint {
         int n = packet.remaining();
         if (n >= SctpPacket.HEADER_LENGTH && !Crc32c.verify(packet, packet.position(), n)) {
             stats.badChecksum++;
+            if (journal != null) {
+                journal.badChecksum();
+            }
             return;
         }
         Parsed<InboundPacket> framed = inbound.frame(packet, from, to);
@@ -1313,7 +1316,7 @@ public final class Endpoint {
         if (d == null) {
             journal.noTransmit(room, now);
         } else {
-            journal.transmit(out.duplicate(), transmitSource, d, room, now);
+            journal.transmit(out, transmitSource, d, room, now);
         }
         return d;
     }
@@ -1678,7 +1681,7 @@ public final class Endpoint {
 
         @Override
         public void onMessage(AssociationId association, int streamId, int ppid, boolean unordered, ByteBuffer data) {
-            journal.message(association, streamId, ppid, unordered, data.duplicate());
+            journal.message(association, streamId, ppid, unordered, data);
             target.onMessage(association, streamId, ppid, unordered, data);
         }
     }
