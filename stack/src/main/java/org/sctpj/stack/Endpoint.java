@@ -173,6 +173,10 @@ public final class Endpoint {
     private Schedule.Entry lastAssoc;
     private AddressPolicy policy;
     private int nextId = 1;
+    /** Shards of the endpoint this one is (see {@link #shard}): ids and tags keep to its class. */
+    private int shards = 1;
+
+    private int shardIndex;
     /** The recorder of every input and output, or null (see {@link CoreJournal}). */
     private final CoreJournal journal;
     /** The time of the last call that carried one, for journal entries of calls without. */
@@ -322,7 +326,7 @@ public final class Endpoint {
                         + existing.a.id() + "): use it, or shut it down first");
             }
         }
-        AssociationId id = new AssociationId(nextId++);
+        AssociationId id = newId();
         call(() -> added(Association.connect(host, id, opts, peerPort, peers, now)));
         return id;
     }
@@ -1200,7 +1204,7 @@ public final class Endpoint {
             reply(pkt, vtag, AbortChunk.of(true));
             return;
         }
-        AssociationId id = new AssociationId(nextId++);
+        AssociationId id = newId();
         Association a = Association.fromCookie(host, id, options, c, pkt.from(), pkt.to(), now);
         added(a);
         a.handlePacket(pkt, ci + 1, authenticated, now); // chunks bundled after the COOKIE ECHO
@@ -1286,9 +1290,62 @@ public final class Endpoint {
     private int unusedTag() {
         int t;
         do {
-            t = Handshake.randomTag(random);
+            t = newTag();
         } while (byTag.containsKey(t));
         return t;
+    }
+
+    /** A random non-zero tag of this shard's class (see {@link #shard}). */
+    private int newTag() {
+        int t = Handshake.randomTag(random);
+        if (shards == 1) {
+            return t;
+        }
+        while (true) {
+            long u = Integer.toUnsignedLong(t);
+            long v = u - u % shards + shardIndex;
+            if (v > 0xffff_ffffL) {
+                v -= shards;
+            }
+            if (v != 0) {
+                return (int) v;
+            }
+            t = Handshake.randomTag(random);
+        }
+    }
+
+    /** The next association id: of this shard's class (see {@link #shard}). */
+    private AssociationId newId() {
+        AssociationId id = new AssociationId(nextId);
+        nextId += shards;
+        return id;
+    }
+
+    /**
+     * Makes this endpoint shard {@code index} of {@code count} that share one port and one lower
+     * layer, each on its own thread (issue 15): the Verification Tags it chooses for its
+     * associations (RFC 9260 section 5.3.1) are all {@code index} modulo {@code count} (unsigned),
+     * so that a receiver sharing the socket can hand each packet to its shard by the tag alone,
+     * and its association ids are {@code index + 1} modulo {@code count}, so that ids of all shards
+     * differ and say their shard. A tag keeps 32 - log2(count) random bits. Call it right after
+     * construction, before any association exists.
+     *
+     * @throws IllegalArgumentException for a count outside 1..1024 or an index outside 0..count-1
+     * @throws IllegalStateException once an association was made
+     */
+    public void shard(int count, int index) {
+        if (journal != null) {
+            journal.command("shard", journalNow, handingOut, count, index);
+        }
+        if (count < 1 || count > 1024 || index < 0 || index >= count) {
+            throw new IllegalArgumentException("shard " + index + " of " + count + ": count 1..1024, index 0..count-1");
+        }
+        if (nextId != shardIndex + 1) {
+            throw new IllegalStateException("shard the endpoint before its first association");
+        }
+        shards = count;
+        shardIndex = index;
+        nextId = index + 1;
     }
 
     private void reply(InboundPacket pkt, int vtag, Chunk chunk) {
@@ -1857,6 +1914,11 @@ public final class Endpoint {
         @Override
         public Optional<AddressPolicy.Plan> planPaths(List<InetAddress> peers, Optional<InetAddress> keep) {
             return policy == null ? Optional.empty() : Optional.of(policy.plan(peers, keep));
+        }
+
+        @Override
+        public int newTag() {
+            return Endpoint.this.newTag();
         }
 
         @Override

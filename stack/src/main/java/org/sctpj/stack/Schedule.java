@@ -77,17 +77,20 @@ final class Schedule {
             ready.addLast(e);
         }
         deadlineStale(e);
+        if (trackTouched && !e.touchedMark) {
+            e.touchedMark = true;
+            touched.add(e);
+        }
     }
 
-    /** The association's deadline may have changed (it was polled). */
+    /**
+     * The association's deadline may have changed (it was polled: a poll changes no state the
+     * probe reports, so it does not join {@link #touched}, which the end of each call empties).
+     */
     private void deadlineStale(Entry e) {
         if (!e.dirty) {
             e.dirty = true;
             stale.add(e);
-        }
-        if (trackTouched && !e.touchedMark) {
-            e.touchedMark = true;
-            touched.add(e);
         }
     }
 
