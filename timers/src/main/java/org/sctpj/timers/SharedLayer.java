@@ -19,14 +19,15 @@ import org.sctpj.stack.llp.LowerLayer;
  * (k)} is the {@link LowerLayer} shard k's endpoint is registered with.
  *
  * <p>The layer itself is used by one thread at a time, under one lock, as the {@link LowerLayer}
- * contract asks: a shard's {@code send} and {@code flush} take the lock; its {@code receive} first
- * hands over what other shards received for it, then reads the socket itself if the lock is free,
- * giving each packet to the shard {@link Shards#of} names: its own at once, another's copied into
- * that shard's inbox (and that shard woken). Shard 0 is the receiver that blocks in the socket
- * when idle ({@link LowerLayer#await}, with the lock held); a shard that wants the lock meanwhile
- * wakes it first ({@link LowerLayer#wakeup}). The other shards, when idle, wait on their inbox;
- * while busy they read the socket themselves whenever it is free, so shard 0 is not the only one
- * that reads.
+ * contract asks. A shard's {@code send} copies the packet into a burst of its own, which its
+ * {@code flush} hands to the layer under the lock once; its {@code receive} first hands over what
+ * other shards received for it, then reads the socket itself if the lock is free, copying its own
+ * packets aside and each other shard's into that shard's inbox (waking it), as {@link Shards#of}
+ * names them, and works on its own once the lock is free again. When every other shard sleeps,
+ * shard 0 blocks in the socket for all ({@link LowerLayer#await}, with the lock held; a shard that
+ * wants the lock meanwhile wakes it first, {@link LowerLayer#wakeup}); while another is awake, it
+ * reads for all and shard 0 parks at most 100 us at a time. The other shards, when idle, wait on
+ * their inbox.
  *
  * <p>A packet for another shard costs a copy and a hand-over; PERFORMANCE.md ("Scale") has the
  * figures against one shard. The layer is closed when every view is.
@@ -39,6 +40,12 @@ public final class SharedLayer {
     private final AtomicInteger open;
     /** Bytes of a shard's own packets of one read kept without allocation (see {@code View.receive}). */
     private static final int SLAB = 256 << 10;
+
+    /** How long shard 0 parks while another shard is awake (it then reads the socket for it). */
+    private static final long AWAKE_PARK_NANOS = 100_000;
+
+    /** Shards other than 0 parked in their await. */
+    private final AtomicInteger sleeping = new AtomicInteger();
 
     /** Set while shard 0 blocks in the layer's await with the lock held. */
     private volatile boolean awaiting;
@@ -115,22 +122,74 @@ public final class SharedLayer {
             send(sctp, source, destination, 0);
         }
 
+        // A burst of this shard's packets, copied aside until flush() hands it to the layer under
+        // the lock once (one lock per burst rather than per packet: with a lock per packet two
+        // busy shards queued on each other's sends).
+        private final byte[] out = new byte[SLAB];
+        private final ByteBuffer outView = ByteBuffer.wrap(out);
+        private int outUsed;
+        private int outCount;
+        private int[] outEnd = new int[16];
+        private int[] outEcn = new int[16];
+        private InetAddress[] outSource = new InetAddress[16];
+        private InetAddress[] outDestination = new InetAddress[16];
+
         @Override
         public void send(ByteBuffer sctp, InetAddress source, InetAddress destination, int ecn) throws IOException {
-            acquire();
-            try {
-                inner.send(sctp, source, destination, ecn);
-            } finally {
-                lock.unlock();
+            int len = sctp.remaining();
+            if (outUsed + len > SLAB) {
+                flush();
+                if (len > SLAB) {
+                    acquire();
+                    try {
+                        inner.send(sctp, source, destination, ecn);
+                    } finally {
+                        lock.unlock();
+                    }
+                    return;
+                }
             }
+            if (outCount == outEnd.length) {
+                int m = outCount * 2;
+                outEnd = java.util.Arrays.copyOf(outEnd, m);
+                outEcn = java.util.Arrays.copyOf(outEcn, m);
+                outSource = java.util.Arrays.copyOf(outSource, m);
+                outDestination = java.util.Arrays.copyOf(outDestination, m);
+            }
+            sctp.get(sctp.position(), out, outUsed, len);
+            outUsed += len;
+            outEnd[outCount] = outUsed;
+            outEcn[outCount] = ecn;
+            outSource[outCount] = source;
+            outDestination[outCount] = destination;
+            outCount++;
         }
 
         @Override
         public void flush() throws IOException {
+            if (outCount == 0) {
+                return;
+            }
             acquire();
             try {
+                int start = 0;
+                for (int i = 0; i < outCount; i++) {
+                    outView.limit(outEnd[i]).position(start);
+                    start = outEnd[i];
+                    try {
+                        inner.send(outView, outSource[i], outDestination[i], outEcn[i]);
+                    } catch (IOException e) {
+                        if (i == outCount - 1) {
+                            throw e;
+                        }
+                    }
+                    outSource[i] = null;
+                    outDestination[i] = null;
+                }
                 inner.flush();
             } finally {
+                outCount = 0;
+                outUsed = 0;
                 lock.unlock();
             }
         }
@@ -260,11 +319,13 @@ public final class SharedLayer {
 
         @Override
         public void await(long timeoutNanos) throws IOException {
+            flush(); // what this shard holds goes before it sleeps (the LowerLayer contract)
             if (!inbox.isEmpty() || wakeupPending) {
                 wakeupPending = false;
                 return;
             }
-            if (k == 0) {
+            if (k == 0 && sleeping.get() == views.length - 1) {
+                // Every other shard sleeps: shard 0 blocks in the socket, for all of them.
                 lock.lock();
                 try {
                     if (!inbox.isEmpty() || wakeupPending || lock.hasQueuedThreads()) {
@@ -284,12 +345,20 @@ public final class SharedLayer {
                 }
                 return;
             }
+            // Another shard is awake and reads the socket for all (shard 0 among them): wait for
+            // a hand-over, briefly when this is shard 0 (the others may go to sleep meanwhile).
             waiter = Thread.currentThread();
+            if (k != 0) {
+                sleeping.incrementAndGet();
+            }
             try {
                 if (inbox.isEmpty() && !wakeupPending) {
-                    LockSupport.parkNanos(this, timeoutNanos);
+                    LockSupport.parkNanos(this, k == 0 ? Math.min(timeoutNanos, AWAKE_PARK_NANOS) : timeoutNanos);
                 }
             } finally {
+                if (k != 0) {
+                    sleeping.decrementAndGet();
+                }
                 waiter = null;
                 wakeupPending = false;
             }
@@ -321,6 +390,11 @@ public final class SharedLayer {
         public void close() throws IOException {
             if (closed) {
                 return;
+            }
+            try {
+                flush();
+            } catch (IOException e) {
+                // closing anyway
             }
             closed = true;
             inbox.clear();
