@@ -96,10 +96,20 @@ public final class SharedLayer {
         if (lock.tryLock()) {
             return;
         }
-        if (awaiting) {
-            inner.wakeup();
+        try {
+            // Asked again every 50 us: shard 0 may go to block in the socket just after a look.
+            while (true) {
+                if (awaiting) {
+                    inner.wakeup();
+                }
+                if (lock.tryLock(50, java.util.concurrent.TimeUnit.MICROSECONDS)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            lock.lock();
         }
-        lock.lock();
     }
 
     /** A packet or ICMP report received by one shard for another. */
@@ -204,10 +214,16 @@ public final class SharedLayer {
             }
             if (n < max && lock.tryLock()) {
                 // Read under the lock, copying this shard's packets aside too, so that the lock is
-                // free again while this shard works on them (the others may send meanwhile).
+                // free again while this shard works on them (the others may send meanwhile). What
+                // other shards handed over is taken first, under the same lock: they read it before
+                // this read (a hand-over happens under the lock), so the shard sees its packets in
+                // the order the socket gave them.
                 try {
                     ownCount = 0;
                     slabUsed = 0;
+                    while ((p = inbox.poll()) != null) {
+                        own[nextOwn()] = p;
+                    }
                     inner.receive(this, max - n);
                 } finally {
                     lock.unlock();
@@ -333,7 +349,9 @@ public final class SharedLayer {
                     }
                     awaiting = true;
                     try {
-                        if (!lock.hasQueuedThreads()) {
+                        // Checked again after awaiting is set: a waker sets wakeupPending first,
+                        // then looks at awaiting, so one of the two sees the other.
+                        if (!lock.hasQueuedThreads() && !wakeupPending && inbox.isEmpty()) {
                             inner.await(timeoutNanos);
                         }
                     } finally {
@@ -367,8 +385,8 @@ public final class SharedLayer {
         @Override
         public void wakeup() {
             wakeupPending = true;
-            if (k == 0) {
-                inner.wakeup();
+            if (k == 0 && awaiting) {
+                inner.wakeup(); // only when blocked in the socket: a system call per hand-over otherwise
             }
             Thread t = waiter;
             if (t != null) {
