@@ -91,6 +91,21 @@ public final class SharedLayer {
         }
     }
 
+    /** A call into the layer. */
+    private interface LayerCall {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code call} with the lock held (rare calls: the data path takes the lock itself). */
+    private void withLock(LayerCall call) throws IOException {
+        acquire();
+        try {
+            call.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Takes the lock; wakes shard 0 first if it blocks in the layer with it. */
     private void acquire() {
         if (lock.tryLock()) {
@@ -150,12 +165,7 @@ public final class SharedLayer {
             if (outUsed + len > SLAB) {
                 flush();
                 if (len > SLAB) {
-                    acquire();
-                    try {
-                        inner.send(sctp, source, destination, ecn);
-                    } finally {
-                        lock.unlock();
-                    }
+                    withLock(() -> inner.send(sctp, source, destination, ecn));
                     return;
                 }
             }
@@ -417,33 +427,18 @@ public final class SharedLayer {
             closed = true;
             inbox.clear();
             if (open.decrementAndGet() == 0) {
-                acquire();
-                try {
-                    inner.close();
-                } finally {
-                    lock.unlock();
-                }
+                withLock(inner::close);
             }
         }
 
         @Override
         public void addAddress(InetAddress address) throws IOException {
-            acquire();
-            try {
-                inner.addAddress(address);
-            } finally {
-                lock.unlock();
-            }
+            withLock(() -> inner.addAddress(address));
         }
 
         @Override
         public void removeAddress(InetAddress address) throws IOException {
-            acquire();
-            try {
-                inner.removeAddress(address);
-            } finally {
-                lock.unlock();
-            }
+            withLock(() -> inner.removeAddress(address));
         }
 
         @Override
