@@ -44,7 +44,8 @@ import org.sctpj.timers.StackThread;
 /**
  * A non-blocking SCTP socket with callbacks (the callback API of the source thesis): one endpoint
  * (a port and its local addresses) and its associations, driven by one stack thread of a {@link
- * StackRuntime}. No call blocks on the network.
+ * StackRuntime}, or with its associations spread over several ({@link #open(List, SctpOptions,
+ * LowerLayerFactory, Callbacks)}: shards). No call blocks on the network.
  *
  * <pre>{@code
  * CallbackSocket s = CallbackSocket.open(runtime, SctpOptions.LAN, udpLayers, callbacks);
@@ -59,7 +60,8 @@ import org.sctpj.timers.StackThread;
  * <h2>Threads</h2>
  *
  * Every method may be called from any thread, including from inside a callback. All callbacks
- * run on the socket's stack thread ({@link #stackThread()}); see {@link Callbacks} for when each
+ * run on the socket's stack thread ({@link #stackThread()}; with shards, on the thread of the
+ * association's shard, {@link #shardOf}); see {@link Callbacks} for when each
  * fires.
  *
  * <p>{@link #send} never waits. The protocol core keeps the only account of each association's
