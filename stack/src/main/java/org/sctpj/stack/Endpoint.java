@@ -153,6 +153,11 @@ public final class Endpoint {
     private final Stats stats = new Stats();
     private boolean listening;
     private EventHandler handler;
+    /** Tells the probe what changed in one association (made once: nothing allocated per call). */
+    private final java.util.function.Consumer<Association> reportToProbe = a -> a.report(this.probe);
+
+    private static final java.util.function.Consumer<Association> IGNORE = a -> {};
+
     /** Hears of state changes, timeouts and fast retransmissions (see {@link Probe}); null: none. */
     private Probe probe;
     /** Endpoint calls under way (more than one only if the core called itself, which it does not). */
@@ -896,11 +901,7 @@ public final class Endpoint {
      */
     private void reportToProbe() {
         Probe p = probe;
-        if (p != null && p.enabled()) {
-            schedule.takeTouched(a -> a.report(p));
-        } else {
-            schedule.takeTouched(a -> {});
-        }
+        schedule.takeTouched(p != null && p.enabled() ? reportToProbe : IGNORE);
     }
 
     /**
