@@ -393,6 +393,7 @@ public final class Replay implements EventHandler {
         AssociationId id = n > 0 && a[0] instanceof AssociationId x ? x : null;
         switch (name) {
             case "listen" -> ep.listen((Boolean) a[0]);
+            case "shard" -> ep.shard((Integer) a[0], (Integer) a[1]);
             case "setAddressPolicy" -> ep.setAddressPolicy("none".equals(a[0]) ? null : (AddressPolicy) a[0]);
             case "connect" -> guarded(() -> ep.connect(addresses(a[0]), (Integer) a[1], (SctpOptions) a[2], now));
             case "shutdown" -> guarded(() -> ep.shutdown(id, now));

@@ -182,18 +182,32 @@ final class Core implements Callbacks {
 
     /** Runs {@code task} on the stack thread and waits for its result. */
     <T> T onStack(Supplier<T> task) throws IOException {
-        if (socket.isSocketThread()) {
+        return onStack(null, task);
+    }
+
+    /**
+     * Runs {@code task} on the stack thread of {@code association}'s shard (where its callbacks run,
+     * so that the task sees what they wrote; any of the socket's threads when null) and waits for
+     * its result.
+     */
+    <T> T onStack(AssociationId association, Supplier<T> task) throws IOException {
+        if (association == null ? socket.isSocketThread() : socket.isSocketThread(association)) {
             return task.get();
         }
         CompletableFuture<T> f = new CompletableFuture<>();
+        Runnable run = () -> {
+            try {
+                f.complete(task.get());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        };
         try {
-            socket.execute(() -> {
-                try {
-                    f.complete(task.get());
-                } catch (Throwable t) {
-                    f.completeExceptionally(t);
-                }
-            });
+            if (association == null) {
+                socket.execute(run);
+            } else {
+                socket.execute(association, run);
+            }
         } catch (IllegalStateException e) {
             throw new ClosedChannelException();
         }
@@ -311,7 +325,7 @@ final class Core implements Callbacks {
 
     /** Starts a graceful shutdown (aborts an association still being set up). */
     void shutdown(AssocState a) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             a.localShutdown = true;
             if (a.phase == AssocState.UP || a.phase == AssocState.PEER_SHUTDOWN) {
                 a.phase = AssocState.LOCAL_SHUTDOWN;
@@ -330,7 +344,7 @@ final class Core implements Callbacks {
 
     /** Runs {@code action} with the association's id on the stack thread, unless it has ended. */
     private void ifLive(AssocState a, java.util.function.Consumer<AssociationId> action) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             if (a.phase != AssocState.ENDED && socket.associations().contains(a.id)) {
                 action.accept(a.id);
             }
@@ -350,7 +364,7 @@ final class Core implements Callbacks {
             throw new IllegalArgumentException(
                     peer + " is not an address of the peer (its port is " + a.peerPort + ")");
         }
-        onStack(() -> {
+        onStack(a.id, () -> {
             if (a.phase == AssocState.ENDED || !socket.associations().contains(a.id)) {
                 throw new IllegalStateException("association " + a.id.value() + " has ended");
             }
@@ -384,7 +398,7 @@ final class Core implements Callbacks {
      * Address; SCTP_SET_PEER_PRIMARY_ADDR).
      */
     void setPeerPrimary(AssocState a, InetSocketAddress local) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             if (a.phase == AssocState.ENDED || !socket.associations().contains(a.id)) {
                 throw new IllegalStateException("association " + a.id.value() + " has ended");
             }
@@ -395,18 +409,20 @@ final class Core implements Callbacks {
 
     /** The association's abandoned messages (RFC 7496 section 4.5), or null once it ended. */
     PrStatus prStatus(AssocState a, int streamId) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id)
-                ? (streamId < 0 ? socket.prStatus(a.id) : socket.prStatus(a.id, streamId))
-                : null);
+        return onStack(
+                a.id,
+                () -> socket.associations().contains(a.id)
+                        ? (streamId < 0 ? socket.prStatus(a.id) : socket.prStatus(a.id, streamId))
+                        : null);
     }
 
     AssociationInfo info(AssocState a) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id) ? socket.info(a.id) : null);
+        return onStack(a.id, () -> socket.associations().contains(a.id) ? socket.info(a.id) : null);
     }
 
     /** The association's counters, or null once it ended. */
     org.sctpj.stack.AssociationStats stats(AssocState a) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id) ? socket.stats(a.id) : null);
+        return onStack(a.id, () -> socket.associations().contains(a.id) ? socket.stats(a.id) : null);
     }
 
     // ------------------------------------------------------------------ callbacks (stack thread)
@@ -450,12 +466,12 @@ final class Core implements Callbacks {
 
     /** The association's stream scheduler, or null once it is gone. */
     StreamSchedulerKind streamScheduler(AssocState a) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id) ? socket.streamScheduler(a.id) : null);
+        return onStack(a.id, () -> socket.associations().contains(a.id) ? socket.streamScheduler(a.id) : null);
     }
 
     /** Sets a stream's scheduler value (RFC 8260 section 4.3.3 SCTP_SS_VALUE). */
     void setStreamValue(AssocState a, int streamId, int value) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.setStreamValue(live(a), streamId, value);
             return null;
         });
@@ -463,7 +479,7 @@ final class Core implements Callbacks {
 
     /** A stream's scheduler value. */
     int streamValue(AssocState a, int streamId) throws IOException {
-        return onStack(() -> socket.streamValue(live(a), streamId));
+        return onStack(a.id, () -> socket.streamValue(live(a), streamId));
     }
 
     /** Stack thread: the id of {@code a} while the core has it. */
@@ -765,7 +781,7 @@ final class Core implements Callbacks {
      * {@link CallbackSocket#setAuthKey(org.sctpj.stack.AssociationId, int, byte[])}.
      */
     void authKey(AssocState a, int op, int keyId, byte[] key) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             switch (op) {
                 case 0 -> socket.setAuthKey(a.id, keyId, key);
                 case 1 -> socket.setActiveAuthKey(a.id, keyId);
@@ -778,7 +794,7 @@ final class Core implements Callbacks {
 
     /** Stream reconfiguration of RFC 6525 on the stack thread; see {@link CallbackSocket#resetStreams}. */
     void resetStreams(AssocState a, int[] streams, boolean outgoing, boolean incoming) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.resetStreams(a.id, streams, outgoing, incoming);
             return null;
         });
@@ -786,7 +802,7 @@ final class Core implements Callbacks {
 
     /** See {@link CallbackSocket#resetAssociation}. */
     void resetAssociation(AssocState a) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.resetAssociation(a.id);
             return null;
         });
@@ -794,7 +810,7 @@ final class Core implements Callbacks {
 
     /** See {@link CallbackSocket#addStreams}. */
     void addStreams(AssocState a, int outbound, int inbound) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.addStreams(a.id, outbound, inbound);
             return null;
         });
@@ -803,7 +819,7 @@ final class Core implements Callbacks {
     /** See {@link CallbackSocket#setAcceptedReconfigRequests}. */
     void setAcceptedReconfigRequests(AssocState a, java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds)
             throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.setAcceptedReconfigRequests(a.id, kinds);
             return null;
         });

@@ -339,7 +339,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         Core c = bound();
         AssocState a = mine(association);
         Inbox to = new Inbox(inbox.events);
-        c.onStack(() -> {
+        c.onStack(a.id, () -> {
             a.moveTo(to);
             inbox.moveTo(a, to);
             return null;

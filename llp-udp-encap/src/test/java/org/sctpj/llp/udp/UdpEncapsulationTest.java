@@ -221,6 +221,43 @@ class UdpEncapsulationTest {
     }
 
     @Test
+    void everyPeerBehindOneAddressKeepsItsOwnPort() {
+        // 2,000 peers on one host (a one-to-many server's clients on loopback): each SCTP port
+        // keeps the UDP port it was learned from, however many came after it (a bound of 256 per
+        // address once sent the 257th peer's packets to another peer's UDP port).
+        RemotePorts p = new RemotePorts(9899, 16);
+        InetAddress host = addr("127.0.0.1");
+        for (int i = 0; i < 2000; i++) {
+            p.learn(new InetSocketAddress(host, 20_000 + i), 40_000 + i);
+        }
+        for (int i = 0; i < 2000; i++) {
+            assertEquals(20_000 + i, p.target(host, 40_000 + i).getPort(), "peer " + i);
+        }
+    }
+
+    @Test
+    void theSctpPortsOfAllAddressesTogetherAreBounded() {
+        // Past the budget (65,536 entries for 16 addresses), a new SCTP port replaces one of its
+        // address's entries instead of growing the tables.
+        RemotePorts p = new RemotePorts(9899, 16);
+        for (int h = 0; h < 2; h++) {
+            InetAddress host = addr("10.0.0." + (h + 1));
+            for (int port = 1; port <= 65_535; port++) {
+                p.learn(new InetSocketAddress(host, 1000 + h), port);
+            }
+        }
+        int known = 0;
+        for (int h = 0; h < 2; h++) {
+            InetAddress host = addr("10.0.0." + (h + 1));
+            for (int port = 1; port <= 65_535; port++) {
+                known += p.target(host, port).getPort() == 1000 + h ? 1 : 0;
+            }
+        }
+        assertEquals(2 * 65_535, known, "each address's last port answers for the rest");
+        assertEquals(65_536, p.sctpPortEntries());
+    }
+
+    @Test
     void learnedPortsAreBounded() {
         RemotePorts p = new RemotePorts(9899, 2);
         p.learn(new InetSocketAddress(addr("10.0.0.1"), 1001));
