@@ -710,7 +710,8 @@ public final class AddressReconfiguration {
         if (path.status() == PathStatus.ACTIVE) {
             t.pathSet.setPrimary(a);
         } else {
-            t.pendingPrimary = a; // taken once a HEARTBEAT confirms it (RFC 9260 section 5.4)
+            t.pendingPrimary = a; // taken once a HEARTBEAT confirms it (RFC 9260 section 5.4),
+            t.pendingPrimaryFromPeer = true; // and reported then (MADE_PRIMARY)
             t.pathSet.adoptPendingPrimary();
         }
         return null;

@@ -321,6 +321,33 @@ class AsconfSimulatedTest {
         assertTrue(after.chunksRetransmitted() > before.chunksRetransmitted(), "the moved chunks went again");
     }
 
+    @Test
+    void aSetPrimaryOfAnAddressNotYetConfirmedIsReportedOnceConfirmed() {
+        // Add IP Address and Set Primary Address asked at once (usrsctp sends them one right after
+        // the other, before the new path is confirmed): the peer takes the address as its primary
+        // when a HEARTBEAT confirms it, and says so then (MADE_PRIMARY after CONFIRMED).
+        Bed b = new Bed(14, true, 1500, lan(), O);
+        b.p.connectAt(0);
+        b.until(() -> b.t.sent() >= 300, "sent");
+        b.now(() -> {
+            b.changer.endpoint().addLocalAddress(b.added, b.p.sim.now());
+            b.changer.endpoint().setPeerPrimary(b.changerId(), b.added, b.p.sim.now());
+        });
+        b.until(() -> b.local(LocalAddressState.MADE_PRIMARY, b.added), "the changer's MADE_PRIMARY");
+        b.until(() -> b.peerEvents(PeerAddressState.MADE_PRIMARY, b.added) > 0, "the peer's MADE_PRIMARY");
+        List<PeerAddressState> order = b.otherEvents.stream()
+                .filter(e -> e instanceof SctpEvent.PeerAddressChange c
+                        && c.address().equals(b.added))
+                .map(e -> ((SctpEvent.PeerAddressChange) e).state())
+                .toList();
+        assertEquals(
+                List.of(PeerAddressState.ADDED, PeerAddressState.CONFIRMED, PeerAddressState.MADE_PRIMARY),
+                order,
+                "reported once, when the path was confirmed");
+        assertEquals(b.added, b.other.endpoint().info(b.otherId()).orElseThrow().primary());
+        b.finish();
+    }
+
     /** As {@link #moveAddress} without the exact ASCONF count (loss retransmits some). */
     static void moveAddress3(Bed b) {
         b.p.connectAt(0);
