@@ -76,7 +76,7 @@ final class NativeUdp {
     private static volatile String unavailable;
 
     private final LibC libc;
-    private final UdpEncapsulation.Sock[] socks;
+    private UdpEncapsulation.Sock[] socks;
     private final Poller poller;
     private final ErrorQueue errors;
     private volatile boolean closed;
@@ -775,6 +775,20 @@ final class NativeUdp {
             return;
         }
         poller.await(timeoutNanos);
+    }
+
+    /**
+     * Stack thread: the layer's sockets changed (an address added or removed after open, RFC 5061);
+     * nothing is held ({@link #flush} first) and no read is pending on a socket that went.
+     */
+    void setSockets(UdpEncapsulation.Sock[] now) {
+        int[] fds = new int[now.length];
+        for (int i = 0; i < now.length; i++) {
+            fds[i] = now[i].fd;
+        }
+        poller.setFds(fds);
+        socks = now;
+        cursor = 0;
     }
 
     /** Makes a concurrent or the next {@link #await} return. Any thread. */
