@@ -799,6 +799,22 @@ public final class Endpoint {
     }
 
     /**
+     * Whether a live association still uses our {@code address} after {@link #removeLocalAddress}:
+     * one for which it is the last address, or whose peer has not yet answered the request to
+     * delete it (it may send there until it does). A lower layer keeps receiving on the address
+     * until this turns false (the {@link SctpEvent.LocalAddressChange} REMOVED or REMOVE_FAILED
+     * events, and association ends, are when to look again).
+     */
+    public boolean localAddressInUse(InetAddress address) {
+        for (Association a : byId.values()) {
+            if (a.tcb().asconf.holds(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Asks the peer of association {@code id} to send to our {@code address} as its primary
      * (RFC 5061 section 4.2.4 Set Primary Address; SCTP_SET_PEER_PRIMARY_ADDR of RFC 6458 section
      * 8.3.2); a {@link SctpEvent.LocalAddressChange} MADE_PRIMARY (or SET_PRIMARY_FAILED) gives

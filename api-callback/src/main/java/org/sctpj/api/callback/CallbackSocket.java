@@ -176,7 +176,12 @@ public final class CallbackSocket implements AutoCloseable {
         }
     }
 
+    private static final System.Logger LOG = System.getLogger(CallbackSocket.class.getName());
+
     private final StackThread thread;
+    /** Stack thread: addresses removed from the endpoint that the lower layer still receives on. */
+    private final java.util.Set<InetAddress> leaving = new java.util.HashSet<>();
+
     private final SctpOptions requestedOptions;
     private final LowerLayerFactory layers;
     private final Callbacks callbacks;
@@ -1095,8 +1100,12 @@ public final class CallbackSocket implements AutoCloseable {
      * Removes {@code address} from the bound socket (RFC 5061 Delete IP Address; {@code
      * sctp_bindx(SCTP_BINDX_REM_ADDR)}): nothing leaves from it any more, and each live association
      * that negotiated ASCONF and has another address asks its peer to delete it ({@link
-     * Callbacks#onLocalAddressChange} REMOVED or REMOVE_FAILED). Waits for the stack thread when
-     * called elsewhere.
+     * Callbacks#onLocalAddressChange} REMOVED or REMOVE_FAILED). The lower layer keeps receiving on
+     * the address until no association uses it any more ({@link
+     * org.sctpj.stack.Endpoint#localAddressInUse}: every peer asked answered, or the association
+     * ended): a peer may send there until it processed the deletion, and over UDP encapsulation a
+     * socket closed too early would answer it with ICMP Port Unreachable, which that peer must take
+     * as an ABORT (RFC 6951 section 5.5). Waits for the stack thread when called elsewhere.
      *
      * @throws IllegalStateException before bind
      * @throws IllegalArgumentException for an address not bound, or the last one
@@ -1104,11 +1113,38 @@ public final class CallbackSocket implements AutoCloseable {
     public void removeLocalAddress(InetAddress address) throws IOException {
         Objects.requireNonNull(address, "address");
         EndpointHandle h = bound();
-        call(() -> {
+        boolean now = call(() -> {
             h.endpoint().removeLocalAddress(address, thread.now());
-            return null;
+            if (h.endpoint().localAddressInUse(address)) {
+                leaving.add(address); // released by releaseAddresses
+                return false;
+            }
+            return true;
         });
-        h.lowerLayer().removeAddress(address);
+        if (now) {
+            h.lowerLayer().removeAddress(address);
+        }
+    }
+
+    /**
+     * Stack thread, after an address answer or an association's end: the lower layer stops
+     * receiving on the removed addresses no association uses any more.
+     */
+    private void releaseAddresses(EndpointHandle h) {
+        if (leaving.isEmpty()) {
+            return;
+        }
+        for (java.util.Iterator<InetAddress> i = leaving.iterator(); i.hasNext(); ) {
+            InetAddress a = i.next();
+            if (!h.endpoint().localAddressInUse(a)) {
+                i.remove();
+                try {
+                    h.lowerLayer().removeAddress(a);
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "the lower layer did not drop " + a + ": " + e);
+                }
+            }
+        }
     }
 
     /**
@@ -1339,6 +1375,7 @@ public final class CallbackSocket implements AutoCloseable {
                 }
             } else if (event instanceof SctpEvent.AssociationChange c) {
                 onChange(c);
+                releaseAddresses(h);
                 guarded(() -> callbacks.onAssociationChange(CallbackSocket.this, c));
             } else if (event instanceof SctpEvent.PeerAddressChange p) {
                 guarded(() -> callbacks.onPeerAddressChange(CallbackSocket.this, p));
@@ -1373,6 +1410,7 @@ public final class CallbackSocket implements AutoCloseable {
             } else if (event instanceof SctpEvent.Authentication au) {
                 guarded(() -> callbacks.onAuthentication(CallbackSocket.this, au));
             } else if (event instanceof SctpEvent.LocalAddressChange lc) {
+                releaseAddresses(h);
                 guarded(() -> callbacks.onLocalAddressChange(CallbackSocket.this, lc));
             } else if (event instanceof SctpEvent.PathMtuChange m) {
                 guarded(() -> callbacks.onPathMtuChange(CallbackSocket.this, m));

@@ -717,6 +717,14 @@ public final class AddressReconfiguration {
         return null;
     }
 
+    /**
+     * Whether the association still uses our address {@code a}: it sends from it, or its peer has
+     * not answered our request to delete it (and may still send there until it does).
+     */
+    public boolean holds(InetAddress a) {
+        return local != null && local.contains(a) || queued(Kind.DELETE, a) || inFlight(Kind.DELETE, a);
+    }
+
     /** Whether an ASCONF of ours is outstanding (for tests and the user). */
     public boolean outstanding() {
         return inFlight != null;
