@@ -135,9 +135,12 @@ final class FeatureCell {
         if (c == InteropCase.NRSACK_LOSS && peer.name().equals("kernel")) {
             return Optional.of("Linux has no NR-SACK (it neither offers nor understands it)");
         }
-        if (asconf(c) && llp == Llp.RAW6 || c == InteropCase.NRSACK_LOSS && llp == Llp.RAW6) {
-            return Optional.of("run over raw IPv4 and UDP only, to keep the group's time down (the core's"
-                    + " address handling is the same for both families)");
+        if (asconf(c) && llp == Llp.RAW6) {
+            return Optional.of("run over raw IPv4 and UDP only, to keep the group's time down");
+        }
+        if (c == InteropCase.NRSACK_LOSS && llp == Llp.RAW6) {
+            return Optional.of("run over raw IPv4 and UDP only, to keep the group's time down (NR-SACK does"
+                    + " not depend on the address family)");
         }
         if (c == InteropCase.ASCONF_BY_PEER && peer.name().equals("usrsctp") && llp == Llp.UDP) {
             // Seen (usrsctp udp, both roles): its Delete IP Address came from the address it
