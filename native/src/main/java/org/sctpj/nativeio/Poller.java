@@ -118,6 +118,23 @@ public final class Poller {
         return true;
     }
 
+    /**
+     * Whether the last {@link #await} found the {@code i}-th file descriptor readable (POLLIN); the
+     * flag is cleared, so that the caller reads it once per wait.
+     */
+    public boolean takeReadable(int i) {
+        if (i < 0 || i >= pollCount - 1) {
+            return false;
+        }
+        int at = i * POLLFD_SIZE + POLL_REVENTS;
+        short revents = pollFds.getShort(at);
+        if ((revents & Linux.POLLIN) == 0) {
+            return false;
+        }
+        pollFds.putShort(at, (short) (revents & ~Linux.POLLIN));
+        return true;
+    }
+
     /** Makes a concurrent or the next {@link #await} return. Any thread; nothing after {@link #close}. */
     public void wakeup() {
         if (!closed) {
