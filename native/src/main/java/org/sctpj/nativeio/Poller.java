@@ -106,16 +106,7 @@ public final class Poller {
      * that the caller reads the queue once per wait.
      */
     public boolean takeError(int i) {
-        if (i < 0 || i >= pollCount - 1) {
-            return false;
-        }
-        int at = i * POLLFD_SIZE + POLL_REVENTS;
-        short revents = pollFds.getShort(at);
-        if ((revents & Linux.POLLERR) == 0) {
-            return false;
-        }
-        pollFds.putShort(at, (short) (revents & ~Linux.POLLERR));
-        return true;
+        return take(i, Linux.POLLERR);
     }
 
     /**
@@ -123,15 +114,20 @@ public final class Poller {
      * flag is cleared, so that the caller reads it once per wait.
      */
     public boolean takeReadable(int i) {
+        return take(i, Linux.POLLIN);
+    }
+
+    /** Whether the last wait set {@code bit} for the {@code i}-th descriptor; clears it. */
+    private boolean take(int i, short bit) {
         if (i < 0 || i >= pollCount - 1) {
             return false;
         }
         int at = i * POLLFD_SIZE + POLL_REVENTS;
         short revents = pollFds.getShort(at);
-        if ((revents & Linux.POLLIN) == 0) {
+        if ((revents & bit) == 0) {
             return false;
         }
-        pollFds.putShort(at, (short) (revents & ~Linux.POLLIN));
+        pollFds.putShort(at, (short) (revents & ~bit));
         return true;
     }
 

@@ -124,21 +124,11 @@ class UdpAddressAfterBindTest {
 
     @Test
     void addMakePrimaryAndDeleteWhileMessagesFlow() throws Exception {
-        CallbackSocket server = CallbackSocket.open(rt, O, udp(), recording(serverEvents, true));
-        sockets.add(server);
-        server.bind(7101, List.of(A1));
-        server.listen();
-        CallbackSocket client = CallbackSocket.open(rt, O, udp(), recording(clientEvents, false));
-        sockets.add(client);
-        client.bind(7102, List.of(A1));
-        UdpEncapsulation clientLayer = layers.get(1);
-        clientLayer.setRemotePort(A1, layers.get(0).localPort());
-        AssociationId id = client.connect(List.of(A1), 7101);
-        await(
-                clientEvents,
-                e -> e instanceof SctpEvent.AssociationChange c
-                        && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP,
-                "COMMUNICATION_UP");
+        Pair p = pair(7101, 7102, udp());
+        CallbackSocket server = p.server();
+        CallbackSocket client = p.client();
+        UdpEncapsulation clientLayer = p.clientLayer();
+        AssociationId id = p.id();
         int sent = 0;
         sent += send(client, id, 50, sent);
 
@@ -178,28 +168,12 @@ class UdpAddressAfterBindTest {
         // retransmitted). A socket closed at once would answer those echoes with ICMP Port
         // Unreachable, which the server must take as an ABORT (RFC 6951 section 5.5).
         DropAsconf[] serverLayer = new DropAsconf[1];
-        CallbackSocket server = CallbackSocket.open(
-                rt,
-                O,
-                (port, addresses) -> serverLayer[0] = new DropAsconf(UdpEncapsulation.open(UdpConfig.builder()
-                        .localPort(0)
-                        .bindAddresses(addresses)
-                        .build())),
-                recording(serverEvents, true));
-        sockets.add(server);
-        server.bind(7103, List.of(A1));
-        server.listen();
-        CallbackSocket client = CallbackSocket.open(rt, O, udp(), recording(clientEvents, false));
-        sockets.add(client);
-        client.bind(7104, List.of(A1));
-        UdpEncapsulation clientLayer = layers.get(0);
-        clientLayer.setRemotePort(A1, serverLayer[0].udp.localPort());
-        AssociationId id = client.connect(List.of(A1), 7103);
-        await(
-                clientEvents,
-                e -> e instanceof SctpEvent.AssociationChange c
-                        && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP,
-                "COMMUNICATION_UP");
+        LowerLayerFactory dropping =
+                (port, addresses) -> serverLayer[0] = new DropAsconf((UdpEncapsulation) udp().open(port, addresses));
+        Pair p = pair(7103, 7104, dropping);
+        CallbackSocket client = p.client();
+        UdpEncapsulation clientLayer = p.clientLayer();
+        AssociationId id = p.id();
         client.addLocalAddress(A2);
         await(clientEvents, local(LocalAddressState.ADDED, A2), "ADDED");
         serverLayer[0].drop = true;
@@ -292,6 +266,29 @@ class UdpAddressAfterBindTest {
         public org.sctpj.stack.llp.LowerLayer inner() {
             return udp;
         }
+    }
+
+    /** Our server and client, both bound to 127.0.0.1, and the client's association once up. */
+    record Pair(CallbackSocket server, CallbackSocket client, UdpEncapsulation clientLayer, AssociationId id) {}
+
+    private Pair pair(int serverPort, int clientPort, LowerLayerFactory serverLayers) throws Exception {
+        CallbackSocket server = CallbackSocket.open(rt, O, serverLayers, recording(serverEvents, true));
+        sockets.add(server);
+        server.bind(serverPort, List.of(A1));
+        server.listen();
+        UdpEncapsulation serverLayer = layers.get(layers.size() - 1);
+        CallbackSocket client = CallbackSocket.open(rt, O, udp(), recording(clientEvents, false));
+        sockets.add(client);
+        client.bind(clientPort, List.of(A1));
+        UdpEncapsulation clientLayer = layers.get(layers.size() - 1);
+        clientLayer.setRemotePort(A1, serverLayer.localPort());
+        AssociationId id = client.connect(List.of(A1), serverPort);
+        await(
+                clientEvents,
+                e -> e instanceof SctpEvent.AssociationChange c
+                        && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP,
+                "COMMUNICATION_UP");
+        return new Pair(server, client, clientLayer, id);
     }
 
     private AssociationId serverAssoc() {

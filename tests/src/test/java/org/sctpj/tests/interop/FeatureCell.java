@@ -557,10 +557,10 @@ final class FeatureCell {
 
     private void awaitPeer(AssociationId id, InetAddress a, PeerAddressState s) throws InterruptedException {
         us.awaitEvent(
-                e -> e instanceof PeerAddressChange l
-                        && l.association().equals(id)
-                        && l.address().equals(a)
-                        && l.state() == s,
+                e -> e instanceof PeerAddressChange p
+                        && p.association().equals(id)
+                        && p.address().equals(a)
+                        && p.state() == s,
                 STEP,
                 "PeerAddressChange " + s + " " + a.getHostAddress());
     }

@@ -9,10 +9,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,10 +22,6 @@ import org.sctpj.stack.SctpEvent.LocalAddressState;
 import org.sctpj.stack.SctpEvent.PeerAddressState;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
-import org.sctpj.timers.EndpointHandle;
-import org.sctpj.timers.EndpointListener;
-import org.sctpj.timers.StackConfig;
-import org.sctpj.timers.StackThread;
 
 /**
  * The raw lower layer following the interface addresses ({@code
@@ -50,65 +43,33 @@ class AddressWatcherNamespaceTest {
     static final InetAddress NEW = MultiPathBed.ip("10.0.9.1");
     static final int MESSAGES = 1500;
 
-    /** One side: a raw IPv4 layer in {@code ns} and an endpoint with {@code address}, on its stack thread. */
-    static final class Host implements AutoCloseable {
-        final StackThread thread = new StackThread(StackConfig.DEFAULT.withName("watch"));
-        final EndpointHandle handle;
-        final List<SctpEvent> events = new CopyOnWriteArrayList<>();
-
-        Host(MultiPathBed bed, boolean a, int port, boolean follow) throws IOException {
-            RawIpLowerLayer llp = RawIpLowerLayer.builder()
-                    .ipv4(true)
-                    .ipv6(false)
-                    .localAddresses(List.of(a ? bed.a4(1) : bed.z4(1)))
-                    .followInterfaceAddresses(follow)
-                    .networkNamespace(a ? bed.fileA() : bed.fileZ())
-                    .open();
-            Endpoint ep = new Endpoint(port, List.of(a ? bed.a4(1) : bed.z4(1)), O, new SecureRandom(), thread.now());
+    /** One side: a raw IPv4 layer in its namespace and an endpoint with its first address only. */
+    static LayerHost host(MultiPathBed bed, boolean a, int port, boolean follow) throws IOException {
+        InetAddress address = a ? bed.a4(1) : bed.z4(1);
+        RawIpLowerLayer llp = RawIpLowerLayer.builder()
+                .ipv4(true)
+                .ipv6(false)
+                .localAddresses(List.of(address))
+                .followInterfaceAddresses(follow)
+                .networkNamespace(a ? bed.fileA() : bed.fileZ())
+                .open();
+        return new LayerHost("watch", llp, now -> {
+            Endpoint ep = new Endpoint(port, List.of(address), O, new SecureRandom(), now);
             ep.listen(!a);
-            handle = thread.register(ep, llp, new EndpointListener() {
-                @Override
-                public void onEvent(EndpointHandle h, SctpEvent e) {
-                    events.add(e);
-                }
-            });
-            thread.start();
-        }
+            return ep;
+        });
+    }
 
-        <T> T call(Function<Endpoint, T> f) throws Exception {
-            CompletableFuture<T> r = new CompletableFuture<>();
-            handle.execute(() -> {
-                try {
-                    r.complete(f.apply(handle.endpoint()));
-                } catch (RuntimeException e) {
-                    r.completeExceptionally(e);
-                }
-            });
-            return r.get(10, TimeUnit.SECONDS);
-        }
-
-        void await(Predicate<SctpEvent> p, String what) throws InterruptedException {
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            while (events.stream().noneMatch(p)) {
-                if (System.nanoTime() > end) {
-                    throw new AssertionError("no " + what + " in "
-                            + events.stream()
-                                    .filter(e -> !(e instanceof SctpEvent.MessageReceived))
-                                    .toList());
-                }
-                Thread.sleep(5);
+    static void await(LayerHost h, Predicate<SctpEvent> p, String what) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (h.events.stream().noneMatch(p)) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("no " + what + " in "
+                        + h.events.stream()
+                                .filter(e -> !(e instanceof SctpEvent.MessageReceived))
+                                .toList());
             }
-        }
-
-        long messages() {
-            return events.stream()
-                    .filter(e -> e instanceof SctpEvent.MessageReceived)
-                    .count();
-        }
-
-        @Override
-        public void close() {
-            thread.close();
+            Thread.sleep(5);
         }
     }
 
@@ -128,14 +89,15 @@ class AddressWatcherNamespaceTest {
     void anAddressAddedToTheInterfaceJoinsAndADeletedOneLeavesWhileDataFlows() throws Exception {
         MultiPathBed.require();
         try (MultiPathBed bed = MultiPathBed.builder().paths(1).rateMbit(0).create();
-                Host z = new Host(bed, false, 7402, false);
-                Host a = new Host(bed, true, 7401, true)) {
+                LayerHost z = host(bed, false, 7402, false);
+                LayerHost a = host(bed, true, 7401, true)) {
             InetAddress old = bed.a4(1);
             // Z reaches the new subnet over the same link; A keeps a route to Z once its first
             // address (and the subnet route that came with it) is gone
             MultiPathBed.in(bed.nsZ(), "ip", "route", "add", "10.0.9.0/24", "dev", "z1");
             AssociationId id = a.call(ep -> ep.connect(List.of(bed.z4(1)), 7402, a.thread.now()));
-            a.await(
+            await(
+                    a,
                     e -> e instanceof SctpEvent.AssociationChange c
                             && c.type() == SctpEvent.AssociationChangeType.COMMUNICATION_UP,
                     "COMMUNICATION_UP");
@@ -165,8 +127,8 @@ class AddressWatcherNamespaceTest {
                 Thread.sleep(5);
             }
             MultiPathBed.in(bed.nsA(), "ip", "addr", "add", "10.0.9.1/24", "dev", "a1");
-            a.await(local(LocalAddressState.ADDED, NEW), "LocalAddressChange ADDED " + NEW);
-            z.await(peer(PeerAddressState.CONFIRMED, NEW), "Z's CONFIRMED " + NEW);
+            await(a, local(LocalAddressState.ADDED, NEW), "LocalAddressChange ADDED " + NEW);
+            await(z, peer(PeerAddressState.CONFIRMED, NEW), "Z's CONFIRMED " + NEW);
             MultiPathBed.in(
                     bed.nsA(),
                     "ip",
@@ -179,7 +141,7 @@ class AddressWatcherNamespaceTest {
                     "10.0.9.1");
             long before = z.messages();
             MultiPathBed.in(bed.nsA(), "ip", "addr", "del", old.getHostAddress() + "/24", "dev", "a1");
-            a.await(local(LocalAddressState.REMOVED, old), "LocalAddressChange REMOVED " + old);
+            await(a, local(LocalAddressState.REMOVED, old), "LocalAddressChange REMOVED " + old);
             sender.join(30_000);
             assertEquals(null, failed.get(), "sending");
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

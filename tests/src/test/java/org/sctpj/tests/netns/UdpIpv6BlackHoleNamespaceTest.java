@@ -9,10 +9,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sctpj.llp.raw.NetworkNamespace;
@@ -26,10 +23,6 @@ import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
 import org.sctpj.stack.SendStatus;
-import org.sctpj.timers.EndpointHandle;
-import org.sctpj.timers.EndpointListener;
-import org.sctpj.timers.StackConfig;
-import org.sctpj.timers.StackThread;
 
 /**
  * Path MTU discovery over the native UDP path and IPv6 across a black hole (issue 13): A and Z in
@@ -57,54 +50,21 @@ class UdpIpv6BlackHoleNamespaceTest {
             .build();
 
     /** One side over native UDP in its namespace, on its own stack thread. */
-    static final class Host implements AutoCloseable {
-        final StackThread thread = new StackThread(StackConfig.DEFAULT.withName("udp6-bh"));
-        final EndpointHandle handle;
-        final List<SctpEvent> events = new CopyOnWriteArrayList<>();
-
-        Host(java.nio.file.Path ns, InetAddress address, int port, boolean listen) throws IOException {
-            // the wildcard socket: the JDK lists a namespace's IPv6 addresses from /proc/net of the
-            // process, not of the thread that entered the namespace, so a bound address fails there
-            UdpConfig c = UdpConfig.builder()
-                    .localPort(9899)
-                    .defaultRemotePort(9899)
-                    .nativeIo(NativeIo.ON)
-                    .pathMtuProbing(true)
-                    .build();
-            UdpEncapsulation udp = NetworkNamespace.call(ns, () -> UdpEncapsulation.open(c));
-            Endpoint ep = new Endpoint(port, List.of(address), O, new SecureRandom(), thread.now());
+    static LayerHost host(java.nio.file.Path ns, InetAddress address, int port, boolean listen) throws IOException {
+        // the wildcard socket: the JDK lists a namespace's IPv6 addresses from /proc/net of the
+        // process, not of the thread that entered the namespace, so a bound address fails there
+        UdpConfig c = UdpConfig.builder()
+                .localPort(9899)
+                .defaultRemotePort(9899)
+                .nativeIo(NativeIo.ON)
+                .pathMtuProbing(true)
+                .build();
+        UdpEncapsulation udp = NetworkNamespace.call(ns, () -> UdpEncapsulation.open(c));
+        return new LayerHost("udp6-bh", udp, now -> {
+            Endpoint ep = new Endpoint(port, List.of(address), O, new SecureRandom(), now);
             ep.listen(listen);
-            handle = thread.register(ep, udp, new EndpointListener() {
-                @Override
-                public void onEvent(EndpointHandle h, SctpEvent e) {
-                    events.add(e);
-                }
-            });
-            thread.start();
-        }
-
-        <T> T call(Function<Endpoint, T> f) throws Exception {
-            CompletableFuture<T> r = new CompletableFuture<>();
-            handle.execute(() -> {
-                try {
-                    r.complete(f.apply(handle.endpoint()));
-                } catch (RuntimeException e) {
-                    r.completeExceptionally(e);
-                }
-            });
-            return r.get(10, TimeUnit.SECONDS);
-        }
-
-        long messages() {
-            return events.stream()
-                    .filter(e -> e instanceof SctpEvent.MessageReceived)
-                    .count();
-        }
-
-        @Override
-        public void close() {
-            thread.close();
-        }
+            return ep;
+        });
     }
 
     @Test
@@ -112,8 +72,8 @@ class UdpIpv6BlackHoleNamespaceTest {
         MultiPathBed.require();
         try (MultiPathBed bed =
                         MultiPathBed.builder().paths(1).router(true).rateMbit(0).create();
-                Host z = new Host(bed.fileZ(), bed.z6(1), 7502, true);
-                Host a = new Host(bed.fileA(), bed.a6(1), 7501, false)) {
+                LayerHost z = host(bed.fileZ(), bed.z6(1), 7502, true);
+                LayerHost a = host(bed.fileA(), bed.a6(1), 7501, false)) {
             AssociationId id = a.call(ep -> ep.connect(List.of(bed.z6(1)), 7502, a.thread.now()));
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             PmtuStats first = null;
