@@ -810,6 +810,22 @@ public final class Endpoint {
     }
 
     /**
+     * Whether a live association still uses our {@code address} after {@link #removeLocalAddress}:
+     * one for which it is the last address, or whose peer has not yet answered the request to
+     * delete it (it may send there until it does). A lower layer keeps receiving on the address
+     * until this turns false (the {@link SctpEvent.LocalAddressChange} REMOVED or REMOVE_FAILED
+     * events, and association ends, are when to look again).
+     */
+    public boolean localAddressInUse(InetAddress address) {
+        for (Schedule.Entry e : byId.values()) {
+            if (e.a.tcb().asconf.holds(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Asks the peer of association {@code id} to send to our {@code address} as its primary
      * (RFC 5061 section 4.2.4 Set Primary Address; SCTP_SET_PEER_PRIMARY_ADDR of RFC 6458 section
      * 8.3.2); a {@link SctpEvent.LocalAddressChange} MADE_PRIMARY (or SET_PRIMARY_FAILED) gives
@@ -1038,7 +1054,38 @@ public final class Endpoint {
             touch(a).handlePacket(pkt, now);
             return;
         }
+        a = asconfOwner(pkt);
+        if (a != null) {
+            touch(a).handlePacket(pkt, now); // an ASCONF from an address the association does not know yet
+            return;
+        }
         outOfTheBlue(pkt, now);
+    }
+
+    /**
+     * RFC 5061 section 5.2: a packet from an address no association knows whose first chunk (after
+     * an AUTH chunk) is an ASCONF belongs to the association of the ASCONF's Address Parameter (a
+     * peer that moved to a new address asks from it to add it). The association then judges the
+     * packet as any other: a Verification Tag not its own drops it, and the ASCONF is taken only
+     * after a verified AUTH chunk (section 4.1.1), so a forged Address Parameter naming another
+     * association gains nothing. Null for any other packet.
+     */
+    private Schedule.Entry asconfOwner(InboundPacket pkt) {
+        int n = pkt.chunkCount();
+        int i = n > 0 && pkt.type(0) == ChunkType.ASCONF
+                ? 0
+                : n > 1 && pkt.type(0) == ChunkType.AUTH && pkt.type(1) == ChunkType.ASCONF ? 1 : -1;
+        if (i < 0 || byPeer.isEmpty()) {
+            return null;
+        }
+        Parsed<? extends Chunk> d = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!d.isOk()
+                || !(d.value() instanceof org.sctpj.stack.wire.chunk.AsconfChunk c)
+                || !(c.address() instanceof org.sctpj.stack.wire.param.AddressParameter ap)
+                || ap.address().isAnyLocalAddress()) {
+            return null;
+        }
+        return byPeer.get(new PeerKey(ap.address(), pkt.sourcePort()));
     }
 
     /**

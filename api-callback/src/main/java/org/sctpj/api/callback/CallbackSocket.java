@@ -178,10 +178,19 @@ public final class CallbackSocket implements AutoCloseable {
         }
     }
 
+    private static final System.Logger LOG = System.getLogger(CallbackSocket.class.getName());
+
     /** The socket's shards: thread k drives shard k's endpoint (issue 15; one shard by default). */
     private final StackThread[] threads;
     /** Shard 0's thread: the socket's thread for what concerns no one association. */
     private final StackThread thread;
+    /**
+     * Addresses removed from the endpoints that the lower layer still receives on, each with the
+     * shards whose associations still use it; a shard takes itself out on its own stack thread, and
+     * the last one out drops the address from the lower layer.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<InetAddress, java.util.Set<EndpointHandle>> leaving =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private final SctpOptions requestedOptions;
     private final LowerLayerFactory layers;
@@ -1180,8 +1189,12 @@ public final class CallbackSocket implements AutoCloseable {
      * Removes {@code address} from the bound socket (RFC 5061 Delete IP Address; {@code
      * sctp_bindx(SCTP_BINDX_REM_ADDR)}): nothing leaves from it any more, and each live association
      * that negotiated ASCONF and has another address asks its peer to delete it ({@link
-     * Callbacks#onLocalAddressChange} REMOVED or REMOVE_FAILED). Waits for the stack thread when
-     * called elsewhere.
+     * Callbacks#onLocalAddressChange} REMOVED or REMOVE_FAILED). The lower layer keeps receiving on
+     * the address until no association uses it any more ({@link
+     * org.sctpj.stack.Endpoint#localAddressInUse}: every peer asked answered, or the association
+     * ended): a peer may send there until it processed the deletion, and over UDP encapsulation a
+     * socket closed too early would answer it with ICMP Port Unreachable, which that peer must take
+     * as an ABORT (RFC 6951 section 5.5). Waits for the stack thread when called elsewhere.
      *
      * @throws IllegalStateException before bind
      * @throws IllegalArgumentException for an address not bound, or the last one
@@ -1189,13 +1202,53 @@ public final class CallbackSocket implements AutoCloseable {
     public void removeLocalAddress(InetAddress address) throws IOException {
         Objects.requireNonNull(address, "address");
         EndpointHandle h = bound();
+        java.util.Set<EndpointHandle> users = java.util.concurrent.ConcurrentHashMap.newKeySet();
         for (EndpointHandle s : boundAll()) {
             call(s, () -> {
-                s.endpoint().removeLocalAddress(address, thread.now());
+                s.endpoint().removeLocalAddress(address, s.thread().now());
+                if (s.endpoint().localAddressInUse(address)) {
+                    users.add(s); // taken out by releaseAddresses
+                }
                 return null;
             });
         }
-        h.lowerLayer().removeAddress(address);
+        if (users.isEmpty()) {
+            h.lowerLayer().removeAddress(address);
+            return;
+        }
+        leaving.put(address, users);
+        for (EndpointHandle s : users) {
+            // a shard whose last user of the address ended while the others were asked
+            call(s, () -> {
+                releaseAddresses(s);
+                return null;
+            });
+        }
+    }
+
+    /**
+     * Stack thread of {@code h}'s shard, after an address answer or an association's end: the
+     * shard stops holding the removed addresses none of its associations uses any more, and the
+     * lower layer stops receiving on those no shard holds.
+     */
+    private void releaseAddresses(EndpointHandle h) {
+        if (leaving.isEmpty()) {
+            return;
+        }
+        for (java.util.Map.Entry<InetAddress, java.util.Set<EndpointHandle>> e : leaving.entrySet()) {
+            InetAddress a = e.getKey();
+            java.util.Set<EndpointHandle> users = e.getValue();
+            if (users.contains(h) && !h.endpoint().localAddressInUse(a)) {
+                users.remove(h);
+                if (users.isEmpty() && leaving.remove(a, users)) {
+                    try {
+                        h.lowerLayer().removeAddress(a);
+                    } catch (IOException | RuntimeException x) {
+                        LOG.log(System.Logger.Level.WARNING, "the lower layer did not drop " + a + ": " + x);
+                    }
+                }
+            }
+        }
     }
 
     /**
@@ -1457,6 +1510,7 @@ public final class CallbackSocket implements AutoCloseable {
                 }
             } else if (event instanceof SctpEvent.AssociationChange c) {
                 onChange(c);
+                releaseAddresses(h);
                 guarded(() -> callbacks.onAssociationChange(CallbackSocket.this, c));
             } else if (event instanceof SctpEvent.PeerAddressChange p) {
                 guarded(() -> callbacks.onPeerAddressChange(CallbackSocket.this, p));
@@ -1491,6 +1545,7 @@ public final class CallbackSocket implements AutoCloseable {
             } else if (event instanceof SctpEvent.Authentication au) {
                 guarded(() -> callbacks.onAuthentication(CallbackSocket.this, au));
             } else if (event instanceof SctpEvent.LocalAddressChange lc) {
+                releaseAddresses(h);
                 guarded(() -> callbacks.onLocalAddressChange(CallbackSocket.this, lc));
             } else if (event instanceof SctpEvent.PathMtuChange m) {
                 guarded(() -> callbacks.onPathMtuChange(CallbackSocket.this, m));

@@ -11,7 +11,12 @@ import java.util.Map;
  * UDP source port of the last packet received from that address). Several peers may share one
  * address (several processes on one host, each with its own UDP port): so the port is also learned
  * per SCTP source port of the packets, and a packet for a given SCTP destination port goes to the
- * UDP port learned for that SCTP port when there is one, else to the address's last one. Learned entries live in a
+ * UDP port learned for that SCTP port when there is one, else to the address's last one. An
+ * address nothing was learned or set for (one the peer added with an ASCONF, RFC 5061, before any
+ * packet came from it) gets the UDP port last learned for the same SCTP port from any address: a
+ * peer endpoint uses one encapsulation port for all its addresses, as usrsctp and Linux do (one
+ * per association), where the default port could reach no one and draw an ICMP Port Unreachable,
+ * which ends the association (RFC 6951 section 5.5). Learned entries live in a
  * bounded least-recently-seen map, since any host can send us datagrams; ports set by the user are
  * kept apart, unbounded (the user controls them), and used when nothing was learned since. Values
  * are the ready-made socket addresses to send to, so that a send allocates nothing. Used by the
@@ -23,6 +28,8 @@ final class RemotePorts {
     private final Map<InetAddress, InetSocketAddress> learned;
     /** Per address: the UDP source of the last packet from each SCTP port (bounded per address). */
     private final Map<InetAddress, BySctpPort> bySctpPort = new HashMap<>();
+    /** Per SCTP source port: the UDP source of the last packet from it, whatever its address (bounded). */
+    private final Map<Integer, Integer> udpBySctpPort;
 
     private int lastSctpPort = -1;
 
@@ -136,6 +143,12 @@ final class RemotePorts {
                 return size() > maxLearned;
             }
         };
+        this.udpBySctpPort = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, Integer> eldest) {
+                return size() > maxLearned;
+            }
+        };
     }
 
     /** Records the source of a received datagram (its port is not 0). */
@@ -165,6 +178,7 @@ final class RemotePorts {
                 forgetPortsOfForgottenAddresses();
             }
             sctpPorts += m.put(sctpPort, source, sctpPorts < sctpPortBudget);
+            udpBySctpPort.put(sctpPort, source.getPort());
         }
         lastSctpPort = sctpPort;
         InetSocketAddress old = learned.get(a);
@@ -222,7 +236,8 @@ final class RemotePorts {
             t = configured.get(address);
         }
         if (t == null) {
-            t = new InetSocketAddress(address, defaultPort);
+            Integer udp = sctpPort >= 0 ? udpBySctpPort.get(sctpPort) : null;
+            t = new InetSocketAddress(address, udp != null ? udp : defaultPort);
         }
         return t;
     }

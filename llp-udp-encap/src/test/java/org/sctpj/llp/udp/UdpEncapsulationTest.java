@@ -181,6 +181,52 @@ class UdpEncapsulationTest {
     }
 
     @ParameterizedTest
+    @EnumSource(Io.class)
+    void anAddressAddedAfterOpenReceivesOnTheSamePortAndRemovingItClosesItsSocket(Io io) throws IOException {
+        // RFC 5061: an address added to a live endpoint must reach the lower layer; here the
+        // layer bound to 127.0.0.1 adds ::1 (two addresses every loopback has).
+        try (UdpEncapsulation u = open(V4, io);
+                UdpEncapsulation p6 = open(V6, io)) {
+            int port = u.localPort();
+            u.addAddress(V6);
+            u.addAddress(V6); // again: nothing more
+            p6.setRemotePort(V6, port);
+            send(p6, bytes("to the new address"), V6, V6);
+            Got g = take(u, 10).get(0);
+            assertEquals("to the new address", new String(g.data(), StandardCharsets.US_ASCII));
+            assertEquals(V6, g.to(), "delivered as received on the added address");
+            assertEquals(List.of(new InetSocketAddress(V4, port), new InetSocketAddress(V6, port)), u.localAddresses());
+            // and it sends from it: p6 learns the port of the new socket (the same port)
+            u.setRemotePort(V6, p6.localPort());
+            send(u, bytes("from the new address"), V6, V6);
+            Got back = take(p6, 10).get(0);
+            assertEquals(V6, back.from());
+            assertEquals(port, p6.remotePort(V6));
+
+            u.removeAddress(V6);
+            u.receive((b, f, t) -> {}, 1); // the stack thread's next call closes the socket
+            assertEquals(List.of(new InetSocketAddress(V4, port)), u.localAddresses());
+            try (DatagramChannel again = DatagramChannel.open()) {
+                again.bind(new InetSocketAddress(V6, port)); // the port is free on ::1 again
+            }
+            u.removeAddress(V4); // the last one stays
+            u.receive((b, f, t) -> {}, 1);
+            assertEquals(List.of(new InetSocketAddress(V4, port)), u.localAddresses());
+            assertThrows(BindException.class, () -> u.addAddress(addr("192.0.2.1")), "not an address of this host");
+            assertThrows(IllegalArgumentException.class, () -> u.addAddress(addr("0.0.0.0")));
+        }
+    }
+
+    @Test
+    void aWildcardSocketNeedsNoSocketForAnAddedAddress() throws IOException {
+        try (UdpEncapsulation w = open(null, Io.SELECTOR)) {
+            w.addAddress(V4);
+            w.receive((b, f, t) -> {}, 1);
+            assertEquals(1, w.localAddresses().size(), "the wildcard socket receives on it already");
+        }
+    }
+
+    @ParameterizedTest
     @EnumSource(
             value = Io.class,
             names = {"SELECTOR", "NATIVE"})
