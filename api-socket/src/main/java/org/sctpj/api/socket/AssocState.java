@@ -33,8 +33,12 @@ final class AssocState {
     volatile String endReason = "";
     /** shutdown() was called on this association: later sends throw ClosedChannelException. */
     volatile boolean localShutdown;
-    /** Bytes of received messages queued for the application. */
-    final AtomicLong queued = new AtomicLong();
+    /** Stack thread only: bytes of received messages ever queued for the application. */
+    long queuedIn;
+    /** Stack thread only: {@link #read} as it last looked at it. */
+    long seenRead;
+    /** Bytes of received messages the application has read (written by readers only). */
+    final AtomicLong read = new AtomicLong();
     /** Bytes the application read and {@link #consumed} has not released to the core yet. */
     private final AtomicLong unreleased = new AtomicLong();
 
@@ -56,7 +60,8 @@ final class AssocState {
 
     AssocState(Core core, AssociationId id, int peerPort, Inbox inbox) {
         this.core = core;
-        this.wakeLowWater = Math.min(256 * 1024, core.sctpOptions.sendBufferBytes() / 4);
+        // core null: a stand-in of the unit tests, whose reads are only counted
+        this.wakeLowWater = core == null ? 0 : Math.min(256 * 1024, core.sctpOptions.sendBufferBytes() / 4);
         this.id = id;
         this.peerPort = peerPort;
         this.inbox = inbox;
@@ -75,7 +80,10 @@ final class AssocState {
      * to one stack-thread wake-up per message read.
      */
     void consumed(int bytes, boolean caughtUp) {
-        queued.addAndGet(-bytes);
+        read.addAndGet(bytes);
+        if (core == null) {
+            return;
+        }
         long u = unreleased.addAndGet(bytes);
         if (caughtUp || u >= core.releaseBatchBytes) {
             long r = unreleased.getAndSet(0);

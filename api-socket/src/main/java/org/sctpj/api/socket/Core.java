@@ -63,14 +63,25 @@ final class Core implements Callbacks {
      * the same eighth of the window, at most 64 KiB.
      */
     final long releaseBatchBytes;
-    /** Arrays for received messages, recycled once read (up to the receive buffer's size). */
-    final RecvPool recvPool;
 
     private final ConcurrentHashMap<AssociationId, AssocState> assocs = new ConcurrentHashMap<>();
     /** Stack thread: where a peer-initiated association goes; null refuses (aborts) it. */
     private volatile Function<AssocState, Inbox> acceptor;
 
     private CallbackSocket socket;
+    /** The socket's end-of-turn and idle tasks, for the inboxes. */
+    private final Inbox.Turns turns = new Inbox.Turns() {
+        @Override
+        public void atTurnEnd(Runnable task) {
+            socket.atTurnEnd(task);
+        }
+
+        @Override
+        public void whenIdle(Runnable task) {
+            socket.whenIdle(task);
+        }
+    };
+
     private int users = 1;
     private volatile boolean closed;
 
@@ -83,7 +94,6 @@ final class Core implements Callbacks {
         this.receiveQueueLimit = options.get(SctpjSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
         this.wakeBatchBytes = Math.min(64 * 1024, Math.max(1, sctpOptions.receiveBufferBytes() / 8));
         this.releaseBatchBytes = wakeBatchBytes;
-        this.recvPool = new RecvPool(Math.max(1 << 20, sctpOptions.receiveBufferBytes()));
     }
 
     /**
@@ -476,7 +486,7 @@ final class Core implements Callbacks {
 
     @Override
     public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, true);
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), true);
     }
 
     /**
@@ -486,11 +496,14 @@ final class Core implements Callbacks {
      */
     @Override
     public boolean onMessagePart(CallbackSocket s, SctpEvent.MessagePart m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, m.last());
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.last());
         return true;
     }
 
-    /** The zero-copy callback: one copy, straight into the queued message (no event object). */
+    /**
+     * The zero-copy callback: one copy, from the packet straight into the channel's ring (no
+     * object per message).
+     */
     @Override
     public void onMessage(
             CallbackSocket s,
@@ -499,10 +512,10 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             java.nio.ByteBuffer data) {
-        int n = data.remaining();
-        byte[] copy = recvPool.take(n);
-        data.get(data.position(), copy, 0, n);
-        queue(s, association, streamId, ppid, unordered, copy, n, true);
+        AssocState a = receiving(s, association, data.remaining());
+        if (a != null) {
+            a.inbox.add(turns, a, streamId, ppid, unordered, data, wakeBatchBytes);
+        }
     }
 
     private void queue(
@@ -512,27 +525,43 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             byte[] data,
-            int length,
             boolean last) {
-        AssocState a = state(association);
+        AssocState a = receiving(s, association, data.length);
+        if (a != null) {
+            a.inbox.add(turns, a, streamId, ppid, unordered, data, data.length, last, wakeBatchBytes);
+        }
+    }
+
+    /** Stack thread only: the association a message last arrived on (one map lookup per change). */
+    private AssocState lastReceiving;
+
+    /**
+     * Stack thread: the association {@code length} more bytes may be queued for, or null when it
+     * has no channel or (aborted here) the application holds more than SCTP_RECEIVE_QUEUE_LIMIT
+     * unread. The unread count is the association's queued bytes less what the readers report
+     * read, which is read afresh only when the estimate from the last reading passes the limit.
+     */
+    private AssocState receiving(CallbackSocket s, AssociationId association, int length) {
+        AssocState a = lastReceiving;
+        if (a == null || !a.id.equals(association)) {
+            a = state(association);
+            lastReceiving = a;
+        }
         if (a == null || a.inbox == null) {
-            return;
+            return null;
         }
-        long q = a.queued.addAndGet(length);
-        if (q > receiveQueueLimit) {
-            a.queued.addAndGet(-length);
-            s.abort(
-                    a.id,
-                    "receiver overrun: the application holds more than " + receiveQueueLimit
-                            + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
-            return;
+        if (a.queuedIn + length - a.seenRead > receiveQueueLimit) {
+            a.seenRead = a.read.get();
+            if (a.queuedIn + length - a.seenRead > receiveQueueLimit) {
+                s.abort(
+                        a.id,
+                        "receiver overrun: the application holds more than " + receiveQueueLimit
+                                + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
+                return null;
+            }
         }
-        Inbox in = a.inbox;
-        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data, length, last), length, wakeBatchBytes)) {
-            case Inbox.WAKE_AT_IDLE -> s.whenIdle(in.wakeAtIdle);
-            case Inbox.WAKE_AT_TURN_END -> s.atTurnEnd(in.wakeAtTurnEnd);
-            default -> {}
-        }
+        a.queuedIn += length;
+        return a;
     }
 
     @Override
@@ -570,6 +599,7 @@ final class Core implements Callbacks {
             }
             default -> {
                 a = assocs.remove(c.association());
+                lastReceiving = null;
                 if (a == null) {
                     return;
                 }
@@ -820,5 +850,6 @@ final class Core implements Callbacks {
             a.wakeAll();
         }
         assocs.clear();
+        lastReceiving = null;
     }
 }

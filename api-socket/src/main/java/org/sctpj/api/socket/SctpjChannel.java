@@ -427,17 +427,9 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         boolean done = false;
         try {
             begin();
-            Ops.Received r = Ops.receive(
-                    inbox,
-                    dst,
-                    attachment,
-                    handler,
-                    nanos,
-                    () -> a.phase == AssocState.ENDED || a.phase == AssocState.PEER_SHUTDOWN,
-                    () -> SctpjMessageInfo.endOfStream(a.view, a.primary),
-                    inHandler);
-            done = !r.closed();
-            return r.info();
+            SctpjMessageInfo r = Ops.receive(inbox, dst, attachment, handler, nanos, a, inHandler);
+            done = r != Ops.CLOSED;
+            return done ? r : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

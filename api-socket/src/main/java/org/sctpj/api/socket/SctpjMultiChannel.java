@@ -251,9 +251,9 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         boolean done = false;
         try {
             begin();
-            Ops.Received r = Ops.receive(inbox, dst, attachment, handler, nanos, () -> false, null, inHandler);
-            done = !r.closed();
-            return r.info();
+            SctpjMessageInfo r = Ops.receive(inbox, dst, attachment, handler, nanos, null, inHandler);
+            done = r != Ops.CLOSED;
+            return done ? r : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
