@@ -33,6 +33,8 @@ final class AssocState {
     volatile String endReason = "";
     /** shutdown() was called on this association: later sends throw ClosedChannelException. */
     volatile boolean localShutdown;
+    /** Messages application threads sent, on their way to the stack thread. */
+    final SendRing sends = new SendRing(this);
     /** Stack thread only: bytes of received messages ever queued for the application. */
     long queuedIn;
     /** Stack thread only: {@link #read} as it last looked at it. */

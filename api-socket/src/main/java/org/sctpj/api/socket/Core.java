@@ -258,19 +258,38 @@ final class Core implements Callbacks {
             throw new InvalidStreamException("stream " + info.streamId() + " does not exist: the association has "
                     + v.maxOutboundStreams() + " outbound streams (0.." + (v.maxOutboundStreams() - 1) + ")");
         }
+        if (len == 0) {
+            throw new IllegalArgumentException("a message must carry at least one byte (SCTP has no empty messages)");
+        }
+        int max = sctpOptions.maxMessageSize();
+        if (len > max) {
+            throw new IllegalArgumentException("message of " + len + " bytes exceeds the maximum message size " + max
+                    + ": split it, or raise SO_SNDBUF");
+        }
+        // Priority-policy messages may make room by abandoning others (RFC 7496 section 3.2), which
+        // only the core can decide, and a send on the stack thread goes straight in: both take the
+        // callback API's path, after what waits in the ring.
+        boolean direct = socket.isSocketThread() || isPriority(info);
         while (true) {
             long epoch = a.spaceEpoch();
             checkSendable(a);
-            SendStatus s;
+            boolean accepted;
             try {
-                s = socket.send(a.id, info, src);
+                if (direct) {
+                    if (socket.isSocketThread()) {
+                        a.sends.drainNow();
+                    }
+                    accepted = socket.send(a.id, info, src) == SendStatus.ACCEPTED;
+                } else {
+                    accepted = a.sends.offer(socket, src, info) == SendRing.ACCEPTED;
+                }
             } catch (IllegalStateException e) {
                 if (closed || a.phase != AssocState.UP) {
                     checkSendable(a);
                 }
                 throw e;
             }
-            if (s == SendStatus.ACCEPTED) {
+            if (accepted) {
                 return len;
             }
             if (!blocking) {
@@ -284,10 +303,23 @@ final class Core implements Callbacks {
         }
     }
 
-    /** Any thread: the bytes a send can place now, or a lot once the association is gone. */
+    private static boolean isPriority(SendInfo info) {
+        return info.prPolicy().isPresent() && info.prPolicy().get().kind() == org.sctpj.stack.PrPolicy.Kind.PRIORITY;
+    }
+
+    /** The socket the associations run on (for the send rings' drains, on the stack thread). */
+    CallbackSocket socket() {
+        return socket;
+    }
+
+    /**
+     * Any thread: the bytes a send can place now (less what waits in the association's send
+     * ring), or a lot once the association is gone.
+     */
     private long freeSpace(AssocState a) {
+        long waiting = a.sends.pending();
         try {
-            return socket.sendBufferFree(a.id);
+            return socket.sendBufferFree(a.id) - waiting;
         } catch (IllegalArgumentException | IllegalStateException e) {
             return Long.MAX_VALUE;
         }
@@ -323,6 +355,7 @@ final class Core implements Callbacks {
     void shutdown(AssocState a) throws IOException {
         onStack(() -> {
             a.localShutdown = true;
+            a.sends.drainNow(); // the messages sent before shutdown() go first
             if (a.phase == AssocState.UP || a.phase == AssocState.PEER_SHUTDOWN) {
                 a.phase = AssocState.LOCAL_SHUTDOWN;
                 socket.shutdown(a.id);
@@ -568,6 +601,7 @@ final class Core implements Callbacks {
     public void onSendSpace(CallbackSocket s, AssociationId id, long freeBytes) {
         AssocState a = assocs.get(id);
         if (a != null) {
+            a.sends.resume();
             a.spaceFreed(freeBytes);
         }
     }

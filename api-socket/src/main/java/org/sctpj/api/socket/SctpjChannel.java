@@ -66,6 +66,9 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
     private final SctpProvider provider;
     private final OptionValues options;
     private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /** The last send's info, reused by sends that ask for the same. */
+    private final Sends.LastSendInfo lastSendInfo = new Sends.LastSendInfo();
+
     private final Inbox inbox;
     private final Object stateLock = new Object();
     private final Readiness readiness = new Readiness();
@@ -376,7 +379,7 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         if (shutdownCalled) {
             throw new ClosedChannelException();
         }
-        SendInfo si = Sends.sendInfo(info, options);
+        SendInfo si = lastSendInfo.of(info, options);
         boolean done = false;
         try {
             begin();

@@ -52,6 +52,9 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
     private final SctpProvider provider;
     private final OptionValues options;
     private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /** The last send's info, reused by sends that ask for the same. */
+    private final Sends.LastSendInfo lastSendInfo = new Sends.LastSendInfo();
+
     private final Inbox inbox;
     private final Object stateLock = new Object();
     private final Readiness readiness = new Readiness();
@@ -179,7 +182,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         Objects.requireNonNull(info, "info: name the association or the peer address");
         ensureOpen();
         Core c = bound();
-        SendInfo si = Sends.sendInfo(info, options);
+        SendInfo si = lastSendInfo.of(info, options);
         long nanos = Ops.nanos(timeout);
         boolean done = false;
         try {
