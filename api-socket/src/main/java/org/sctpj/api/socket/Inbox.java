@@ -23,10 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * message's own array when it does not go inline). The stack thread is the only writer: it copies
  * a message once, from the packet into the chunk, and publishes the item with one release store of
  * the chunk's count. Readers copy the bytes out into the caller's buffer. A chunk that is full is
- * followed by a new one, sized by what is unread (from {@value #MIN_CHUNK} bytes up to {@value
- * #MAX_CHUNK}): a reader that keeps up keeps the chunks small, one that lags gets large ones. The
- * last chunk read is handed back to the stack thread for reuse, so a steady flow allocates no
- * chunk. Messages over {@value #MAX_INLINE} bytes, and messages the stack delivers as arrays
+ * followed by the last chunk the readers finished (handed back to the stack thread), or, when
+ * there is none as large as twice what is unread, by a new one of that size ({@value #MIN_CHUNK}
+ * bytes to {@value #MAX_CHUNK}): a steady flow allocates no chunk, and the chain grows only while
+ * a reader lags. An inbox keeps two chunks once everything is read, the one being written and the
+ * spare, of the sizes its last burst needed. Messages over {@value #MAX_INLINE} bytes, and messages the stack delivers as arrays
  * (parts of a message delivered in parts), keep an array of their own.
  *
  * <p><b>Readers</b> (any number of threads) take {@link #lock}, which the stack thread takes only
@@ -277,8 +278,11 @@ final class Inbox {
             size <<= 1;
         }
         Chunk n = spare.getAndSet(null);
-        if (n == null || n.data.length != size) {
+        if (n == null || n.data.length < size) {
+            // a spare at least as large is reused, so a steady flow allocates no chunk; a chain
+            // that grows (a reader or a stack thread lagging) gets larger ones
             n = new Chunk(size);
+            chunksMade++;
         } else {
             n.used = 0;
             n.next = null;
@@ -601,8 +605,15 @@ final class Inbox {
         }
     }
 
-    /** For tests: the chunk being written (its size shows how the ring grows and shrinks). */
+    /** For tests: the chunk being written (its size shows how the ring grows). */
     int tailChunkBytes() {
         return tail.data.length;
     }
+
+    /** For tests: chunks made so far (not reused ones). */
+    int chunksMade() {
+        return chunksMade;
+    }
+
+    private int chunksMade;
 }

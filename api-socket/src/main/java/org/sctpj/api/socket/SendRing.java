@@ -28,8 +28,9 @@ import org.sctpj.stack.SendStatus;
  * <p>A sender takes space only while the send buffer's free space as the stack thread published
  * it ({@link CallbackSocket#sendBufferFree}), less what waits here, is enough, so the core takes
  * every message in turn; should it refuse one all the same, the drain stops there and goes on
- * once a SACK frees space ({@link #resume}). Chunks are sized by what waits (1 KiB to 256 KiB)
- * and the last one drained is reused; messages over 64 KiB keep an array of their own.
+ * once a SACK frees space ({@link #resume}). The last chunk drained is reused when it is at least
+ * twice as large as what waits; otherwise a new one of that size is made (1 KiB to 256 KiB);
+ * messages over 64 KiB keep an array of their own.
  */
 final class SendRing {
 
@@ -186,7 +187,9 @@ final class SendRing {
             size <<= 1;
         }
         Chunk n = spare.getAndSet(null);
-        if (n == null || n.data.length != size) {
+        if (n == null || n.data.length < size) {
+            // a spare at least as large is reused, so a steady flow allocates no chunk; a chain
+            // that grows (a reader or a stack thread lagging) gets larger ones
             n = new Chunk(size);
         } else {
             n.used = 0;

@@ -437,9 +437,17 @@ final class SctpPeer {
         return ch;
     }
 
-    /** Time left until {@code deadline} (System.nanoTime), at least 1 ns (a zero Duration means no limit). */
+    /**
+     * How long one receive waits at most: the loops around it check their deadline after each, so
+     * a receive that times out only costs a turn of the loop; one Duration for all of them (a new
+     * one per receive was the sink's third allocation per message).
+     */
+    private static final Duration RECEIVE_WAIT = Duration.ofMillis(200);
+
+    /** At most {@link #RECEIVE_WAIT}: what a receive may wait before {@code deadline} (System.nanoTime). */
     private static Duration left(long deadline) {
-        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        long left = deadline - System.nanoTime();
+        return left >= RECEIVE_WAIT.toNanos() ? RECEIVE_WAIT : Duration.ofNanos(Math.max(1, left));
     }
 
     /**
