@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -23,11 +22,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * message's own array when it does not go inline). The stack thread is the only writer: it copies
  * a message once, from the packet into the chunk, and publishes the item with one release store of
  * the chunk's count. Readers copy the bytes out into the caller's buffer. A chunk that is full is
- * followed by the last chunk the readers finished (handed back to the stack thread), or, when
- * there is none as large as twice what is unread, by a new one of that size ({@value #MIN_CHUNK}
- * bytes to {@value #MAX_CHUNK}): a steady flow allocates no chunk, and the chain grows only while
- * a reader lags. An inbox keeps two chunks once everything is read, the one being written and the
- * spare, of the sizes its last burst needed. Messages over {@value #MAX_INLINE} bytes, and messages the stack delivers as arrays
+ * followed by a chunk the readers finished (up to four are handed back to the stack thread, see
+ * {@link Spares}), or, when there is none as large as twice what is unread, by a new one of that
+ * size ({@value #MIN_CHUNK} bytes to {@value #MAX_CHUNK}): a steady flow allocates no chunk, and
+ * the chain grows only while a reader lags. Once everything is read an inbox keeps the chunk
+ * being written and up to four spares, of the sizes its last burst needed. Messages over {@value #MAX_INLINE} bytes, and messages the stack delivers as arrays
  * (parts of a message delivered in parts), keep an array of their own.
  *
  * <p><b>Readers</b> (any number of threads) take {@link #lock}, which the stack thread takes only
@@ -81,7 +80,7 @@ final class Inbox {
     }
 
     /** One chunk of the ring. */
-    static final class Chunk {
+    static final class Chunk implements Spares.Sized {
         final byte[] data;
         /** {@link #INTS} words per item: offset in data, length, PPID, stream | flags | kind. */
         final int[] meta;
@@ -99,6 +98,11 @@ final class Inbox {
             int items = Math.max(8, Math.min(1024, bytes / 64));
             this.meta = new int[items * INTS];
             this.refs = new Object[items * 2];
+        }
+
+        @Override
+        public int bytes() {
+            return data.length;
         }
 
         int capacity() {
@@ -164,7 +168,7 @@ final class Inbox {
 
     private volatile boolean closed;
     /** The last chunk read to its end, for the stack thread to reuse. */
-    private final AtomicReference<Chunk> spare = new AtomicReference<>();
+    private final Spares<Chunk> spares = new Spares<>();
 
     /**
      * How long a reader that finds nothing spins, looking for an item, before it sleeps
@@ -277,8 +281,8 @@ final class Inbox {
         while (size < want && size < MAX_CHUNK) {
             size <<= 1;
         }
-        Chunk n = spare.getAndSet(null);
-        if (n == null || n.data.length < size) {
+        Chunk n = spares.take(size);
+        if (n == null) {
             // a spare at least as large is reused, so a steady flow allocates no chunk; a chain
             // that grows (a reader or a stack thread lagging) gets larger ones
             n = new Chunk(size);
@@ -456,7 +460,7 @@ final class Inbox {
             headIndex = 0;
             headSeen = 0;
             if (c.data.length > 0) {
-                spare.set(c);
+                spares.give(c);
             }
         }
     }

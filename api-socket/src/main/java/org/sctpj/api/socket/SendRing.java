@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.stack.SctpEvent;
 import org.sctpj.stack.SendInfo;
@@ -28,9 +27,9 @@ import org.sctpj.stack.SendStatus;
  * <p>A sender takes space only while the send buffer's free space as the stack thread published
  * it ({@link CallbackSocket#sendBufferFree}), less what waits here, is enough, so the core takes
  * every message in turn; should it refuse one all the same, the drain stops there and goes on
- * once a SACK frees space ({@link #resume}). The last chunk drained is reused when it is at least
- * twice as large as what waits; otherwise a new one of that size is made (1 KiB to 256 KiB);
- * messages over 64 KiB keep an array of their own.
+ * once a SACK frees space ({@link #resume}). Drained chunks are reused (up to four are kept, see
+ * {@link Spares}) when one is at least twice as large as what waits; otherwise a new one of that
+ * size is made (1 KiB to 256 KiB); messages over 64 KiB keep an array of their own.
  */
 final class SendRing {
 
@@ -43,7 +42,7 @@ final class SendRing {
     /** {@link #offer}: not enough free space now. */
     static final int FULL = 1;
 
-    private static final class Chunk {
+    private static final class Chunk implements Spares.Sized {
         final byte[] data;
         /** Two ints per message: offset in data, length. */
         final int[] meta;
@@ -66,6 +65,11 @@ final class SendRing {
             meta = new int[2 * n];
             infos = new SendInfo[n];
             own = new byte[n][];
+        }
+
+        @Override
+        public int bytes() {
+            return data.length;
         }
 
         int capacity() {
@@ -98,7 +102,7 @@ final class SendRing {
     private boolean stalled;
 
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    private final AtomicReference<Chunk> spare = new AtomicReference<>();
+    private final Spares<Chunk> spares = new Spares<>();
     private final AssocState assoc;
     private final Runnable drainTask;
 
@@ -186,8 +190,8 @@ final class SendRing {
         while (size < want && size < MAX_CHUNK) {
             size <<= 1;
         }
-        Chunk n = spare.getAndSet(null);
-        if (n == null || n.data.length < size) {
+        Chunk n = spares.take(size);
+        if (n == null) {
             // a spare at least as large is reused, so a steady flow allocates no chunk; a chain
             // that grows (a reader or a stack thread lagging) gets larger ones
             n = new Chunk(size);
@@ -234,7 +238,7 @@ final class SendRing {
                     head = n;
                     headIndex = 0;
                     if (c.data.length > 0) {
-                        spare.set(c);
+                        spares.give(c);
                     }
                     continue;
                 }
