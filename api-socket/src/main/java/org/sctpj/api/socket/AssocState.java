@@ -100,7 +100,8 @@ final class AssocState {
     }
 
     /**
-     * Stack thread: a SACK freed space, {@code free} bytes may be sent now. A sender blocked for
+     * Stack thread: a SACK freed space, or the stack thread took messages from the send ring
+     * (which a sender may have counted twice for a moment), {@code free} bytes may be sent now. A sender blocked for
      * want of space (a blocking send waiting, or a non-blocking one waiting for OP_WRITE) is told
      * only once {@code free} reaches the larger of what it wants and {@link #wakeLowWater}: waking
      * it as soon as one message fits measured one thread wake-up per SACK (the sender placed a

@@ -252,7 +252,7 @@ final class Core implements Callbacks {
     int send(AssocState a, ByteBuffer src, SendInfo info, boolean blocking, long timeoutNanos)
             throws IOException, InterruptedException {
         int len = src.remaining();
-        long deadline = !blocking || timeoutNanos < 0 ? 0 : System.nanoTime() + Math.max(1, timeoutNanos);
+        long deadline = 0; // read from the clock only if this has to wait
         SctpjAssociation v = a.view;
         if (v != null && info.streamId() >= v.maxOutboundStreams()) {
             throw new InvalidStreamException("stream " + info.streamId() + " does not exist: the association has "
@@ -296,6 +296,9 @@ final class Core implements Callbacks {
                 // Not writable until the stack frees room for this message (OP_WRITE).
                 a.markSendBlocked(len, () -> freeSpace(a));
                 return 0;
+            }
+            if (deadline == 0 && timeoutNanos >= 0) {
+                deadline = System.nanoTime() + Math.max(1, timeoutNanos);
             }
             if (!a.awaitSpace(epoch, len, deadline)) {
                 return 0;

@@ -475,7 +475,7 @@ final class Inbox {
      * @throws InterruptedException if the waiting thread is interrupted
      */
     Object take(ByteBuffer dst, long timeoutNanos, AssocState endOf) throws InterruptedException {
-        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+        long deadline = 0; // read from the clock only if this has to wait
         Object r;
         AssocState done;
         int doneBytes;
@@ -483,6 +483,9 @@ final class Inbox {
         lock.lock();
         try {
             r = tryTake(dst, endOf);
+            if (r == null && timeoutNanos > 0) {
+                deadline = System.nanoTime() + timeoutNanos;
+            }
             if (r == null && timeoutNanos != 0 && spinNanos > 0) {
                 long left = timeoutNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
                 lock.unlock();

@@ -281,6 +281,9 @@ final class SendRing {
         } finally {
             if (bytes > 0) {
                 taken += bytes; // single writer; after the core published its smaller free space
+                // A sender that read the core's smaller figure before this line, with these bytes
+                // still counted as waiting, saw them twice and may wait: tell it to look again.
+                assoc.spaceFreed(free(socket));
             }
         }
     }
