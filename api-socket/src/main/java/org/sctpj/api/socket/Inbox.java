@@ -39,8 +39,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * per message: it wakes the readers (and tells the selectors) once it has caught up with its
  * input ({@link Turns#whenIdle}, or within 1 ms while it stays busy), or at the end of a
  * turn once {@code batchBytes} arrived since the last wake-up. Before it sleeps, a reader spins
- * for up to {@link #spinNanos} looking for an item (see {@link Core}), which spares a round trip
- * the wake-up.
+ * for up to {@link #spinNanos} looking for an item (SCTP_RECEIVE_SPIN), which can spare a round
+ * trip the wake-up.
  */
 final class Inbox {
 
@@ -172,7 +172,7 @@ final class Inbox {
 
     /**
      * How long a reader that finds nothing spins, looking for an item, before it sleeps
-     * (nanoseconds; 0: it sleeps at once).
+     * (nanoseconds; 0: it sleeps at once; SCTP_RECEIVE_SPIN).
      */
     volatile long spinNanos;
 
@@ -183,6 +183,13 @@ final class Inbox {
 
     /** Associations of this inbox whose last non-blocking send found no space (for OP_WRITE). */
     final AtomicInteger blockedSenders = new AtomicInteger();
+
+    /** An inbox with a channel's SCTP_EVENTS and SCTP_RECEIVE_SPIN. */
+    static Inbox of(OptionValues options) {
+        Inbox in = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+        in.spinNanos = options.get(SctpjSocketOptions.SCTP_RECEIVE_SPIN).toNanos();
+        return in;
+    }
 
     Inbox(Set<SctpjSocketOptions.Event> events) {
         this.events = events;

@@ -87,7 +87,7 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         super(provider);
         this.provider = provider;
         this.options = new OptionValues(provider.defaults(), 0, provider.remoteUdpPort());
-        this.inbox = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+        this.inbox = Inbox.of(options);
         this.inbox.listener = readiness;
         this.shared = false;
     }
@@ -709,6 +709,9 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         options.set(name, value, core != null);
         if (name == SctpjSocketOptions.SCTP_EVENTS) {
             inbox.events = options.get(SctpjSocketOptions.SCTP_EVENTS);
+        }
+        if (name == SctpjSocketOptions.SCTP_RECEIVE_SPIN) {
+            inbox.spinNanos = options.get(SctpjSocketOptions.SCTP_RECEIVE_SPIN).toNanos();
         }
         AssocState a = assoc;
         if (name == SctpjSocketOptions.SCTP_PLUGGABLE_SS && a != null) {

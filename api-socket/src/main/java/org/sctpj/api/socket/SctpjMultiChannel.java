@@ -65,7 +65,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         super(provider);
         this.provider = provider;
         this.options = new OptionValues(provider.defaults(), provider.localUdpPort(), provider.remoteUdpPort());
-        this.inbox = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+        this.inbox = Inbox.of(options);
         this.inbox.listener = readiness;
     }
 
@@ -342,6 +342,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         Core c = bound();
         AssocState a = mine(association);
         Inbox to = new Inbox(inbox.events);
+        to.spinNanos = inbox.spinNanos;
         c.onStack(() -> {
             a.moveTo(to);
             inbox.moveTo(a, to);
@@ -419,6 +420,9 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         options.set(name, value, core != null);
         if (name == SctpjSocketOptions.SCTP_EVENTS) {
             inbox.events = options.get(SctpjSocketOptions.SCTP_EVENTS);
+        }
+        if (name == SctpjSocketOptions.SCTP_RECEIVE_SPIN) {
+            inbox.spinNanos = options.get(SctpjSocketOptions.SCTP_RECEIVE_SPIN).toNanos();
         }
         Core c = core;
         if (scheduler && c != null) {

@@ -421,10 +421,16 @@ final class SctpPeer {
         server.setOption(SctpjSocketOptions.SCTP_UDP_ENCAPS_PORT, 0);
         server.setOption(SctpjSocketOptions.SCTP_NODELAY, noDelay);
         server.setOption(SctpjSocketOptions.SO_LINGER, 5);
+        server.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, spin()); // accepted channels inherit it
         server.bind(new InetSocketAddress(LOCAL, SERVER_PORT));
         System.out.println("PEER-READY udp=" + server.udpPort());
         System.out.flush();
         return server;
+    }
+
+    /** {@code spin=MICROS}: SCTP_RECEIVE_SPIN of the socket API's channels (default 0). */
+    private Duration spin() {
+        return Duration.ofNanos(1000L * args.integer("spin", 0));
     }
 
     /** A client channel from 127.0.0.1:CLIENT_PORT to the server, whose UDP port is {@code remote-udp}. */
@@ -432,6 +438,7 @@ final class SctpPeer {
         SctpjChannel ch = provider().openSctpChannel();
         ch.setOption(SctpjSocketOptions.SCTP_REMOTE_UDP_ENCAPS_PORT, args.integer("remote-udp", 9899));
         ch.setOption(SctpjSocketOptions.SCTP_NODELAY, noDelay);
+        ch.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, spin());
         ch.bind(new InetSocketAddress(LOCAL, CLIENT_PORT));
         ch.connect(new InetSocketAddress(LOCAL, SERVER_PORT), Duration.ofSeconds(10));
         return ch;
