@@ -52,9 +52,9 @@ final class Inbox {
     static final Object CLOSED = new Object();
 
     /** The smallest chunk's bytes. */
-    static final int MIN_CHUNK = 1024;
+    static final int MIN_CHUNK = Spares.MIN_CHUNK;
     /** The largest chunk's bytes. */
-    static final int MAX_CHUNK = 256 * 1024;
+    static final int MAX_CHUNK = Spares.MAX_CHUNK;
     /** Messages up to this size go into the chunks; larger ones keep an array of their own. */
     static final int MAX_INLINE = 64 * 1024;
 
@@ -137,7 +137,7 @@ final class Inbox {
     private boolean turnCheckPending;
     private boolean idleWakePending;
     private long batchBytes = Long.MAX_VALUE;
-    /** Whether the selectors have been told of items they have not seen read yet. */
+    /** The end-of-turn check ({@link #turnEnd}), queued with the first item of a turn. */
     private final Runnable turnEndCheck = this::turnEnd;
 
     private final Runnable wakeAtIdle = () -> {
@@ -282,12 +282,7 @@ final class Inbox {
         if (tailCount < c.capacity() && c.data.length - c.used >= bytes) {
             return c;
         }
-        long unread = producedBytes - consumedBytes;
-        long want = Math.max(bytes, 2 * unread);
-        int size = MIN_CHUNK;
-        while (size < want && size < MAX_CHUNK) {
-            size <<= 1;
-        }
+        int size = Spares.sizeFor(Math.max(bytes, 2 * (producedBytes - consumedBytes)));
         Chunk n = spares.take(size);
         if (n == null) {
             // a spare at least as large is reused, so a steady flow allocates no chunk; a chain
@@ -326,14 +321,10 @@ final class Inbox {
     private void wakeReaders() {
         bytesSinceWake = 0;
         if (sleepers > 0) {
-            lock.lock();
-            try {
-                arrived.signalAll();
-            } finally {
-                lock.unlock();
-            }
+            wake();
+        } else {
+            signal();
         }
-        signal();
     }
 
     /** Stack thread: a notification, queued if subscribed; waiters wake either way. */

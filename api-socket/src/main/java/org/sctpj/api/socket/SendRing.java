@@ -33,8 +33,6 @@ import org.sctpj.stack.SendStatus;
  */
 final class SendRing {
 
-    static final int MIN_CHUNK = 1024;
-    static final int MAX_CHUNK = 256 * 1024;
     static final int MAX_INLINE = 64 * 1024;
 
     /** What {@link #offer} says. */
@@ -185,11 +183,7 @@ final class SendRing {
 
     /** Under the monitor: a new tail chunk with {@code bytes} free, sized by what waits. */
     private Chunk grow(int bytes, long waiting) {
-        long want = Math.max(bytes, 2 * waiting);
-        int size = MIN_CHUNK;
-        while (size < want && size < MAX_CHUNK) {
-            size <<= 1;
-        }
+        int size = Spares.sizeFor(Math.max(bytes, 2 * waiting));
         Chunk n = spares.take(size);
         if (n == null) {
             // a spare at least as large is reused, so a steady flow allocates no chunk; a chain

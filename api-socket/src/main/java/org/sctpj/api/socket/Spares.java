@@ -18,6 +18,19 @@ final class Spares<C extends Spares.Sized> {
     }
 
     static final int SLOTS = 4;
+    /** The smallest chunk's bytes. */
+    static final int MIN_CHUNK = 1024;
+    /** The largest chunk's bytes. */
+    static final int MAX_CHUNK = 256 * 1024;
+
+    /** A chunk's size for {@code want} bytes: the power of two that holds them, {@link #MIN_CHUNK} to {@link #MAX_CHUNK}. */
+    static int sizeFor(long want) {
+        int size = MIN_CHUNK;
+        while (size < want && size < MAX_CHUNK) {
+            size <<= 1;
+        }
+        return size;
+    }
 
     private final AtomicReferenceArray<C> slots = new AtomicReferenceArray<>(SLOTS);
 
