@@ -101,7 +101,8 @@ final class AssocState {
 
     /**
      * Stack thread: a SACK freed space, or the stack thread took messages from the send ring
-     * (which a sender may have counted twice for a moment), {@code free} bytes may be sent now. A sender blocked for
+     * (which a sender may have counted twice for a moment); the core has {@code coreFree} bytes
+     * free. A sender blocked for
      * want of space (a blocking send waiting, or a non-blocking one waiting for OP_WRITE) is told
      * only once {@code free} reaches the larger of what it wants and {@link #wakeLowWater}: waking
      * it as soon as one message fits measured one thread wake-up per SACK (the sender placed a
@@ -109,8 +110,13 @@ final class AssocState {
      * as TCP's writers are woken at a third of the send buffer. Every SACK that frees space comes
      * here, the last of a transfer with the whole buffer free, so the mark is always reached.
      */
-    void spaceFreed(long free) {
+    void spaceFreed(long coreFree) {
         spaceEpoch++; // single writer: the stack thread
+        // What a sender can take is the core's free space less what waits in the send ring: with
+        // the core's figure alone, a sender whose ring held as much as the core had free was
+        // woken by every SACK and found no room (a wait every 28 messages at 1000 B, the ring
+        // holding 320 KB of the core's 320 KB free, measured).
+        long free = coreFree - sends.waiting();
         long b = blockedBytes;
         if (b > 0 && free >= Math.max(b, wakeLowWater)) {
             clearSendBlocked();

@@ -35,6 +35,9 @@ final class SendRing {
 
     static final int MAX_INLINE = 64 * 1024;
 
+    /** The drain moves {@link #taken} on every this many messages, and at its end. */
+    private static final int TAKEN_EVERY = 16;
+
     /** What {@link #offer} says. */
     static final int ACCEPTED = 0;
     /** {@link #offer}: not enough free space now. */
@@ -88,8 +91,8 @@ final class SendRing {
     // senders' side, under the monitor
     private Chunk tail;
     private int tailCount;
-    /** Bytes ever offered. */
-    private long offered;
+    /** Bytes ever offered (written under the monitor; the stack thread reads it for {@link #waiting}). */
+    private volatile long offered;
 
     // stack thread's side
     private Chunk head;
@@ -110,6 +113,14 @@ final class SendRing {
         Chunk first = new Chunk(0); // holds nothing: the first offer links a real chunk
         tail = first;
         head = first;
+    }
+
+    /**
+     * Stack thread: bytes offered and not yet taken, as far as it can tell without the senders'
+     * monitor (a sender may be adding one right now).
+     */
+    long waiting() {
+        return offered - taken;
     }
 
     /** Bytes offered and not yet taken by the stack thread. */
@@ -217,6 +228,8 @@ final class SendRing {
         Core core = assoc.core;
         CallbackSocket socket = core.socket();
         long bytes = 0;
+        long counted = 0;
+        int count = 0;
         try {
             while (true) {
                 Chunk c = head;
@@ -271,10 +284,20 @@ final class SendRing {
                 c.own[i] = null;
                 headIndex = i + 1;
                 bytes += len;
+                if (++count % TAKEN_EVERY == 0) {
+                    // Until taken moves, the sender counts these bytes twice (waiting, and gone
+                    // from the core's free space): counted only at the drain's end, a long drain
+                    // made a sender that was far from full wait for it (the bulk sender's futex
+                    // calls doubled, 42 to 93 per 1000 messages at 1000 B).
+                    taken += bytes - counted;
+                    counted = bytes;
+                }
             }
         } finally {
+            if (bytes > counted) {
+                taken += bytes - counted; // single writer; after the core published its smaller free space
+            }
             if (bytes > 0) {
-                taken += bytes; // single writer; after the core published its smaller free space
                 // A sender that read the core's smaller figure before this line, with these bytes
                 // still counted as waiting, saw them twice and may wait: tell it to look again.
                 assoc.spaceFreed(free(socket));
