@@ -6,7 +6,8 @@
 #   other options go to the runner: --runs N --duration SEC --sizes 100,1000 --no-latency
 #                                   --no-throughput --out DIR
 #                                   --contenders sctpj-callback,sctpj-socket (only these; names:
-#                                     sctpj-callback sctpj-callback-100k sctpj-socket usrsctp
+#                                     sctpj-callback sctpj-callback-100k sctpj-socket sctpj-socket-nio
+#                                     sctpj-socket-spin (only when named) usrsctp
 #                                     usrsctp-tsctp kernel-tcp kernel-udp sctpj-callback-raw
 #                                     kernel-tcp-c sctpj-callback-raw-sendmsg; without both usrsctp contenders its build
 #                                     is skipped)

@@ -63,14 +63,25 @@ final class Core implements Callbacks {
      * the same eighth of the window, at most 64 KiB.
      */
     final long releaseBatchBytes;
-    /** Arrays for received messages, recycled once read (up to the receive buffer's size). */
-    final RecvPool recvPool;
 
     private final ConcurrentHashMap<AssociationId, AssocState> assocs = new ConcurrentHashMap<>();
     /** Stack thread: where a peer-initiated association goes; null refuses (aborts) it. */
     private volatile Function<AssocState, Inbox> acceptor;
 
     private CallbackSocket socket;
+    /** The socket's end-of-turn and idle tasks, for the inboxes. */
+    private final Inbox.Turns turns = new Inbox.Turns() {
+        @Override
+        public void atTurnEnd(Runnable task) {
+            socket.atTurnEnd(task);
+        }
+
+        @Override
+        public void whenIdle(Runnable task) {
+            socket.whenIdle(task);
+        }
+    };
+
     private int users = 1;
     private volatile boolean closed;
 
@@ -83,7 +94,6 @@ final class Core implements Callbacks {
         this.receiveQueueLimit = options.get(SctpjSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
         this.wakeBatchBytes = Math.min(64 * 1024, Math.max(1, sctpOptions.receiveBufferBytes() / 8));
         this.releaseBatchBytes = wakeBatchBytes;
-        this.recvPool = new RecvPool(Math.max(1 << 20, sctpOptions.receiveBufferBytes()));
     }
 
     /**
@@ -256,25 +266,44 @@ final class Core implements Callbacks {
     int send(AssocState a, ByteBuffer src, SendInfo info, boolean blocking, long timeoutNanos)
             throws IOException, InterruptedException {
         int len = src.remaining();
-        long deadline = !blocking || timeoutNanos < 0 ? 0 : System.nanoTime() + Math.max(1, timeoutNanos);
+        long deadline = 0; // read from the clock only if this has to wait
         SctpjAssociation v = a.view;
         if (v != null && info.streamId() >= v.maxOutboundStreams()) {
             throw new InvalidStreamException("stream " + info.streamId() + " does not exist: the association has "
                     + v.maxOutboundStreams() + " outbound streams (0.." + (v.maxOutboundStreams() - 1) + ")");
         }
+        if (len == 0) {
+            throw new IllegalArgumentException("a message must carry at least one byte (SCTP has no empty messages)");
+        }
+        int max = sctpOptions.maxMessageSize();
+        if (len > max) {
+            throw new IllegalArgumentException("message of " + len + " bytes exceeds the maximum message size " + max
+                    + ": split it, or raise SO_SNDBUF");
+        }
+        // Priority-policy messages may make room by abandoning others (RFC 7496 section 3.2), which
+        // only the core can decide, and a send on the stack thread goes straight in: both take the
+        // callback API's path, after what waits in the ring.
+        boolean direct = socket.isSocketThread() || isPriority(info);
         while (true) {
             long epoch = a.spaceEpoch();
             checkSendable(a);
-            SendStatus s;
+            boolean accepted;
             try {
-                s = socket.send(a.id, info, src);
+                if (direct) {
+                    if (socket.isSocketThread()) {
+                        a.sends.drainNow();
+                    }
+                    accepted = socket.send(a.id, info, src) == SendStatus.ACCEPTED;
+                } else {
+                    accepted = a.sends.offer(socket, src, info) == SendRing.ACCEPTED;
+                }
             } catch (IllegalStateException e) {
                 if (closed || a.phase != AssocState.UP) {
                     checkSendable(a);
                 }
                 throw e;
             }
-            if (s == SendStatus.ACCEPTED) {
+            if (accepted) {
                 return len;
             }
             if (!blocking) {
@@ -282,16 +311,32 @@ final class Core implements Callbacks {
                 a.markSendBlocked(len, () -> freeSpace(a));
                 return 0;
             }
+            if (deadline == 0 && timeoutNanos >= 0) {
+                deadline = System.nanoTime() + Math.max(1, timeoutNanos);
+            }
             if (!a.awaitSpace(epoch, len, deadline)) {
                 return 0;
             }
         }
     }
 
-    /** Any thread: the bytes a send can place now, or a lot once the association is gone. */
+    private static boolean isPriority(SendInfo info) {
+        return info.prPolicy().isPresent() && info.prPolicy().get().kind() == org.sctpj.stack.PrPolicy.Kind.PRIORITY;
+    }
+
+    /** The socket the associations run on (for the send rings' drains, on the stack thread). */
+    CallbackSocket socket() {
+        return socket;
+    }
+
+    /**
+     * Any thread: the bytes a send can place now (less what waits in the association's send
+     * ring), or a lot once the association is gone.
+     */
     private long freeSpace(AssocState a) {
+        long waiting = a.sends.pending();
         try {
-            return socket.sendBufferFree(a.id);
+            return socket.sendBufferFree(a.id) - waiting;
         } catch (IllegalArgumentException | IllegalStateException e) {
             return Long.MAX_VALUE;
         }
@@ -327,6 +372,7 @@ final class Core implements Callbacks {
     void shutdown(AssocState a) throws IOException {
         onStack(a.id, () -> {
             a.localShutdown = true;
+            a.sends.drainNow(); // the messages sent before shutdown() go first
             if (a.phase == AssocState.UP || a.phase == AssocState.PEER_SHUTDOWN) {
                 a.phase = AssocState.LOCAL_SHUTDOWN;
                 socket.shutdown(a.id);
@@ -492,7 +538,7 @@ final class Core implements Callbacks {
 
     @Override
     public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, true);
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), true);
     }
 
     /**
@@ -502,11 +548,14 @@ final class Core implements Callbacks {
      */
     @Override
     public boolean onMessagePart(CallbackSocket s, SctpEvent.MessagePart m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, m.last());
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.last());
         return true;
     }
 
-    /** The zero-copy callback: one copy, straight into the queued message (no event object). */
+    /**
+     * The zero-copy callback: one copy, from the packet straight into the channel's ring (no
+     * object per message).
+     */
     @Override
     public void onMessage(
             CallbackSocket s,
@@ -515,10 +564,10 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             java.nio.ByteBuffer data) {
-        int n = data.remaining();
-        byte[] copy = recvPool.take(n);
-        data.get(data.position(), copy, 0, n);
-        queue(s, association, streamId, ppid, unordered, copy, n, true);
+        AssocState a = receiving(s, association, data.remaining());
+        if (a != null) {
+            a.inbox.add(turns, a, streamId, ppid, unordered, data, wakeBatchBytes);
+        }
     }
 
     private void queue(
@@ -528,33 +577,50 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             byte[] data,
-            int length,
             boolean last) {
-        AssocState a = state(association);
+        AssocState a = receiving(s, association, data.length);
+        if (a != null) {
+            a.inbox.add(turns, a, streamId, ppid, unordered, data, data.length, last, wakeBatchBytes);
+        }
+    }
+
+    /** Stack thread only: the association a message last arrived on (one map lookup per change). */
+    private AssocState lastReceiving;
+
+    /**
+     * Stack thread: the association {@code length} more bytes may be queued for, or null when it
+     * has no channel or (aborted here) the application holds more than SCTP_RECEIVE_QUEUE_LIMIT
+     * unread. The unread count is the association's queued bytes less what the readers report
+     * read, which is read afresh only when the estimate from the last reading passes the limit.
+     */
+    private AssocState receiving(CallbackSocket s, AssociationId association, int length) {
+        AssocState a = lastReceiving;
+        if (a == null || !a.id.equals(association)) {
+            a = state(association);
+            lastReceiving = a;
+        }
         if (a == null || a.inbox == null) {
-            return;
+            return null;
         }
-        long q = a.queued.addAndGet(length);
-        if (q > receiveQueueLimit) {
-            a.queued.addAndGet(-length);
-            s.abort(
-                    a.id,
-                    "receiver overrun: the application holds more than " + receiveQueueLimit
-                            + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
-            return;
+        if (a.queuedIn + length - a.seenRead > receiveQueueLimit) {
+            a.seenRead = a.read.get();
+            if (a.queuedIn + length - a.seenRead > receiveQueueLimit) {
+                s.abort(
+                        a.id,
+                        "receiver overrun: the application holds more than " + receiveQueueLimit
+                                + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
+                return null;
+            }
         }
-        Inbox in = a.inbox;
-        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data, length, last), length, wakeBatchBytes)) {
-            case Inbox.WAKE_AT_IDLE -> s.whenIdle(in.wakeAtIdle);
-            case Inbox.WAKE_AT_TURN_END -> s.atTurnEnd(in.wakeAtTurnEnd);
-            default -> {}
-        }
+        a.queuedIn += length;
+        return a;
     }
 
     @Override
     public void onSendSpace(CallbackSocket s, AssociationId id, long freeBytes) {
         AssocState a = assocs.get(id);
         if (a != null) {
+            a.sends.resume();
             a.spaceFreed(freeBytes);
         }
     }
@@ -586,6 +652,7 @@ final class Core implements Callbacks {
             }
             default -> {
                 a = assocs.remove(c.association());
+                lastReceiving = null;
                 if (a == null) {
                     return;
                 }
@@ -836,5 +903,6 @@ final class Core implements Callbacks {
             a.wakeAll();
         }
         assocs.clear();
+        lastReceiving = null;
     }
 }

@@ -571,7 +571,15 @@ class SocketApiTest {
                         SctpjSocketOptions.SCTP_RTOINFO,
                         new SctpjSocketOptions.RtoInfo(
                                 Duration.ofMillis(200), Duration.ofMillis(500), Duration.ofMillis(400))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> c.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, Duration.ofMillis(11)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> c.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, Duration.ofNanos(-1)));
         c.connect(addr(s));
+        c.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, Duration.ofMillis(1)); // live
+        assertEquals(Duration.ofMillis(1), c.getOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN));
         assertEquals(4, c.association().maxOutboundStreams());
         assertThrows(InvalidStreamException.class, () -> c.send(bytes(1, 0), SctpjMessageInfo.createOutgoing(null, 4)));
         assertThrows(IllegalStateException.class, () -> c.setOption(SctpjSocketOptions.SO_SNDBUF, 10_000));
