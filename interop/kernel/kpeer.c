@@ -50,6 +50,8 @@
 #define K_SCTP_STATUS 14
 #define K_SCTP_RECVRCVINFO 32
 #define K_SCTP_SOCKOPT_BINDX_ADD 100
+#define K_SCTP_SOCKOPT_BINDX_REM 101
+#define K_SCTP_SET_PEER_PRIMARY_ADDR 5
 #define K_SCTP_REMOTE_UDP_ENCAPS_PORT 132
 #define K_SCTP_FRAGMENT_INTERLEAVE 18
 #define K_SCTP_PR_SUPPORTED 113
@@ -97,6 +99,12 @@
 #define K_SCTP_SHUTDOWN_COMP 3
 #define K_SCTP_CANT_STR_ASSOC 4
 #define K_SCTP_SHUTDOWN_EVENT 0x8005
+#define K_SCTP_PEER_ADDR_CHANGE 0x8002
+/* spc_state of SCTP_PEER_ADDR_CHANGE */
+#define K_SCTP_ADDR_REMOVED 2
+#define K_SCTP_ADDR_ADDED 3
+#define K_SCTP_ADDR_MADE_PRIM 4
+#define K_SCTP_ADDR_CONFIRMED 5
 #define K_SCTP_STREAM_RESET_EVENT 0x800a
 #define K_SCTP_ASSOC_RESET_EVENT 0x800b
 #define K_SCTP_STREAM_CHANGE_EVENT 0x800c
@@ -347,6 +355,13 @@ struct opts {
     const char *auth_key; /* --auth-key ID:HEX: SCTP_AUTH_KEY, an endpoint pair shared key */
     int auth_switch_at;   /* --auth-switch-at K: SCTP_AUTH_ACTIVE_KEY to that key before client message K /
                              after K messages received (servers) */
+    /* ASCONF (RFC 5061; needs net.sctp.addip_enable=1 and auth_enable=1 before the socket is made) */
+    char asconf_add[64]; /* --asconf-add ADDR: SCTP_SOCKOPT_BINDX_ADD on the live socket ... */
+    int asconf_primary;  /* --asconf-primary: ... then SCTP_SET_PEER_PRIMARY_ADDR with it ... */
+    int asconf_at;       /* --asconf-at K: ... before client message K / after K messages received */
+    char asconf_del[64]; /* --asconf-del ADDR: SCTP_SOCKOPT_BINDX_REM ... */
+    int asconf_del_at;   /* --asconf-del-at K: ... before client message K / after K messages received */
+    int gap_us;          /* --gap-us N: a client waits N microseconds between two messages */
 };
 
 static void opts_init(struct opts *o) {
@@ -404,6 +419,16 @@ static const char *opts_parse(struct opts *o, int argc, char **argv, int i) {
         NUM("--add-streams", add_streams)
         NUM("--add-at", add_at)
         NUM("--auth-switch-at", auth_switch_at)
+        NUM("--asconf-at", asconf_at)
+        NUM("--asconf-del-at", asconf_del_at)
+        NUM("--gap-us", gap_us)
+        FLAG("--asconf-primary", asconf_primary)
+        if (strcmp(a, "--asconf-add") == 0 || strcmp(a, "--asconf-del") == 0) {
+            if (!v) goto missing;
+            snprintf(strcmp(a, "--asconf-add") == 0 ? o->asconf_add : o->asconf_del, sizeof o->asconf_add, "%s", v);
+            i++;
+            continue;
+        }
         FLAG("--idata", idata)
         FLAG("--reconfig", reconfig)
         if (strcmp(a, "--auth-key") == 0) {
@@ -504,8 +529,9 @@ static int sctp_socket(int family, const struct opts *o, char *err, size_t errle
         snprintf(err, errlen, "SCTP_RECVRCVINFO: %s", strerror(errno));
         goto fail;
     }
-    /* association change (byte 1 of struct sctp_event_subscribe) and shutdown (byte 5) notifications */
-    uint8_t ev[6] = {0, 1, 0, 0, 0, 1};
+    /* association change (byte 1 of struct sctp_event_subscribe), peer address change (byte 2) and
+     * shutdown (byte 5) notifications */
+    uint8_t ev[6] = {0, 1, 1, 0, 0, 1};
     if (setsockopt(fd, K_SOL_SCTP, K_SCTP_EVENTS, ev, sizeof ev) < 0) {
         snprintf(err, errlen, "SCTP_EVENTS: %s", strerror(errno));
         goto fail;
@@ -684,6 +710,8 @@ struct counters {
     /* extensions: negotiated (-1 unknown), abandoned messages, RE-CONFIG events */
     int neg_pr, neg_idata, neg_reconfig;
     int failed_events, failed_sent, sr_in, sr_out, sr_denied, ar_events, sc_events, sc_denied, sc_in, sc_out;
+    /* ASCONF: the peer's address changes (SCTP_PEER_ADDR_CHANGE) and our own calls that worked */
+    int pa_added, pa_removed, pa_made_prim, pa_confirmed, asconf_calls;
     uint32_t last_failed_ppid; /* network order, of the last SEND_FAILED_EVENT */
 };
 
@@ -691,9 +719,11 @@ struct counters {
 static int format_ext(char *line, size_t cap, const struct counters *c) {
     return snprintf(line, cap,
                     "pr=%d idata=%d reconfig=%d send_failed_events=%d failed_sent=%d sr_in=%d sr_out=%d "
-                    "sr_denied=%d ar_events=%d sc_events=%d sc_denied=%d sc_in=%d sc_out=%d",
+                    "sr_denied=%d ar_events=%d sc_events=%d sc_denied=%d sc_in=%d sc_out=%d pa_added=%d pa_removed=%d "
+                    "pa_made_prim=%d pa_confirmed=%d asconf_calls=%d",
                     c->neg_pr, c->neg_idata, c->neg_reconfig, c->failed_events, c->failed_sent, c->sr_in, c->sr_out,
-                    c->sr_denied, c->ar_events, c->sc_events, c->sc_denied, c->sc_in, c->sc_out);
+                    c->sr_denied, c->ar_events, c->sc_events, c->sc_denied, c->sc_in, c->sc_out, c->pa_added,
+                    c->pa_removed, c->pa_made_prim, c->pa_confirmed, c->asconf_calls);
 }
 
 /**
@@ -772,6 +802,16 @@ static void count_notification(struct counters *c, const char *buf, size_t n, k_
             return;
         case K_SCTP_ASSOC_RESET_EVENT:
             c->ar_events++;
+            return;
+        case K_SCTP_PEER_ADDR_CHANGE: /* struct sctp_paddr_change: spc_state after the sockaddr_storage */
+            if (n >= 8 + 128 + 4) {
+                int32_t state;
+                memcpy(&state, buf + 8 + 128, 4);
+                if (state == K_SCTP_ADDR_ADDED) c->pa_added++;
+                if (state == K_SCTP_ADDR_REMOVED) c->pa_removed++;
+                if (state == K_SCTP_ADDR_MADE_PRIM) c->pa_made_prim++;
+                if (state == K_SCTP_ADDR_CONFIRMED) c->pa_confirmed++;
+            }
             return;
         case K_SCTP_STREAM_CHANGE_EVENT:
             /* the counts in it are what Linux added, not the totals: see refresh_streams() */
@@ -949,6 +989,7 @@ struct conn {
     long long reset_deadline;
     int added;       /* --add-at done */
     int auth_switched; /* --auth-switch-at done */
+    int asconf_added, asconf_deleted; /* --asconf-at, --asconf-del-at done */
 };
 
 /**
@@ -956,12 +997,23 @@ struct conn {
  * messages (called after every message and every poll round); errors are counted.
  */
 static int switch_auth_key(int fd, k_assoc_t a, const struct opts *o);
+static void asconf_add(int fd, k_assoc_t a, int port, const struct opts *o, struct counters *cnt);
+static void asconf_del(int fd, int port, const struct opts *o, struct counters *cnt);
+static int local_port(int fd);
 
 static void server_ext(int fd, struct conn *c, const struct opts *o, struct counters *cnt) {
     k_assoc_t a = o->seqpacket ? c->assoc : 0;
     if (o->auth_switch_at > 0 && c->msgs >= o->auth_switch_at && !c->auth_switched) {
         c->auth_switched = 1;
         if (switch_auth_key(fd, a, o) < 0) count_error(cnt, "SCTP_AUTH_ACTIVE_KEY: %s", strerror(errno));
+    }
+    if (o->asconf_add[0] && o->asconf_at > 0 && c->msgs >= o->asconf_at && !c->asconf_added) {
+        c->asconf_added = 1;
+        asconf_add(fd, a, local_port(fd), o, cnt);
+    }
+    if (o->asconf_del[0] && o->asconf_del_at > 0 && c->msgs >= o->asconf_del_at && !c->asconf_deleted) {
+        c->asconf_deleted = 1;
+        asconf_del(fd, local_port(fd), o, cnt);
     }
     if (o->add_streams && o->add_at > 0 && c->msgs >= o->add_at && !c->added) {
         c->added = 1;
@@ -994,6 +1046,62 @@ static int switch_auth_key(int fd, k_assoc_t a, const struct opts *o) {
     }
     struct { k_assoc_t assoc_id; uint16_t keynumber; } k = {.assoc_id = a, .keynumber = (uint16_t)atoi(o->auth_key)};
     return setsockopt(fd, K_SOL_SCTP, K_SCTP_AUTH_ACTIVE_KEY, &k, sizeof k);
+}
+
+/**
+ * --asconf-add (RFC 5061): binds the address to the live socket (SCTP_SOCKOPT_BINDX_ADD), which
+ * makes Linux send an ASCONF with Add IP Address to the peer of each association; with
+ * --asconf-primary then asks the peer of association a to make it its primary (Set Primary
+ * Address: SCTP_SET_PEER_PRIMARY_ADDR, RFC 6458 section 8.3.2), queued behind the addition.
+ * Failures count as errors; each call that worked counts in asconf_calls.
+ */
+static void asconf_add(int fd, k_assoc_t a, int port, const struct opts *o, struct counters *cnt) {
+    struct sockaddr_storage x;
+    socklen_t xl = parse_addr(o->asconf_add, port, &x);
+    if (!xl) {
+        count_error(cnt, "bad --asconf-add %s", o->asconf_add);
+        return;
+    }
+    if (setsockopt(fd, K_SOL_SCTP, K_SCTP_SOCKOPT_BINDX_ADD, &x, xl) < 0) {
+        count_error(cnt, "SCTP_SOCKOPT_BINDX_ADD %s: %s", o->asconf_add, strerror(errno));
+        return;
+    }
+    cnt->asconf_calls++;
+    if (!o->asconf_primary) return;
+    /* struct sctp_setpeerprim: the association id, then the address (packed, aligned 4) */
+    struct {
+        k_assoc_t assoc_id;
+        struct sockaddr_storage addr;
+    } __attribute__((packed, aligned(4))) sp;
+    memset(&sp, 0, sizeof sp);
+    sp.assoc_id = a;
+    memcpy(&sp.addr, &x, xl);
+    if (setsockopt(fd, K_SOL_SCTP, K_SCTP_SET_PEER_PRIMARY_ADDR, &sp, sizeof sp) < 0)
+        count_error(cnt, "SCTP_SET_PEER_PRIMARY_ADDR %s: %s", o->asconf_add, strerror(errno));
+    else
+        cnt->asconf_calls++;
+}
+
+/** --asconf-del (RFC 5061): unbinds the address from the live socket (Delete IP Address). */
+static void asconf_del(int fd, int port, const struct opts *o, struct counters *cnt) {
+    struct sockaddr_storage x;
+    socklen_t xl = parse_addr(o->asconf_del, port, &x);
+    if (!xl) {
+        count_error(cnt, "bad --asconf-del %s", o->asconf_del);
+    } else if (setsockopt(fd, K_SOL_SCTP, K_SCTP_SOCKOPT_BINDX_REM, &x, xl) < 0) {
+        count_error(cnt, "SCTP_SOCKOPT_BINDX_REM %s: %s", o->asconf_del, strerror(errno));
+    } else {
+        cnt->asconf_calls++;
+    }
+}
+
+/** The local port of a bound socket (for addresses bound later), 0 if unknown. */
+static int local_port(int fd) {
+    struct sockaddr_storage ss;
+    socklen_t l = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &l) < 0) return 0;
+    return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                          : ((struct sockaddr_in *)&ss)->sin_port);
 }
 
 /** Ends an association: ABORT or graceful SHUTDOWN. Returns 1 if the conn can be dropped now. */
@@ -1033,6 +1141,10 @@ static void server_notification(struct counters *cnt, struct conn *c, const char
     cnt->ar_events += t.ar_events;
     cnt->sc_denied += t.sc_denied;
     cnt->sc_events += t.sc_events;
+    cnt->pa_added += t.pa_added;
+    cnt->pa_removed += t.pa_removed;
+    cnt->pa_made_prim += t.pa_made_prim;
+    cnt->pa_confirmed += t.pa_confirmed;
     if (st == K_SCTP_COMM_UP) {
         /* one-to-one: counted at accept, where SCTP_STATUS fails if the association already ended */
         if (!one_to_one) cnt->up++;
@@ -1349,6 +1461,7 @@ static int client_round(const char *host, int port, const struct opts *o, struct
     int expect = o->noecho ? 0 : n;
     int pr = o->pr_policy != 0;
     int reset_state = 0, add_state = 0, auth_switched = 0; /* 0: not yet, 1: under way, 2: done */
+    int asconf_added = 0, asconf_deleted = 0;
     long long ext_deadline = 0;
     int paused_done = o->pause_at <= 0 || o->pause_at >= n;
     prog_phase = "transfer";
@@ -1388,6 +1501,14 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             prog_phase = "transfer";
             paused_done = 1;
             continue;
+        }
+        if (o->asconf_add[0] && o->asconf_at > 0 && next == o->asconf_at && !asconf_added) {
+            asconf_added = 1;
+            asconf_add(fd, assoc, local_port(fd), o, cnt);
+        }
+        if (o->asconf_del[0] && o->asconf_del_at > 0 && next == o->asconf_del_at && !asconf_deleted) {
+            asconf_deleted = 1;
+            asconf_del(fd, local_port(fd), o, cnt);
         }
         if (o->auth_switch_at > 0 && next == o->auth_switch_at && !auth_switched) {
             auth_switched = 1;
@@ -1459,6 +1580,7 @@ static int client_round(const char *host, int port, const struct opts *o, struct
             if (w >= 0) {
                 sid_of[next] = sid;
                 next++;
+                if (o->gap_us > 0) usleep(o->gap_us);
                 prog_sent++;
                 rr->sent++;
                 rr->bytes += size;
@@ -2108,6 +2230,7 @@ static int usage(void) {
             "       kpeer echo|sink PORT [options]\n"
             "       kpeer client HOST PORT [options]\n"
             "options: --streams N --encap PORT --hb MS --seqpacket --6 --bind ADDR --bindx ADDR\n"
+            "  --asconf-add ADDR --asconf-primary --asconf-at K --asconf-del ADDR --asconf-del-at K --gap-us N\n"
             "         --lport PORT --after N --abort -n N -z SIZE -k K --ppid P --unordered\n"
             "         --noecho --reconnect R --timeout S --nodelay --rto-min MS --rto-max MS\n"
             "         --rto-initial MS --pmr N --buf BYTES --pause-at K --wait-end\n"

@@ -104,6 +104,13 @@ static struct {
 	int auth_active;         /* --auth-active ID: the key we send with (SCTP_AUTH_ACTIVE_KEY); -1 = default */
 	long auth_switch_at;     /* --auth-switch-at K: send with the --auth-key key from client message K /
 	                            after K messages received (servers); 0 = never */
+	/* ASCONF (RFC 5061) */
+	const char *asconf_add;  /* --asconf-add ADDR: an address bound later (usrsctp_bindx SCTP_BINDX_ADD_ADDR) ... */
+	int asconf_primary;      /* --asconf-primary: ... then asked to be the peer's primary (SCTP_SET_PEER_PRIMARY_ADDR) */
+	long asconf_at;          /* --asconf-at K: ... before client message K / after K messages received */
+	const char *asconf_del;  /* --asconf-del ADDR: an address unbound later (SCTP_BINDX_REM_ADDR) ... */
+	long asconf_del_at;      /* --asconf-del-at K: ... before client message K / after K messages received */
+	long gap_us;             /* --gap-us N: a client sleeps N microseconds between two messages */
 } o = {
 	.mode = M_ECHO, .udp_port = 9899, .remote_udp_port = 9899, .local_addr = "127.0.0.1",
 	.port = 5001, .peer_addr = "127.0.0.1", .peer_port = 5001, .streams = 16, .messages = 0,
@@ -215,6 +222,8 @@ static struct {
 	uint64_t failed_events, failed_sent, failed_unsent;
 	int sr_in, sr_out, sr_denied, ar_events, sc_events, sc_denied;
 	uint16_t sc_in, sc_out;
+	/* ASCONF: the peer's address changes (SCTP_PEER_ADDR_CHANGE) and our own calls that worked */
+	int pa_added, pa_removed, pa_made_prim, pa_confirmed, asconf_calls;
 } st = {.pong = -1, .neg_pr = -1, .neg_idata = -1, .neg_reconfig = -1};
 
 /* The size of client message i (see --big): the stream decides. */
@@ -311,13 +320,14 @@ static void finish(const char *status, const char *extra, int code)
 	       " rx_msgs=%" PRIu64 " rx_bytes=%" PRIu64 " rx_mb_per_s=%.3f errors=%" PRIu64 " first_error=%s"
 	       " elapsed_s=%.3f pr=%d idata=%d reconfig=%d send_failed_events=%" PRIu64 " failed_sent=%" PRIu64
 	       " failed_unsent=%" PRIu64 " sr_in=%d sr_out=%d sr_denied=%d ar_events=%d sc_events=%d sc_denied=%d"
-	       " sc_in=%u sc_out=%u%s%s\n",
+	       " sc_in=%u sc_out=%u pa_added=%d pa_removed=%d pa_made_prim=%d pa_confirmed=%d asconf_calls=%d%s%s\n",
 	       mode_names[o.mode], status, st.comm_up, st.ended, st.cant_start, st.comm_lost, st.restarts,
 	       st.peer_shutdown, st.send_failed, st.ostreams, st.istreams, st.tx_msgs, st.tx_bytes, st.rx_msgs, st.rx_bytes,
 	       rx_span > 0 ? st.rx_bytes / rx_span / 1e6 : 0.0, st.errors,
 	       st.first_error[0] ? st.first_error : "-", elapsed, st.neg_pr, st.neg_idata, st.neg_reconfig,
 	       st.failed_events, st.failed_sent, st.failed_unsent, st.sr_in, st.sr_out, st.sr_denied, st.ar_events,
-	       st.sc_events, st.sc_denied, st.sc_in, st.sc_out, extra && *extra ? " " : "", extra ? extra : "");
+	       st.sc_events, st.sc_denied, st.sc_in, st.sc_out, st.pa_added, st.pa_removed, st.pa_made_prim,
+	       st.pa_confirmed, st.asconf_calls, extra && *extra ? " " : "", extra ? extra : "");
 	fflush(stdout);
 	/*
 	 * Lingering keeps the usrsctp stack answering after the association ended: when our last
@@ -458,6 +468,15 @@ static void on_notification(const union sctp_notification *n, size_t len)
 		char a[INET6_ADDRSTRLEN];
 		addr_text((const struct sockaddr *)&n->sn_paddr_change.spc_aaddr, a, sizeof a);
 		event_line("peer_addr_change addr=%s state=%u", a, n->sn_paddr_change.spc_state);
+		pthread_mutex_lock(&mu);
+		switch (n->sn_paddr_change.spc_state) {
+		case SCTP_ADDR_ADDED: st.pa_added++; break;
+		case SCTP_ADDR_REMOVED: st.pa_removed++; break;
+		case SCTP_ADDR_MADE_PRIM: st.pa_made_prim++; break;
+		case SCTP_ADDR_CONFIRMED: st.pa_confirmed++; break;
+		}
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
 		break;
 	}
 	case SCTP_REMOTE_ERROR:
@@ -848,6 +867,127 @@ static void switch_auth_key(struct socket *s, sctp_assoc_t a)
 	setopt(s, IPPROTO_SCTP, SCTP_AUTH_ACTIVE_KEY, &k, sizeof k, "SCTP_AUTH_ACTIVE_KEY (--auth-switch-at)");
 }
 
+/* The local port the socket is bound to (network order), for addresses bound later. */
+static uint16_t bound_port(struct socket *s)
+{
+	struct sockaddr *la = NULL;
+	uint16_t port = htons((uint16_t)o.port);
+	int cnt = usrsctp_getladdrs(s, 0, &la);
+	if (cnt > 0 && la != NULL) {
+		port = la->sa_family == AF_INET6 ? ((struct sockaddr_in6 *)la)->sin6_port : ((struct sockaddr_in *)la)->sin_port;
+		usrsctp_freeladdrs(la);
+	}
+	return port;
+}
+
+/* One address with the socket's port, for usrsctp_bindx and SCTP_SET_PEER_PRIMARY_ADDR; 0 if bad. */
+static int asconf_addr(struct socket *s, const char *text, struct sockaddr_storage *a)
+{
+	int fam;
+	if (parse_addrs(text, 0, a, 1, &fam) != 1) {
+		return 0;
+	}
+	uint16_t port = bound_port(s);
+	if (fam == AF_INET6) {
+		((struct sockaddr_in6 *)a)->sin6_port = port;
+	} else {
+		((struct sockaddr_in *)a)->sin_port = port;
+	}
+	return 1;
+}
+
+struct prim_job {
+	struct socket *s;
+	struct sctp_setpeerprim sp;
+};
+
+/*
+ * SCTP_SET_PEER_PRIMARY_ADDR for --asconf-primary, on a thread of its own: usrsctp refuses it
+ * (EINVAL) for an address it has bound but not yet put in an ASCONF (the address work queue sends
+ * the Add IP Address a little later), so it is tried every 10 ms for up to 5 s.
+ */
+static void *set_peer_primary(void *arg)
+{
+	struct prim_job *j = arg;
+	double until = now_s() + 5;
+	int rc, e, tries = 0;
+	do {
+		tries++;
+		rc = usrsctp_setsockopt(j->s, IPPROTO_SCTP, SCTP_SET_PEER_PRIMARY_ADDR, &j->sp, sizeof j->sp);
+		e = errno;
+		if (rc == 0 || e != EINVAL) {
+			break;
+		}
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	} while (now_s() < until);
+	event_line("asconf_set_peer_primary addr=%s rc=%d errno=%d tries=%d", o.asconf_add, rc, rc < 0 ? e : 0, tries);
+	pthread_mutex_lock(&mu);
+	if (rc < 0) {
+		error_locked("SCTP_SET_PEER_PRIMARY_ADDR %s: %s", o.asconf_add, strerror(e));
+	} else {
+		st.asconf_calls++;
+	}
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+/*
+ * --asconf-add (RFC 5061): binds the address to the live socket, which makes usrsctp send an
+ * ASCONF with Add IP Address to each association's peer; with --asconf-primary then asks the
+ * peer of association a to make it its primary (Set Primary Address, SCTP_SET_PEER_PRIMARY_ADDR of
+ * RFC 6458 section 8.3.2), once usrsctp takes the call (set_peer_primary). Failures count as errors.
+ */
+static void asconf_add(struct socket *s, sctp_assoc_t a)
+{
+	struct sockaddr_storage x;
+	if (!asconf_addr(s, o.asconf_add, &x)) {
+		pthread_mutex_lock(&mu);
+		error_locked("bad --asconf-add %s", o.asconf_add);
+		pthread_mutex_unlock(&mu);
+		return;
+	}
+	int rc = usrsctp_bindx(s, (struct sockaddr *)&x, 1, SCTP_BINDX_ADD_ADDR);
+	int e = errno;
+	event_line("asconf_add addr=%s rc=%d errno=%d", o.asconf_add, rc, rc < 0 ? e : 0);
+	pthread_mutex_lock(&mu);
+	if (rc < 0) {
+		error_locked("bindx add %s: %s", o.asconf_add, strerror(e));
+	} else {
+		st.asconf_calls++;
+	}
+	pthread_mutex_unlock(&mu);
+	if (rc < 0 || !o.asconf_primary) {
+		return;
+	}
+	static struct prim_job job;
+	job.s = s;
+	job.sp.sspp_assoc_id = a;
+	memcpy(&job.sp.sspp_addr, &x, addr_len(&x));
+	pthread_t th;
+	pthread_create(&th, NULL, set_peer_primary, &job);
+	pthread_detach(th);
+}
+
+/* --asconf-del (RFC 5061): unbinds the address from the live socket (Delete IP Address). */
+static void asconf_del(struct socket *s)
+{
+	struct sockaddr_storage x;
+	int rc = -1, e = EINVAL;
+	if (asconf_addr(s, o.asconf_del, &x)) {
+		rc = usrsctp_bindx(s, (struct sockaddr *)&x, 1, SCTP_BINDX_REM_ADDR);
+		e = errno;
+	}
+	event_line("asconf_del addr=%s rc=%d errno=%d", o.asconf_del, rc, rc < 0 ? e : 0);
+	pthread_mutex_lock(&mu);
+	if (rc < 0) {
+		error_locked("bindx rem %s: %s", o.asconf_del, strerror(e));
+	} else {
+		st.asconf_calls++;
+	}
+	pthread_mutex_unlock(&mu);
+}
+
 static void configure(struct socket *s)
 {
 	struct sctp_initmsg init;
@@ -1193,7 +1333,7 @@ static void run_server(struct socket *s)
 	double deadline = t_start + o.timeout + 3600;
 	long echoed = 0;
 	int closing = 0;
-	int reset_done = 0, add_done = 0, auth_switched = 0;
+	int reset_done = 0, add_done = 0, auth_switched = 0, asconf_added = 0, asconf_deleted = 0;
 	pthread_mutex_lock(&mu);
 	for (;;) {
 		if (st.stop || (o.assocs > 0 && (st.ended >= o.assocs || sockets_gone >= o.assocs))) {
@@ -1221,6 +1361,22 @@ static void run_server(struct socket *s)
 			sctp_assoc_t a = st.last_assoc;
 			pthread_mutex_unlock(&mu);
 			switch_auth_key(s, a);
+			pthread_mutex_lock(&mu);
+			continue;
+		}
+		if (o.asconf_add && !asconf_added && o.asconf_at > 0 && st.rx_msgs >= (uint64_t)o.asconf_at && st.ended == 0) {
+			asconf_added = 1;
+			sctp_assoc_t a = st.last_assoc;
+			pthread_mutex_unlock(&mu);
+			asconf_add(s, a);
+			pthread_mutex_lock(&mu);
+			continue;
+		}
+		if (o.asconf_del && !asconf_deleted && o.asconf_del_at > 0 && st.rx_msgs >= (uint64_t)o.asconf_del_at &&
+		    st.ended == 0) {
+			asconf_deleted = 1;
+			pthread_mutex_unlock(&mu);
+			asconf_del(s);
 			pthread_mutex_lock(&mu);
 			continue;
 		}
@@ -1419,6 +1575,16 @@ static void run_client(struct socket *s)
 		}
 		if (o.auth_switch_at > 0 && i == o.auth_switch_at) {
 			switch_auth_key(s, a);
+		}
+		if (o.asconf_add && o.asconf_at > 0 && i == o.asconf_at) {
+			asconf_add(s, a);
+		}
+		if (o.asconf_del && o.asconf_del_at > 0 && i == o.asconf_del_at) {
+			asconf_del(s);
+		}
+		if (o.gap_us > 0 && i > 0) {
+			struct timespec gap = {o.gap_us / 1000000, (o.gap_us % 1000000) * 1000};
+			nanosleep(&gap, NULL);
 		}
 		if (o.pause_at > 0 && i == o.pause_at && o.expect_echo) {
 			pthread_mutex_lock(&mu);
@@ -1672,6 +1838,11 @@ static void usage(void)
 	       "  --auth-key ID:HEX    AUTH: an endpoint pair shared key (SCTP_AUTH_KEY)\n"
 	       "  --auth-active ID     AUTH: the key to send with (SCTP_AUTH_ACTIVE_KEY)\n"
 	       "  --auth-switch-at K   AUTH: send with the --auth-key key from client message K / after K received\n"
+	       "  --asconf-add ADDR    ASCONF: bind ADDR to the live socket (usrsctp_bindx add) at --asconf-at\n"
+	       "  --asconf-primary     ASCONF: then ask the peer to make it its primary (SCTP_SET_PEER_PRIMARY_ADDR)\n"
+	       "  --asconf-at K        client: before message K; server: after K messages received\n"
+	       "  --asconf-del ADDR    ASCONF: unbind ADDR (usrsctp_bindx remove) at --asconf-del-at K (same rule)\n"
+	       "  --gap-us N           client: sleep N microseconds between two messages\n"
 	       "  --plain              disable PR-SCTP, AUTH, ASCONF, RE-CONFIG, NR-SACK, ECN in INIT\n"
 	       "  --nrsack             offer NR-SACK (sysctl nrsack_enable) and turn CMT on (cmt_on_off)\n"
 	       "  --warmup N           pingpong: round trips not measured (default 10)\n"
@@ -1706,7 +1877,9 @@ int main(int argc, char **argv)
 		{"reset-at", 1, 0, 1013}, {"add-streams", 1, 0, 1014}, {"add-at", 1, 0, 1015},
 		{"bulk-thread", 0, 0, 1016}, {"echo-callback", 0, 0, 1017}, {"auth-chunks", 1, 0, 1018},
 		{"auth-key", 1, 0, 1019}, {"auth-active", 1, 0, 1020}, {"nrsack", 0, 0, 1021},
-		{"auth-switch-at", 1, 0, 1030}, {"end-wait", 1, 0, 1031}, {0, 0, 0, 0}};
+		{"auth-switch-at", 1, 0, 1030}, {"end-wait", 1, 0, 1031}, {"asconf-add", 1, 0, 1032},
+		{"asconf-primary", 0, 0, 1033}, {"asconf-at", 1, 0, 1034}, {"asconf-del", 1, 0, 1035},
+		{"asconf-del-at", 1, 0, 1036}, {"gap-us", 1, 0, 1037}, {0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -1808,6 +1981,12 @@ int main(int argc, char **argv)
 		case 1015: o.add_at = atol(optarg); break;
 		case 1030: o.auth_switch_at = atol(optarg); break;
 		case 1031: o.end_wait = atof(optarg); break;
+		case 1032: o.asconf_add = optarg; break;
+		case 1033: o.asconf_primary = 1; break;
+		case 1034: o.asconf_at = atol(optarg); break;
+		case 1035: o.asconf_del = optarg; break;
+		case 1036: o.asconf_del_at = atol(optarg); break;
+		case 1037: o.gap_us = atol(optarg); break;
 		default: usage(); return c == '?' ? 0 : 64;
 		}
 	}

@@ -65,6 +65,21 @@ final class Codec {
 
     /** Writes {@code v} with its tag. */
     static void write(Out out, Object v) {
+        write(out, v, null);
+    }
+
+    /**
+     * Writes {@code v} in the compact form of format 3: the same tags as {@link #write(Out,
+     * Object)}, integers as varints, lengths and counts as varints, class and enum names by {@code
+     * names}. {@link #transcode} turns it back into exactly what {@link #write(Out, Object)} writes.
+     */
+    static void writeCompact(Out out, Object v, Names names) {
+        write(out, v, java.util.Objects.requireNonNull(names, "names"));
+    }
+
+    /** Writes {@code v} with its tag: as format 2 has it when {@code names} is null, else compactly. */
+    private static void write(Out out, Object v, Names names) {
+        boolean compact = names != null;
         if (v == null) {
             out.u8(NULL);
         } else if (v instanceof Boolean b) {
@@ -72,69 +87,103 @@ final class Codec {
             out.u8(b ? 1 : 0);
         } else if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
             out.u8(INT);
-            out.i32(((Number) v).intValue());
+            int x = ((Number) v).intValue();
+            if (compact) {
+                out.zigzag32(x);
+            } else {
+                out.i32(x);
+            }
         } else if (v instanceof Long l) {
             out.u8(LONG);
-            out.i64(l);
+            if (compact) {
+                out.zigzag(l);
+            } else {
+                out.i64(l);
+            }
         } else if (v instanceof Double || v instanceof Float) {
             out.u8(DOUBLE);
             out.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
-        } else if (v instanceof String s) {
+        } else if (v instanceof String str) {
             out.u8(STRING);
-            out.string(s);
+            string(out, str, compact);
         } else if (v instanceof byte[] b) {
             out.u8(BYTES);
-            out.bytes(b, 0, b.length);
+            count(out, b.length, compact);
+            out.raw(b, 0, b.length);
         } else if (v instanceof int[] a) {
             out.u8(INTS);
-            out.i32(a.length);
+            count(out, a.length, compact);
             for (int x : a) {
-                out.i32(x);
+                if (compact) {
+                    out.zigzag32(x);
+                } else {
+                    out.i32(x);
+                }
             }
         } else if (v instanceof InetAddress a) {
             out.u8(ADDRESS);
             out.address(a);
         } else if (v instanceof Enum<?> e) {
             out.u8(ENUM);
-            out.string(e.getDeclaringClass().getName());
-            out.string(e.name());
+            name(out, e.getDeclaringClass(), e.getDeclaringClass().getName(), names);
+            name(out, e, e.name(), names);
         } else if (v instanceof Duration d) {
             out.u8(DURATION);
-            out.i64(d.getSeconds());
-            out.i32(d.getNano());
+            if (compact) {
+                out.zigzag(d.getSeconds());
+                out.varint(d.getNano());
+            } else {
+                out.i64(d.getSeconds());
+                out.i32(d.getNano());
+            }
         } else if (v instanceof Optional<?> o) {
             out.u8(OPTIONAL);
-            write(out, o.orElse(null));
+            write(out, o.orElse(null), names);
         } else if (v instanceof OptionalLong o) {
             out.u8(OPTIONAL_LONG);
             out.u8(o.isPresent() ? 1 : 0);
-            out.i64(o.orElse(0));
+            if (compact) {
+                out.zigzag(o.orElse(0));
+            } else {
+                out.i64(o.orElse(0));
+            }
         } else if (v instanceof List<?> l) {
             out.u8(LIST);
-            out.i32(l.size());
+            count(out, l.size(), compact);
             for (Object x : l) {
-                write(out, x);
+                write(out, x, names);
             }
-        } else if (v instanceof Set<?> s) {
+        } else if (v instanceof Set<?> set) {
+            out.u8(SET);
+            if (compact) { // in any order: transcode sorts, as the format 2 form is
+                out.varint(set.size());
+                for (Object x : set) {
+                    write(out, x, names);
+                }
+                return;
+            }
             List<byte[]> parts = new ArrayList<>();
-            for (Object x : s) {
+            for (Object x : set) {
                 Out o = new Out(32);
-                write(o, x);
+                write(o, x, null);
                 parts.add(o.toArray());
             }
             parts.sort(Arrays::compare);
-            out.u8(SET);
             out.i32(parts.size());
             for (byte[] p : parts) {
                 out.raw(p, 0, p.length);
             }
         } else if (v instanceof CongestionControllerFactory f && congestionName(f) != null) {
             out.u8(CONGESTION);
-            out.string(congestionName(f));
+            name(out, null, congestionName(f), names);
         } else if (v instanceof Record r) {
             RecordShape shape = SHAPES.get(r.getClass());
             out.u8(RECORD);
-            out.raw(shape.name, 0, shape.name.length);
+            if (compact) {
+                names.write(out, r.getClass(), r.getClass().getName());
+            } else {
+                out.raw(shape.name, 0, shape.name.length);
+            }
             out.u8(shape.accessors.length);
             for (java.lang.invoke.MethodHandle h : shape.accessors) {
                 Object x;
@@ -143,14 +192,162 @@ final class Codec {
                 } catch (Throwable e) {
                     x = "unreadable: " + e;
                 }
-                write(out, x);
+                write(out, x, names);
             }
-        } else if (rebuildable(v.getClass())) {
-            out.u8(INSTANCE);
-            out.string(v.getClass().getName());
         } else {
-            out.u8(OPAQUE);
-            out.string(v.getClass().getName());
+            out.u8(rebuildable(v.getClass()) ? INSTANCE : OPAQUE);
+            name(out, null, v.getClass().getName(), names);
+        }
+    }
+
+    private static void string(Out out, String s, boolean compact) {
+        if (compact) {
+            out.shortString(s);
+        } else {
+            out.string(s);
+        }
+    }
+
+    private static void count(Out out, int n, boolean compact) {
+        if (compact) {
+            out.varint(n);
+        } else {
+            out.i32(n);
+        }
+    }
+
+    /** A class or enum name: in full (format 2) or through {@code names} (kept by {@code key}). */
+    private static void name(Out out, Object key, String name, Names names) {
+        if (names == null) {
+            out.string(name);
+        } else {
+            names.write(out, key, name);
+        }
+    }
+
+    /**
+     * The names a batch of the compact form (format 3) has written so far: a record or enum class
+     * name or an enum constant is written in full the first time in a batch and by its number after
+     * that, so that each batch still decodes on its own.
+     */
+    static final class Names {
+        private final java.util.IdentityHashMap<Object, Integer> ids = new java.util.IdentityHashMap<>();
+        private final List<String> read = new ArrayList<>();
+        private int next = 1;
+
+        /** Forgets every name: at the start of each batch. */
+        void clear() {
+            if (next > 1) {
+                ids.clear();
+                read.clear();
+                next = 1;
+            }
+        }
+
+        /** Writes {@code name}, keyed by {@code key} (a class or an enum constant; null: not kept). */
+        void write(Out out, Object key, String name) {
+            Integer id = key == null ? null : ids.get(key);
+            if (id != null) {
+                out.varint(id);
+                return;
+            }
+            out.varint(0);
+            out.shortString(name);
+            if (key != null) {
+                ids.put(key, next);
+            }
+            next++;
+        }
+
+        /** Reads a name written by {@link #write}. */
+        String read(In in) {
+            int id = in.count();
+            if (id == 0) {
+                String name = in.shortString();
+                read.add(name);
+                return name;
+            }
+            if (id > read.size()) {
+                throw new IllegalArgumentException("name " + id + " at " + (in.position() - 1) + " was never written");
+            }
+            return read.get(id - 1);
+        }
+    }
+
+    /**
+     * Reads a value in the compact form ({@link #writeCompact}) from {@code in} and writes it to
+     * {@code out} exactly as {@link #write} writes the value.
+     *
+     * @throws IllegalArgumentException for bytes that are not such a value
+     */
+    static void transcode(In in, Out out, Names names) {
+        int tag = in.u8();
+        out.u8(tag);
+        switch (tag) {
+            case NULL -> {}
+            case BOOL -> out.u8(in.u8());
+            case INT -> out.i32(in.zigzag32());
+            case LONG -> out.i64(in.zigzag());
+            case DOUBLE -> out.i64(in.i64());
+            case STRING -> out.string(in.shortString());
+            case BYTES -> {
+                int n = in.count();
+                out.i32(n);
+                in.copyTo(out, n);
+            }
+            case INTS -> {
+                int n = in.count();
+                out.i32(n);
+                for (int i = 0; i < n; i++) {
+                    out.i32(in.zigzag32());
+                }
+            }
+            case ADDRESS -> out.address(in.address());
+            case ENUM -> {
+                out.string(names.read(in));
+                out.string(names.read(in));
+            }
+            case DURATION -> {
+                out.i64(in.zigzag());
+                out.i32(in.count());
+            }
+            case OPTIONAL -> transcode(in, out, names);
+            case OPTIONAL_LONG -> {
+                out.u8(in.u8());
+                out.i64(in.zigzag());
+            }
+            case LIST -> {
+                int n = in.count();
+                out.i32(n);
+                for (int i = 0; i < n; i++) {
+                    transcode(in, out, names);
+                }
+            }
+            case SET -> {
+                int n = in.count();
+                List<byte[]> parts = new ArrayList<>(Math.min(n, 1024));
+                for (int i = 0; i < n; i++) {
+                    Out o = new Out(32);
+                    transcode(in, o, names);
+                    parts.add(o.toArray());
+                }
+                parts.sort(Arrays::compare);
+                out.i32(n);
+                for (byte[] p : parts) {
+                    out.raw(p, 0, p.length);
+                }
+            }
+            case CONGESTION, INSTANCE, OPAQUE -> out.string(names.read(in));
+            case RECORD -> {
+                out.string(names.read(in));
+                int n = in.u8();
+                out.u8(n);
+                for (int i = 0; i < n; i++) {
+                    transcode(in, out, names);
+                }
+            }
+            default -> throw new IllegalArgumentException(
+                    "unknown value tag " + tag + " at byte " + (in.position() - 1));
         }
     }
 
@@ -532,6 +729,66 @@ final class Codec {
             raw(b, 0, b.length);
         }
 
+        /** An unsigned LEB128 varint: 7 bits a byte, low bits first, the top bit set on all but the last. */
+        void varint(long v) {
+            if ((v & ~0x7FL) == 0) {
+                ensure(1);
+                buf[pos++] = (byte) v;
+                return;
+            }
+            ensure(10);
+            if ((v & ~0x3FFFL) == 0) {
+                buf[pos] = (byte) (v | 0x80);
+                buf[pos + 1] = (byte) (v >>> 7);
+                pos += 2;
+                return;
+            }
+            while ((v & ~0x7FL) != 0) {
+                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            buf[pos++] = (byte) v;
+        }
+
+        /** A signed value as a zigzag varint (small magnitudes of either sign take few bytes). */
+        void zigzag(long v) {
+            varint((v << 1) ^ (v >> 63));
+        }
+
+        /** A 32-bit value as a zigzag varint of its signed value. */
+        void zigzag32(int v) {
+            varint(((v << 1) ^ (v >> 31)) & 0xFFFFFFFFL);
+        }
+
+        /**
+         * A varint of {@code v} in exactly {@code size} bytes (1 to 4), padded with continuation
+         * bytes when {@code v} needs fewer: for a length patched in after the bytes it counts.
+         */
+        void paddedVarint(int at, int size, int v) {
+            for (int i = 0; i < size - 1; i++) {
+                buf[at + i] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            buf[at + size - 1] = (byte) v;
+        }
+
+        /** A big-endian 32-bit value. */
+        void be32(int v) {
+            ensure(4);
+            buf[pos] = (byte) (v >>> 24);
+            buf[pos + 1] = (byte) (v >>> 16);
+            buf[pos + 2] = (byte) (v >>> 8);
+            buf[pos + 3] = (byte) v;
+            pos += 4;
+        }
+
+        /** A string as a varint length and its UTF-8 bytes. */
+        void shortString(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            varint(b.length);
+            raw(b, 0, b.length);
+        }
+
         byte[] toArray() {
             return Arrays.copyOf(buf, pos);
         }
@@ -598,6 +855,67 @@ final class Codec {
 
         String string() {
             return new String(bytes(), StandardCharsets.UTF_8);
+        }
+
+        /** An unsigned LEB128 varint ({@link Out#varint}). */
+        long varint() {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int b = u8();
+                v |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("a varint longer than 10 bytes at " + (pos - 10));
+        }
+
+        /** A varint that must fit an int from 0 up: a length or a count. */
+        int count() {
+            long v = varint();
+            if (v < 0 || v > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("a count of " + v + " at " + pos);
+            }
+            return (int) v;
+        }
+
+        /** A zigzag varint ({@link Out#zigzag}). */
+        long zigzag() {
+            long v = varint();
+            return (v >>> 1) ^ -(v & 1);
+        }
+
+        /** A 32-bit zigzag varint ({@link Out#zigzag32}). */
+        int zigzag32() {
+            int v = (int) varint();
+            return (v >>> 1) ^ -(v & 1);
+        }
+
+        /** A big-endian 32-bit value. */
+        int be32() {
+            need(4);
+            int v = (buf[pos] & 0xff) << 24
+                    | (buf[pos + 1] & 0xff) << 16
+                    | (buf[pos + 2] & 0xff) << 8
+                    | buf[pos + 3] & 0xff;
+            pos += 4;
+            return v;
+        }
+
+        /** A string written by {@link Out#shortString}. */
+        String shortString() {
+            int n = count();
+            need(n);
+            String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+            pos += n;
+            return s;
+        }
+
+        /** Copies the next {@code n} bytes to {@code out}. */
+        void copyTo(Out out, int n) {
+            need(n);
+            out.raw(buf, pos, n);
+            pos += n;
         }
 
         InetAddress address() {

@@ -147,6 +147,7 @@ final class Describe {
                 case FREED -> "send space assoc " + in.i32() + " free " + in.i64() + " B";
                 case GAP -> "GAP: " + in.i64() + " entries in " + in.i64()
                         + " batches dropped here (the journal's writer was behind)";
+                case BAD_CHECKSUM -> "the packet before failed its checksum and was dropped";
                 case CLOSED -> "recorder closed after " + in.i64() + " entries (" + in.i64() + " dropped)";
             };
         } catch (RuntimeException x) {

@@ -24,6 +24,17 @@ public final class JournalReader implements Iterator<JournalEntry>, AutoCloseabl
     private int end;
     private long index;
     private JournalEntry next;
+    /** The excerpt as stored, and for format 3 the bytes each of its entries took in it. */
+    private byte[] stored;
+
+    private final int[][] sizes = {new int[64]};
+    /** The entry of the batch {@link #next} is (from 0), and where it starts in {@link #stored}. */
+    private int inBatch;
+
+    private int storedAt;
+    private int nextStoredAt;
+    private int lastStoredAt;
+    private int lastStoredLength;
 
     private JournalReader(Path dir) {
         this.queue = Chronicle.open(dir, RollCycles.FAST_HOURLY, null, null);
@@ -71,6 +82,10 @@ public final class JournalReader implements Iterator<JournalEntry>, AutoCloseabl
         long now = in.i64();
         next = new JournalEntry(index++, kind, now, batch, pos + 13, pos + 4 + len);
         pos += 4 + len;
+        int size = stored == batch ? 4 + len : sizes[0][inBatch];
+        inBatch++;
+        nextStoredAt = storedAt;
+        storedAt += size;
         return true;
     }
 
@@ -82,12 +97,40 @@ public final class JournalReader implements Iterator<JournalEntry>, AutoCloseabl
             Bytes<?> b = dc.wire().bytes();
             byte[] a = new byte[(int) b.readRemaining()];
             b.read(a);
-            batch = a;
+            stored = a;
+            inBatch = 0;
+            if (Compact.isCompact(a)) {
+                try {
+                    batch = Compact.decode(a, sizes);
+                } catch (IllegalArgumentException | IllegalStateException x) {
+                    throw new IllegalStateException(
+                            "journal batch from entry " + index + " does not decode (format 3): " + x.getMessage(), x);
+                }
+                storedAt = Compact.MAGIC.length;
+            } else {
+                batch = a;
+                storedAt = 0;
+            }
             pos = 0;
-            end = a.length;
+            end = batch.length;
             return true;
         }
     }
+
+    /**
+     * The bytes the entry last returned by {@link #next()} takes in the queue, its framing included
+     * (for the compact format 3, less than the body it reads back as).
+     */
+    public int storedBytes() {
+        return lastStoredLength;
+    }
+
+    /** The bytes the entry last returned by {@link #next()} takes in the queue, as stored (tests). */
+    byte[] storedForm() {
+        return java.util.Arrays.copyOfRange(lastStoredExcerpt, lastStoredAt, lastStoredAt + lastStoredLength);
+    }
+
+    private byte[] lastStoredExcerpt;
 
     @Override
     public JournalEntry next() {
@@ -96,6 +139,9 @@ public final class JournalReader implements Iterator<JournalEntry>, AutoCloseabl
         }
         JournalEntry e = next;
         next = null;
+        lastStoredExcerpt = stored;
+        lastStoredAt = nextStoredAt;
+        lastStoredLength = storedAt - nextStoredAt;
         return e;
     }
 

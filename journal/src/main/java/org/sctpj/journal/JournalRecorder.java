@@ -33,8 +33,9 @@ import org.sctpj.stack.icmp.IcmpReport;
  *
  * <h2>Cost on the endpoint's thread</h2>
  *
- * Each entry is encoded into the current batch buffer, preallocated (a copy of each packet and
- * message, a few dozen bytes of framing; no allocation). A batch is handed, when it reaches {@link
+ * Each entry is encoded compactly ({@link Compact}: a few bytes of framing and headers, plus a
+ * copy of the user data recorded) into the current batch buffer, preallocated (no allocation). A
+ * batch is handed, when it reaches {@link
  * Builder#batchBytes} (64 KiB) or holds entries older than {@link Builder#batchNanos} (10 ms) of the
  * endpoint's clock, and on {@link #flush()} and {@link #close()}, through a lock-free ring to the
  * recorder's writer thread, which writes it to the queue as one excerpt: Chronicle's work (its
@@ -50,8 +51,9 @@ import org.sctpj.stack.icmp.IcmpReport;
  * the journal's pace; {@link WhenBehind#DROP} drops the batch, counts it ({@link
  * #droppedEntries()}) and marks the place with a {@link Kind#GAP} entry, at which a replay stops
  * and reports the journal incomplete. {@link Builder#headersOnly} keeps only the chunk headers of
- * DATA (the message bytes are left out): smaller and cheaper, but such a journal can be inspected
- * and exported, not replayed. What is still in memory when the process dies is lost: the journal
+ * DATA (the message bytes are left out): about a fiftieth of the bytes, and such a journal still
+ * replays, with zeros for the user data ({@link Replay}). What is still in memory when the process
+ * dies is lost: the journal
  * then ends without its {@link Kind#CLOSED} entry, and a replay says it was cut. If the writer
  * thread fails, recording stops (the endpoint goes on).
  *
@@ -70,8 +72,11 @@ import org.sctpj.stack.icmp.IcmpReport;
  */
 public final class JournalRecorder implements CoreJournal, AutoCloseable {
 
-    /** The journal format's version, written in the {@link Kind#CREATED} entry. */
-    public static final int FORMAT = 2;
+    /**
+     * The journal format's version, written in the {@link Kind#CREATED} entry: 3, the compact
+     * encoding ({@link Compact}); this build reads 1 and 2 as well.
+     */
+    public static final int FORMAT = 3;
 
     private final SingleChronicleQueue queue;
     /** Writes on the recording thread when there is no writer thread; null otherwise. */
@@ -98,15 +103,23 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     private boolean closing;
 
     private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    /** The last SendInfo recorded and its encoding: applications mostly send with one object. */
-    private SendInfo lastInfo;
+    /** What the current batch's encoding refers back to (previous addresses, headers, names). */
+    private final Compact.State state = new Compact.State();
+    /** Room for a packet's cut form. */
+    private final Codec.Out scratch = new Codec.Out(Compact.MAX_WORDS * 4 + 64);
+    /** Where the entry being written has its head byte and its length field, and that field's size. */
+    private int headAt;
 
-    private final Codec.Out lastInfoBytes = new Codec.Out(64);
+    private int lengthAt;
+    private int lengthSize;
     private final Retention retention;
     private long batchStart = Long.MIN_VALUE;
     private long now;
     private long entries;
     private long batches;
+    /** Bytes of the batches handed to the queue (entries and their framing). */
+    private long bytes;
+
     private boolean closed;
 
     private JournalRecorder(Builder b) {
@@ -377,7 +390,13 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return this;
         }
 
-        /** Record DATA chunk headers and message lengths without the user's bytes (not replayable). */
+        /**
+         * Record DATA chunk headers and message lengths without the user's bytes, and packets with
+         * their checksums as 0 (they covered those bytes). Such a journal is about a fiftieth of a
+         * full one; it can be inspected, exported (user data as zeros) and replayed with zeros for
+         * the user data, outputs compared over their headers and lengths ({@link Replay}), except
+         * for an association that authenticates DATA with SCTP-AUTH. Off by default.
+         */
         public Builder headersOnly(boolean on) {
             this.headersOnly = on;
             return this;
@@ -529,27 +548,65 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         return batches;
     }
 
-    // ------------------------------------------------------------------ framing
-
-    private int begin(Kind kind, long time) {
-        if (gapBatches > 0 && batch.pos == 0) {
-            writeGap(time);
-        }
-        Codec.Out o = batch;
-        int start = o.pos;
-        o.i32(0); // length, patched by end()
-        o.u8(kind.ordinal());
-        o.i64(time);
-        return start;
+    /**
+     * Bytes of the batches handed to the queue so far (the entries with their framing; Chronicle
+     * adds a few bytes per batch and its index).
+     */
+    public synchronized long bytes() {
+        return bytes;
     }
 
-    private void end(int start, long time) {
+    // ------------------------------------------------------------------ framing (format 3, see Compact)
+
+    /**
+     * Starts an entry: {@code [u8 kind][zigzag varint time difference]} and, for the kinds stored as
+     * format 2 has them ({@link Compact#lengthPrefixed}), {@code [varint body length]} in {@code
+     * lengthSize} bytes, patched by end(); the batch's magic and state first if it is empty, and a
+     * GAP entry for the batches dropped before it.
+     */
+    private void begin(Kind kind, long time, int lengthSize) {
         Codec.Out o = batch;
-        int len = o.pos - start - 4;
-        o.buf[start] = (byte) len;
-        o.buf[start + 1] = (byte) (len >>> 8);
-        o.buf[start + 2] = (byte) (len >>> 16);
-        o.buf[start + 3] = (byte) (len >>> 24);
+        if (o.pos == 0) {
+            o.raw(Compact.MAGIC, 0, Compact.MAGIC.length);
+            state.reset();
+            if (gapBatches > 0) {
+                writeGap(time);
+            }
+        }
+        o.ensure(11 + lengthSize);
+        headAt = o.pos;
+        o.buf[o.pos++] = (byte) kind.ordinal();
+        o.zigzag(time - state.time);
+        state.time = time;
+        lengthAt = o.pos;
+        this.lengthSize = lengthSize;
+        o.pos += lengthSize;
+    }
+
+    /** Sets flags ({@link Compact}) in the head of the entry begun. */
+    private void flag(int flags) {
+        batch.buf[headAt] |= (byte) (flags << 4);
+    }
+
+    /** The length-field size for a body of about {@code n} bytes (the field grows if it must). */
+    private static int lengthSize(int n) {
+        return n < 120 ? 1 : n < 16_000 ? 2 : 3;
+    }
+
+    private void end(long time) {
+        Codec.Out o = batch;
+        if (lengthSize > 0) {
+            int bodyStart = lengthAt + lengthSize;
+            int len = o.pos - bodyStart;
+            int need = len < 1 << 7 ? 1 : len < 1 << 14 ? 2 : len < 1 << 21 ? 3 : 4;
+            if (need > lengthSize) { // a body longer than foreseen: move it up to make room
+                o.ensure(need - lengthSize);
+                System.arraycopy(o.buf, bodyStart, o.buf, bodyStart + need - lengthSize, len);
+                o.pos += need - lengthSize;
+                lengthSize = need;
+            }
+            o.paddedVarint(lengthAt, lengthSize, len);
+        }
         entries++;
         batchEntries++;
         if (batchStart == Long.MIN_VALUE) {
@@ -563,17 +620,12 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
     /** A GAP entry for the batches dropped since the last one ({@link WhenBehind#DROP}). */
     private void writeGap(long time) {
         Codec.Out o = batch;
-        int start = o.pos;
-        o.i32(0);
         o.u8(Kind.GAP.ordinal());
-        o.i64(time);
+        o.zigzag(time - state.time);
+        state.time = time;
+        o.u8(16);
         o.i64(gapEntries);
         o.i64(gapBatches);
-        int len = o.pos - start - 4;
-        o.buf[start] = (byte) len;
-        o.buf[start + 1] = (byte) (len >>> 8);
-        o.buf[start + 2] = (byte) (len >>> 16);
-        o.buf[start + 3] = (byte) (len >>> 24);
         gapEntries = 0;
         gapBatches = 0;
     }
@@ -598,27 +650,22 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
                 return;
             }
             batches++;
+            bytes += batch.pos;
             batchEntries = 0;
             batch = writer.publish();
             return;
         }
         batches++;
+        bytes += batch.pos;
         batchEntries = 0;
+        // Chronicle's appender is bound to one thread; flush() and close() may come from another,
+        // under this recorder's lock
+        ((net.openhft.chronicle.core.io.SingleThreadedChecked) appender).singleThreadedCheckReset();
         try (DocumentContext dc = appender.writingDocument()) {
             dc.wire().bytes().write(batch.buf, 0, batch.pos);
         }
         retention.written(appender);
         batch.pos = 0;
-    }
-
-    /** Copies a packet, or when {@code cut}, the packet with each DATA / I-DATA chunk cut to its header. */
-    private void packet(ByteBuffer p, boolean cut) {
-        batch.i32(p.remaining());
-        if (!cut) {
-            batch.bytes0(p);
-            return;
-        }
-        Headers.cutInto(p, batch);
     }
 
     // ------------------------------------------------------------------ CoreJournal
@@ -628,32 +675,38 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         return new RecordingRandom(source, this);
     }
 
+    /** DRAW: {@code [u8 method][i64 value]}. */
     synchronized void draw(int method, long value) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.DRAW, now);
+        begin(Kind.DRAW, now, 1);
         batch.u8(method);
         batch.i64(value);
-        end(s, now);
+        end(now);
     }
 
+    /** DRAW_BYTES: {@code [i32 n][n bytes]}. */
     synchronized void drawBytes(byte[] b) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.DRAW_BYTES, now);
+        begin(Kind.DRAW_BYTES, now, lengthSize(b.length + 4));
         batch.bytes(b, 0, b.length);
-        end(s, now);
+        end(now);
     }
 
+    /**
+     * CREATED: {@code [i32 format][i32 port][value addresses][value options][string lower layer][u8
+     * headers only][u8 outputs by digest]} (values as {@link Codec#write}).
+     */
     @Override
     public synchronized void created(int localPort, List<InetAddress> localAddresses, SctpOptions options, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.CREATED, now);
+        begin(Kind.CREATED, now, 2);
         batch.i32(FORMAT);
         batch.i32(localPort);
         Codec.write(batch, new ArrayList<>(localAddresses));
@@ -661,83 +714,123 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         batch.string(lowerLayer);
         batch.u8(headersOnly ? 1 : 0);
         batch.u8(digestOutputs ? 1 : 0);
-        end(s, now);
+        end(now);
     }
 
+    /**
+     * PACKET_IN: {@code [addresses from, to unless SAME_ADDRESSES][zigzag ECN if ECN_FOLLOWS][packet]}
+     * (an ECN codepoint 0 to 3 is in the flags), the packet whole or, headers only, cut with its
+     * checksum 0 ({@link Compact#writePacket}).
+     */
     @Override
     public synchronized void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.PACKET_IN, now);
-        batch.address(from);
-        batch.address(to);
-        batch.i32(ecn); // the IP ECN codepoint the lower layer read (Ecn.NOT_ECT when it reads none)
-        packet(packet, headersOnly);
-        end(s, now);
+        begin(Kind.PACKET_IN, now, 0);
+        if (state.sameIn(from, to)) {
+            flag(Compact.SAME_ADDRESSES);
+        } else {
+            batch.address(from);
+            batch.address(to);
+        }
+        // the IP ECN codepoint the lower layer read (Ecn.NOT_ECT when it reads none)
+        if (ecn >= 0 && ecn <= 3) {
+            flag(ecn << 1);
+        } else {
+            flag(Compact.ECN_FOLLOWS);
+            batch.zigzag32(ecn);
+        }
+        Compact.writePacket(batch, packet, !headersOnly, headersOnly, state.in, scratch);
+        end(now);
     }
 
+    /** The packet just recorded by {@link #packetIn} failed its checksum: BAD_CHECKSUM, no body. */
+    @Override
+    public synchronized void badChecksum() {
+        if (closed) {
+            return;
+        }
+        begin(Kind.BAD_CHECKSUM, now, 0);
+        end(now);
+    }
+
+    /** ICMP: the report as a {@link Codec#write} value. */
     @Override
     public synchronized void icmp(IcmpReport report, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.ICMP, now);
+        begin(Kind.ICMP, now, 2);
         Codec.write(batch, report);
-        end(s, now);
+        end(now);
     }
 
+    /** TIMEOUT: no body. */
     @Override
     public synchronized void timeout(long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        end(begin(Kind.TIMEOUT, now), now);
+        begin(Kind.TIMEOUT, now, 0);
+        end(now);
     }
 
+    /**
+     * SEND: {@code [varint association unless SAME_ASSOCIATION][SendInfo as a compact value unless
+     * SAME_INFO][zigzag length - the previous send's][the message unless headers only (flag
+     * BYTES)]}; flag NESTED for a call from a callback.
+     */
     @Override
     public synchronized void send(AssociationId id, SendInfo info, ByteBuffer data, long now, boolean nested) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.SEND, now);
-        batch.u8(nested ? 1 : 0);
-        batch.i32(id.value());
-        if (info != lastInfo) { // a record: the same object encodes to the same bytes
-            lastInfoBytes.pos = 0;
-            Codec.write(lastInfoBytes, info);
-            lastInfo = info;
-        }
-        batch.raw(lastInfoBytes.buf, 0, lastInfoBytes.pos);
-        batch.i32(data.remaining());
-        if (headersOnly) {
-            batch.i32(0);
+        int length = data.remaining();
+        begin(Kind.SEND, now, 0);
+        int f = nested ? Compact.NESTED : 0;
+        f |= state.association(batch, id);
+        if (info.equals(state.info)) { // a record: equal objects encode to the same bytes
+            f |= Compact.SAME_INFO;
         } else {
-            batch.bytes0(data);
+            Codec.writeCompact(batch, info, state.names);
+            state.info = info;
         }
-        end(s, now);
+        batch.zigzag32(length - state.sendLength);
+        state.sendLength = length;
+        if (!headersOnly) {
+            f |= Compact.BYTES;
+            batch.raw(data);
+        }
+        flag(f);
+        end(now);
     }
 
+    /** COMMAND: {@code [u8 nested][string name][u8 n][n values]} ({@link Codec#write}). */
     @Override
     public synchronized void command(String name, long now, boolean nested, Object... args) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.COMMAND, now);
+        begin(Kind.COMMAND, now, 2);
         batch.u8(nested ? 1 : 0);
         batch.string(name);
         batch.u8(args.length);
         for (Object a : args) {
             Codec.write(batch, a);
         }
-        end(s, now);
+        end(now);
     }
 
+    /**
+     * TRANSMIT: {@code [zigzag room unless SAME_ROOM][addresses unless SAME_ADDRESSES][packet]}, the
+     * packet whole, or cut (outputs by digest; headers only, with its checksum 0).
+     */
     @Override
     public synchronized void transmit(
             ByteBuffer packet, InetAddress source, InetAddress destination, int room, long now) {
@@ -745,58 +838,117 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
             return;
         }
         this.now = now;
-        int s = begin(Kind.TRANSMIT, now);
-        batch.i32(room);
-        batch.address(source);
-        batch.address(destination);
-        packet(packet, headersOnly || digestOutputs);
-        end(s, now);
+        boolean whole = !headersOnly && !digestOutputs;
+        begin(Kind.TRANSMIT, now, 0);
+        int f = 0;
+        if (state.sameRoom(room)) {
+            f |= Compact.SAME_ROOM;
+        } else {
+            batch.zigzag32(room);
+        }
+        if (state.sameOut(source, destination)) {
+            f |= Compact.SAME_ADDRESSES;
+        } else {
+            batch.address(source);
+            batch.address(destination);
+        }
+        flag(f);
+        Compact.writePacket(batch, packet, whole, headersOnly, state.out, scratch);
+        end(now);
     }
 
+    /** NO_TRANSMIT: {@code [zigzag room unless SAME_ROOM]}. */
     @Override
     public synchronized void noTransmit(int room, long now) {
         if (closed) {
             return;
         }
         this.now = now;
-        int s = begin(Kind.NO_TRANSMIT, now);
-        batch.i32(room);
-        end(s, now);
+        begin(Kind.NO_TRANSMIT, now, 0);
+        if (state.sameRoom(room)) {
+            flag(Compact.SAME_ROOM);
+        } else {
+            batch.zigzag32(room);
+        }
+        end(now);
     }
 
+    /**
+     * EVENT: the event as a compact value ({@link Codec#writeCompact}), or for the frequent
+     * send-space event (flag SEND_SPACE) {@code [varint association unless SAME_ASSOCIATION][zigzag
+     * free bytes]}; flag NESTED when polled. Headers only, a message event's bytes are left out.
+     */
     @Override
     public synchronized void event(SctpEvent event, boolean polled) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.EVENT, now);
-        batch.u8(polled ? 1 : 0);
-        if (headersOnly && event instanceof SctpEvent.MessageReceived m) {
-            event = new SctpEvent.MessageReceived(m.association(), m.streamId(), m.ppid(), m.unordered(), new byte[0]);
+        begin(Kind.EVENT, now, 0);
+        if (polled) {
+            flag(Compact.NESTED);
         }
-        Codec.write(batch, event);
-        end(s, now);
+        if (event instanceof SctpEvent.SendSpaceAvailable space) {
+            flag(Compact.SEND_SPACE | state.association(batch, space.association()));
+            batch.zigzag(space.freeBytes());
+            end(now);
+            return;
+        }
+        if (headersOnly && event instanceof SctpEvent.MessageReceived m) {
+            event = withoutData(m);
+        }
+        Codec.writeCompact(batch, event, state.names);
+        end(now);
     }
 
+    /** A message event as a headers-only journal records it: its bytes left out. */
+    static SctpEvent.MessageReceived withoutData(SctpEvent.MessageReceived m) {
+        return new SctpEvent.MessageReceived(m.association(), m.streamId(), m.ppid(), m.unordered(), new byte[0]);
+    }
+
+    /**
+     * MESSAGE: {@code [varint association, stream, PPID unless SAME_STREAM][zigzag length - the
+     * previous message's][payload]}, the payload nothing (headers only), its CRC32c as an i32
+     * (outputs by digest) or the bytes, as the flags say; flag UNORDERED.
+     */
     @Override
     public synchronized void message(AssociationId id, int streamId, int ppid, boolean unordered, ByteBuffer data) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.MESSAGE, now);
-        batch.i32(id.value());
-        batch.i32(streamId);
-        batch.i32(ppid);
-        batch.u8(unordered ? 1 : 0);
-        batch.i32(data.remaining());
-        if (headersOnly) {
-            batch.i32(0);
-        } else if (digestOutputs) {
-            digest(crc, data, batch);
+        int length = data.remaining();
+        boolean whole = !headersOnly && !digestOutputs;
+        begin(Kind.MESSAGE, now, 0);
+        int f;
+        long association = id.value() & 0xFFFFFFFFL;
+        if (association == state.messageAssociation && streamId == state.messageStream && ppid == state.messagePpid) {
+            f = Compact.SAME_STREAM;
         } else {
-            batch.bytes0(data);
+            f = 0;
+            batch.varint(association);
+            batch.varint(streamId & 0xFFFFFFFFL);
+            batch.varint(ppid & 0xFFFFFFFFL);
+            state.messageAssociation = association;
+            state.messageStream = streamId;
+            state.messagePpid = ppid;
         }
-        end(s, now);
+        batch.zigzag32(length - state.messageLength);
+        state.messageLength = length;
+        int form;
+        if (headersOnly) {
+            form = Compact.PAYLOAD_NONE;
+        } else if (digestOutputs) {
+            form = Compact.PAYLOAD_DIGEST;
+            crc.reset();
+            int p = data.position();
+            crc.update(data);
+            data.position(p);
+            batch.i32((int) crc.getValue());
+        } else {
+            form = Compact.PAYLOAD_WHOLE;
+            batch.raw(data);
+        }
+        flag(f | (unordered ? Compact.UNORDERED : 0) | form << 1);
+        end(now);
     }
 
     /** Writes {@code [i32 4][i32 CRC32c of data]} (position to limit; not moved). */
@@ -814,15 +966,16 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         out.i32((int) c.getValue());
     }
 
+    /** FREED: {@code [varint association unless SAME_ASSOCIATION][zigzag free bytes]}. */
     @Override
     public synchronized void sendBufferFreed(AssociationId id, long freeBytes) {
         if (closed) {
             return;
         }
-        int s = begin(Kind.FREED, now);
-        batch.i32(id.value());
-        batch.i64(freeBytes);
-        end(s, now);
+        begin(Kind.FREED, now, 0);
+        flag(state.association(batch, id));
+        batch.zigzag(freeBytes);
+        end(now);
     }
 
     /** Entries dropped so far under {@link WhenBehind#DROP} (0 under {@link WhenBehind#WAIT}). */
@@ -854,10 +1007,10 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         }
         closing = true;
         try {
-            int s = begin(Kind.CLOSED, now);
+            begin(Kind.CLOSED, now, 1);
             batch.i64(entries);
             batch.i64(droppedEntries);
-            end(s, now);
+            end(now);
             writeBatch(WhenBehind.WAIT);
         } finally {
             shut();
@@ -881,6 +1034,7 @@ public final class JournalRecorder implements CoreJournal, AutoCloseable {
         if (writer != null) {
             writer.stop();
         } else {
+            ((net.openhft.chronicle.core.io.SingleThreadedChecked) appender).singleThreadedCheckReset();
             appender.close();
         }
         queue.close();

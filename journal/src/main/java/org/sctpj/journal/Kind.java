@@ -1,8 +1,10 @@
 package org.sctpj.journal;
 
 /**
- * The kinds of journal entries. Each entry is framed as {@code [i32 body length][u8 kind][i64 now]
- * [body]}, little-endian; several entries are written as one Chronicle Queue excerpt (a batch).
+ * The kinds of journal entries. As a {@link JournalReader} gives them (and as format 2 stored them),
+ * each entry is framed {@code [i32 body length][u8 kind][i64 now][body]}, little-endian; several
+ * entries are one Chronicle Queue excerpt (a batch). Format 3 stores them compactly ({@code
+ * Compact}) and the reader decodes them to that form.
  */
 public enum Kind {
     /** The endpoint was created: port, local addresses, options, lower layer, flags. */
@@ -41,7 +43,13 @@ public enum Kind {
      * them were dropped. Written last; a journal of format 2 without it was cut (the recording
      * process stopped without closing the recorder, e.g. a crash, losing what was still in memory).
      */
-    CLOSED(false);
+    CLOSED(false),
+    /**
+     * The packet of the PACKET_IN entry before it failed its CRC32c check and was dropped (format 3
+     * on): a replay of a journal recorded with headers only, which rebuilds each packet's checksum,
+     * gives that packet a wrong one again.
+     */
+    BAD_CHECKSUM(false);
 
     private final boolean input;
 

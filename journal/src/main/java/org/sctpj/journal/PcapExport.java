@@ -46,6 +46,20 @@ public final class PcapExport {
         return format == Format.pcap ? export(journal, file, udpPort) : exportPcapng(journal, file, udpPort);
     }
 
+    /**
+     * True when the journal of this CREATED entry records packets with their checksums as 0
+     * (headers only, format 3 on): an export computes them afresh.
+     */
+    private static boolean zeroedChecksums(JournalEntry created) {
+        Codec.In b = created.body();
+        int format = b.i32();
+        b.i32();
+        b.pos = Describe.skipValue(b);
+        b.pos = Describe.skipValue(b);
+        b.string();
+        return b.u8() != 0 && format >= 3;
+    }
+
     private static long exportPcapng(Path journal, Path file, int udpPort) throws IOException {
         if (udpPort < 0 || udpPort > 65535) {
             throw new IllegalArgumentException("udpPort must be 0 (SCTP over IP) or 1..65535, was " + udpPort);
@@ -74,6 +88,7 @@ public final class PcapExport {
         long start = Long.MIN_VALUE;
         java.util.Map<String, Integer> paths = new java.util.HashMap<>();
         String pending = null;
+        boolean zeroed = false;
         try (JournalReader in = JournalReader.open(journal);
                 PcapngWriter out = PcapngWriter.open(file, header + "; timestamps from the journal's first entry")) {
             while (in.hasNext()) {
@@ -83,6 +98,9 @@ public final class PcapExport {
                 }
                 if (e.kind() == Kind.GAP) {
                     pending = e.describe();
+                }
+                if (e.kind() == Kind.CREATED) {
+                    zeroed = zeroedChecksums(e);
                 }
                 if (e.kind() != Kind.PACKET_IN && e.kind() != Kind.TRANSMIT) {
                     continue;
@@ -103,7 +121,7 @@ public final class PcapExport {
                 }
                 int original = b.i32();
                 byte[] cut = b.bytes();
-                byte[] packet = Headers.restore(cut, original);
+                byte[] packet = Headers.restore(cut, original, zeroed);
                 InetAddress local = inbound ? to : from;
                 InetAddress peer = inbound ? from : to;
                 String key = local.getHostAddress() + " - " + peer.getHostAddress();
@@ -146,12 +164,16 @@ public final class PcapExport {
         }
         long n = 0;
         long start = Long.MIN_VALUE;
+        boolean zeroed = false;
         try (JournalReader in = JournalReader.open(journal);
                 PcapWriter out = PcapWriter.open(pcap)) {
             while (in.hasNext()) {
                 JournalEntry e = in.next();
                 if (start == Long.MIN_VALUE) {
                     start = e.now();
+                }
+                if (e.kind() == Kind.CREATED) {
+                    zeroed = zeroedChecksums(e);
                 }
                 if (e.kind() != Kind.PACKET_IN && e.kind() != Kind.TRANSMIT) {
                     continue;
@@ -169,7 +191,7 @@ public final class PcapExport {
                     to = b.address();
                 }
                 int original = b.i32();
-                byte[] packet = Headers.restore(b.bytes(), original);
+                byte[] packet = Headers.restore(b.bytes(), original, zeroed);
                 long t = Math.max(0, e.now() - start);
                 if (udpPort == 0) {
                     out.writeRaw(packet, from, to, t);

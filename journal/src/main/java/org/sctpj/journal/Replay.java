@@ -45,8 +45,17 @@ import org.sctpj.stack.llp.Ecn;
  * final {@code INSTANCE} field or its public no-arg constructor, so such a class must have one of
  * them (and be on the class path), or the replay is given a substitute for the name ({@link
  * #run(Path, Map)}, {@code replay --instance NAME=CLASS}); otherwise it stops with a one-line
- * difference saying so. A journal recorded with headers only, or one whose beginning was deleted by
- * retention, cannot be replayed either: the replay reports that as its difference.
+ * difference saying so. A journal whose beginning was deleted by retention cannot be replayed: the
+ * replay reports that as its difference.
+ *
+ * <p>A journal recorded with headers only (format 3 on) replays with zeros for the user data: each
+ * message sent and the DATA of each packet received are zeros of their recorded lengths, each packet
+ * received gets a checksum that holds (or a wrong one where the recorded endpoint found it wrong),
+ * and the outputs are compared over what was recorded of them: the headers of each packet sent
+ * (without its checksum), the length of each message. What the core does depends on no byte of user
+ * data, so such a replay takes the same course, except for SCTP-AUTH, whose HMAC covers the DATA
+ * chunks: a packet that authenticates DATA stops the replay, saying so. Headers-only journals of
+ * formats 1 and 2 do not replay.
  */
 public final class Replay implements EventHandler {
 
@@ -60,6 +69,11 @@ public final class Replay implements EventHandler {
     private Endpoint endpoint;
     /** Outputs were recorded by digest ({@link JournalRecorder.Builder#digestOutputs}). */
     private boolean digests;
+    /**
+     * Recorded with headers only (format 3): messages and DATA are replayed as zeros of their
+     * recorded lengths, and outputs compared over their headers and lengths.
+     */
+    private boolean headersOnly;
     /** The journal's format ({@link JournalRecorder#FORMAT}; 1 had no CLOSED entry). */
     private int format;
     /** The CLOSED entry was read: the journal is whole. */
@@ -221,6 +235,7 @@ public final class Replay implements EventHandler {
                 SctpEvent actual = endpoint.pollEventOrNull();
                 compare(e, in, eventBody(actual), actual == null ? "no event" : describeEvent(actual));
             }
+            case BAD_CHECKSUM -> {} // acted on with the PACKET_IN before it
             case GAP -> fail(
                     e,
                     "the journal is incomplete: its recorder dropped entries here because its writer was"
@@ -247,8 +262,13 @@ public final class Replay implements EventHandler {
         Codec.In in = e.body();
         int format = in.i32();
         this.format = format;
-        if (format != JournalRecorder.FORMAT && format != 1) {
-            fail(e, "journal format " + format + ", this build reads " + JournalRecorder.FORMAT, "", "");
+        if (format < 1 || format > JournalRecorder.FORMAT) {
+            fail(
+                    e,
+                    "journal format " + format + ", this build reads formats 1 to " + JournalRecorder.FORMAT
+                            + ": replay it with the build that recorded it",
+                    "",
+                    "");
         }
         int port = in.i32();
         List<InetAddress> locals = new ArrayList<>();
@@ -263,11 +283,13 @@ public final class Replay implements EventHandler {
             return;
         }
         in.string();
-        if (in.u8() != 0) {
+        headersOnly = in.u8() != 0;
+        if (headersOnly && format < 3) {
             fail(
                     e,
-                    "the journal was recorded with headers only (no message bytes): it can be inspected and"
-                            + " exported, not replayed",
+                    "the journal was recorded with headers only by a build before journal format 3 (no"
+                            + " message bytes, no record of bad checksums): it can be inspected and exported,"
+                            + " not replayed",
                     "",
                     "");
         }
@@ -286,8 +308,11 @@ public final class Replay implements EventHandler {
                 InetAddress from = in.address();
                 InetAddress to = in.address();
                 int ecn = in.i32();
-                in.i32();
+                int length = in.i32();
                 byte[] p = in.bytes();
+                if (headersOnly) {
+                    p = rebuild(e, p, length);
+                }
                 // journals written before the core took ECN recorded -1: no codepoint
                 endpoint.handleInput(ByteBuffer.wrap(p), from, to, ecn < 0 ? Ecn.NOT_ECT : ecn, now);
             }
@@ -297,14 +322,45 @@ public final class Replay implements EventHandler {
                 in.u8();
                 AssociationId id = new AssociationId(in.i32());
                 SendInfo info = (SendInfo) Codec.read(in);
-                in.i32();
-                byte[] data = in.bytes();
+                int length = in.i32();
+                byte[] recorded = in.bytes();
+                byte[] data = headersOnly ? new byte[length] : recorded; // not recorded: zeros
                 guarded(() -> endpoint.send(id, info, ByteBuffer.wrap(data), now));
             }
             case COMMAND -> command(e, in, now);
             case TRANSMIT, NO_TRANSMIT -> transmit(e, in, now);
             default -> fail(e, "unexpected " + e.kind() + " entry", e.describe(), "");
         }
+    }
+
+    /**
+     * A packet received, recorded with headers only, as the replay feeds it: each DATA / I-DATA
+     * chunk filled with zeros to its recorded length, and a checksum that holds, or a wrong one when
+     * the recorded endpoint found the checksum wrong (a BAD_CHECKSUM entry follows). A packet that
+     * carries an AUTH chunk with DATA cannot be rebuilt: its HMAC covered the user data.
+     */
+    private byte[] rebuild(JournalEntry e, byte[] cut, int length) {
+        byte[] p = Headers.restore(cut, length);
+        if (p == cut) {
+            p = cut.clone();
+            if (p.length >= 12) {
+                org.sctpj.stack.wire.Crc32c.fill(ByteBuffer.wrap(p), 0, p.length);
+            }
+        }
+        if (Headers.authenticatesData(p)) {
+            fail(
+                    e,
+                    "the journal was recorded with headers only and this packet authenticates its DATA"
+                            + " (SCTP-AUTH): its HMAC covered the user data, which the journal does not have;"
+                            + " record with the message bytes (the default) to replay such an association",
+                    e.describe(),
+                    "");
+        }
+        JournalEntry n = peekNonDraw();
+        if (n != null && n.kind() == Kind.BAD_CHECKSUM && p.length >= 12) {
+            p[8] ^= 1; // the recorded packet failed its check: so does this one
+        }
+        return p;
     }
 
     /**
@@ -337,6 +393,7 @@ public final class Replay implements EventHandler {
         AssociationId id = n > 0 && a[0] instanceof AssociationId x ? x : null;
         switch (name) {
             case "listen" -> ep.listen((Boolean) a[0]);
+            case "shard" -> ep.shard((Integer) a[0], (Integer) a[1]);
             case "setAddressPolicy" -> ep.setAddressPolicy("none".equals(a[0]) ? null : (AddressPolicy) a[0]);
             case "connect" -> guarded(() -> ep.connect(addresses(a[0]), (Integer) a[1], (SctpOptions) a[2], now));
             case "shutdown" -> guarded(() -> ep.shutdown(id, now));
@@ -445,7 +502,13 @@ public final class Replay implements EventHandler {
             actual.address(source);
             actual.address(destination);
             actual.i32(packet.length);
-            if (digests) {
+            if (headersOnly) {
+                int at = actual.pos + 4;
+                Headers.cutInto(ByteBuffer.wrap(packet), actual);
+                if (actual.pos - at >= 12) { // recorded as 0: it covered user data not recorded
+                    java.util.Arrays.fill(actual.buf, at + 8, at + 12, (byte) 0);
+                }
+            } else if (digests) {
                 Headers.cutInto(ByteBuffer.wrap(packet), actual);
             } else {
                 actual.bytes(packet, 0, packet.length);
@@ -463,10 +526,10 @@ public final class Replay implements EventHandler {
                 int at = Arrays.mismatch(expected, got) - header;
                 if (at < 0) {
                     where = " in its addresses or length";
-                } else if (digests && at >= 8 && at < 12) {
+                } else if (digests && !headersOnly && at >= 8 && at < 12) {
                     where = " in its CRC32c (recorded by digest: its user data differs)";
                 } else {
-                    where = " at byte " + at + (digests ? " of its headers" : " of the packet");
+                    where = " at byte " + at + (digests || headersOnly ? " of its headers" : " of the packet");
                 }
             }
             fail(e, "the packet sent differs" + where, e.describe(), actualText);
@@ -488,16 +551,19 @@ public final class Replay implements EventHandler {
         }
     }
 
-    private static byte[] eventBody(SctpEvent ev) {
+    private byte[] eventBody(SctpEvent ev) {
         if (ev == null) {
             return new byte[0];
+        }
+        if (headersOnly && ev instanceof SctpEvent.MessageReceived m) {
+            ev = JournalRecorder.withoutData(m);
         }
         Codec.Out o = new Codec.Out(64);
         Codec.write(o, ev);
         return o.toArray();
     }
 
-    private static String describeEvent(SctpEvent ev) {
+    private String describeEvent(SctpEvent ev) {
         byte[] b = eventBody(ev);
         return "event " + Codec.describe(new Codec.In(b, 0, b.length));
     }
@@ -551,7 +617,9 @@ public final class Replay implements EventHandler {
         o.i32(ppid);
         o.u8(unordered ? 1 : 0);
         o.i32(data.remaining());
-        if (digests) {
+        if (headersOnly) {
+            o.i32(0);
+        } else if (digests) {
             JournalRecorder.digest(data, o);
         } else {
             o.bytes0(data);

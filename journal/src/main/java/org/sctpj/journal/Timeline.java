@@ -16,8 +16,8 @@ import org.sctpj.stack.Endpoint;
  * and out with their chunks, user calls, timers, events) with the association state, congestion
  * window and RTO of each path as they change. The states, windows and RTOs are not in the journal:
  * they are read from the endpoint while the journal is replayed into it, so they are derivable
- * only from a journal that replays (not one recorded with headers only; the timeline then shows the
- * entries alone, and says so).
+ * only from a journal that replays (a headers-only journal of format 3 does; one of format 2 does
+ * not, and the timeline then shows the entries alone, and says so).
  */
 public final class Timeline {
 

@@ -57,6 +57,28 @@ class BatchingTest {
     }
 
     @Test
+    void withoutAWriterThreadTheRecorderIsFlushedAndClosedFromAnotherThread() throws Exception {
+        Path dir = tmp.resolve("inline");
+        JournalRecorder rec = JournalRecorder.builder(dir).writerThread(false).open();
+        SimulatedRun.recordedPair(rec, 20);
+        Throwable[] failure = new Throwable[1];
+        Thread other = new Thread(() -> {
+            try {
+                rec.flush();
+                rec.close();
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        });
+        other.start();
+        other.join();
+        assertEquals(null, failure[0], "flush and close from another thread");
+        List<String> got = entries(dir);
+        assertEquals(rec.entries(), got.size());
+        assertTrue(got.get(got.size() - 1).contains(" CLOSED "), "the journal ends with CLOSED");
+    }
+
+    @Test
     void aBatchBoundaryFallsBetweenEntriesOnly() throws IOException {
         Path dir = tmp.resolve("small");
         try (JournalRecorder rec = JournalRecorder.builder(dir).batchBytes(900).open()) {

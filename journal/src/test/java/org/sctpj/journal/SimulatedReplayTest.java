@@ -40,15 +40,17 @@ class SimulatedReplayTest {
         SimulatedRun r = new SimulatedRun(tmp.resolve("a"), tmp.resolve("z"));
         r.settings = b -> b.digestOutputs(false); // outputs whole, so the edit is found at its byte
         r.run(7, 0.02, 100);
-        // The 40th packet A sent: find its bytes in the queue file and change one byte of its DATA.
-        JournalEntry target = nthTransmit(r.dirA, 40);
+        // The 40th packet A sent: find its bytes in the queue file and change one byte of its DATA
+        // (stored as it is at the end of the entry, after its compactly stored headers).
+        byte[][] stored = new byte[1][];
+        JournalEntry target = nth(r.dirA, Kind.TRANSMIT, 40, stored);
         assertTrue(target != null, "A sent fewer than 40 packets");
         byte[] body = Arrays.copyOfRange(target.batch(), target.bodyOffset(), target.bodyEnd());
         Path file = queueFile(r.dirA);
         byte[] all = Files.readAllBytes(file);
-        List<Integer> at = occurrences(all, body);
+        List<Integer> at = occurrences(all, stored[0]);
         assertEquals(1, at.size(), "the entry's bytes occur once in " + file);
-        int flip = at.get(0) + body.length - 10; // inside the packet's last chunk
+        int flip = at.get(0) + stored[0].length - 10; // inside the packet's last chunk, a DATA chunk
         all[flip] ^= 0x40;
         Files.write(file, all);
 
@@ -73,34 +75,58 @@ class SimulatedReplayTest {
         assertTrue(a.identical(), a.report());
         ReplayResult z = Replay.run(r.dirZ);
         assertTrue(z.identical(), z.report());
-        // Change one byte of the checksum of the 40th packet A sent, as recorded.
-        JournalEntry target = nthTransmit(r.dirA, 40);
-        assertTrue(target != null);
-        byte[] body = Arrays.copyOfRange(target.batch(), target.bodyOffset(), target.bodyEnd());
+        JournalEntry sent = nth(r.dirA, Kind.TRANSMIT, 40, null);
+        assertTrue(sent != null);
+        byte[] body = Arrays.copyOfRange(sent.batch(), sent.bodyOffset(), sent.bodyEnd());
         assertTrue(body.length < 200, "the DATA is cut to its header: " + body.length + " bytes");
+        // Change the last byte of the 40th message A sent, as recorded (at the end of its SEND
+        // entry): the replay sends other user data, and the packet carrying it differs in its CRC32c,
+        // the one byte the digest keeps of the user data.
+        byte[][] stored = new byte[1][];
+        JournalEntry target = nth(r.dirA, Kind.SEND, 40, stored);
         Path file = queueFile(r.dirA);
         byte[] all = Files.readAllBytes(file);
-        List<Integer> at = occurrences(all, body);
+        List<Integer> at = occurrences(all, stored[0]);
         assertEquals(1, at.size());
-        all[at.get(0) + 22 + 9] ^= 1; // byte 9 of the packet: its CRC32c
+        all[at.get(0) + stored[0].length - 1] ^= 1;
         Files.write(file, all);
         Difference d = Replay.run(r.dirA).difference().orElseThrow();
-        assertEquals(target.index(), d.index());
+        assertEquals(Kind.TRANSMIT, entry(r.dirA, d.index()).kind(), d.toString());
+        assertTrue(d.index() > target.index(), d.toString());
         assertEquals("the packet sent differs in its CRC32c (recorded by digest: its user data differs)", d.what());
     }
 
-    /** The {@code n}th TRANSMIT entry of the journal in {@code dir}, or null. */
-    static JournalEntry nthTransmit(Path dir, int n) throws IOException {
-        int transmits = 0;
+    /**
+     * The {@code n}th entry of {@code kind} of the journal in {@code dir}, or null; with {@code
+     * stored}, the bytes it takes in the queue in {@code stored[0]}.
+     */
+    static JournalEntry nth(Path dir, Kind kind, int n, byte[][] stored) throws IOException {
+        int seen = 0;
         try (JournalReader in = JournalReader.open(dir)) {
             while (in.hasNext()) {
                 JournalEntry e = in.next();
-                if (e.kind() == Kind.TRANSMIT && ++transmits == n) {
+                if (e.kind() == kind && ++seen == n) {
+                    if (stored != null) {
+                        stored[0] = in.storedForm();
+                    }
                     return e;
                 }
             }
         }
         return null;
+    }
+
+    /** The entry of index {@code i} of the journal in {@code dir}. */
+    static JournalEntry entry(Path dir, long i) throws IOException {
+        try (JournalReader in = JournalReader.open(dir)) {
+            while (in.hasNext()) {
+                JournalEntry e = in.next();
+                if (e.index() == i) {
+                    return e;
+                }
+            }
+        }
+        throw new AssertionError("no entry " + i);
     }
 
     /** The queue file of a journal written within one cycle. */

@@ -38,6 +38,10 @@ final class SimulatedRun {
     LinkStats totals;
     /** A's options. */
     SctpOptions optionsA = SctpOptions.DEFAULTS;
+    /** Z's options. */
+    SctpOptions optionsZ = SctpOptions.DEFAULTS;
+    /** The probability that a packet has a bit flipped on its way, each way. */
+    double corrupt;
     /** Runs on A once it is created, before it connects (e.g. to set an address policy). */
     java.util.function.Consumer<Endpoint> setupA = ep -> {};
 
@@ -64,7 +68,7 @@ final class SimulatedRun {
                         .open()) {
             Endpoint a = new Endpoint(5000, List.of(a1), optionsA, new SplittableRandom(seed), 0, ra);
             setupA.accept(a);
-            Endpoint z = new Endpoint(5001, List.of(z1), SctpOptions.DEFAULTS, new SplittableRandom(seed + 1), 0, rz);
+            Endpoint z = new Endpoint(5001, List.of(z1), optionsZ, new SplittableRandom(seed + 1), 0, rz);
             z.listen(true);
             EndpointNode na = new EndpointNode(a).useBufferTransmit();
             EndpointNode nz = new EndpointNode(z);
@@ -84,8 +88,10 @@ final class SimulatedRun {
                 }
             });
             Network net = new Network(seed, na, nz);
-            net.addPath(a1, z1)
-                    .both(l -> l.delayNanos(20 * MS).bandwidth(20_000_000).loss(LossModel.bernoulli(loss)));
+            net.addPath(a1, z1).both(l -> l.delayNanos(20 * MS)
+                    .bandwidth(20_000_000)
+                    .loss(LossModel.bernoulli(loss))
+                    .corrupt(corrupt));
             Simulator sim = new Simulator(net);
             sim.at(0, () -> a.connect(List.of(z1), 5001, 0));
             sim.runUntil(() -> delivered == messages, 120 * S);

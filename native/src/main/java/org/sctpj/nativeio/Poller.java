@@ -18,9 +18,9 @@ public final class Poller {
     private final LibC libc;
     private final String what;
     private final int eventFd;
-    private final int pollCount;
-    private final ByteBuffer pollFds;
-    private final Pointer pollFdsPtr;
+    private int pollCount;
+    private ByteBuffer pollFds;
+    private Pointer pollFdsPtr;
     private final ByteBuffer timespec;
     private final Pointer timespecPtr;
     private final ByteBuffer drain;
@@ -43,13 +43,7 @@ public final class Poller {
             throw new IOException("eventfd failed: " + Native.describe(Native.errno()));
         }
         this.eventFd = efd;
-        pollCount = fds.length + 1;
-        pollFds = Native.allocate(pollCount * POLLFD_SIZE);
-        for (int i = 0; i < pollCount; i++) {
-            pollFds.putInt(i * POLLFD_SIZE + POLL_FD, i < fds.length ? fds[i] : eventFd);
-            pollFds.putShort(i * POLLFD_SIZE + POLL_EVENTS, Linux.POLLIN);
-        }
-        pollFdsPtr = Native.pointer(pollFds);
+        setFds(fds);
         timespec = Native.allocate(TIMESPEC_SIZE);
         timespecPtr = Native.pointer(timespec);
         drain = Native.allocate(8);
@@ -57,6 +51,22 @@ public final class Poller {
         one = Native.allocate(8);
         one.putLong(0, 1);
         onePtr = Native.pointer(one);
+    }
+
+    /**
+     * Waits for {@code fds} from now on (the lower layer's sockets changed: an address added or
+     * removed after it opened). Owner thread, between two waits; allocates the new poll set.
+     */
+    public void setFds(int[] fds) {
+        int count = fds.length + 1;
+        ByteBuffer b = Native.allocate(count * POLLFD_SIZE);
+        for (int i = 0; i < count; i++) {
+            b.putInt(i * POLLFD_SIZE + POLL_FD, i < fds.length ? fds[i] : eventFd);
+            b.putShort(i * POLLFD_SIZE + POLL_EVENTS, Linux.POLLIN);
+        }
+        pollFdsPtr = Native.pointer(b);
+        pollFds = b;
+        pollCount = count;
     }
 
     /**
@@ -96,15 +106,28 @@ public final class Poller {
      * that the caller reads the queue once per wait.
      */
     public boolean takeError(int i) {
+        return take(i, Linux.POLLERR);
+    }
+
+    /**
+     * Whether the last {@link #await} found the {@code i}-th file descriptor readable (POLLIN); the
+     * flag is cleared, so that the caller reads it once per wait.
+     */
+    public boolean takeReadable(int i) {
+        return take(i, Linux.POLLIN);
+    }
+
+    /** Whether the last wait set {@code bit} for the {@code i}-th descriptor; clears it. */
+    private boolean take(int i, short bit) {
         if (i < 0 || i >= pollCount - 1) {
             return false;
         }
         int at = i * POLLFD_SIZE + POLL_REVENTS;
         short revents = pollFds.getShort(at);
-        if ((revents & Linux.POLLERR) == 0) {
+        if ((revents & bit) == 0) {
             return false;
         }
-        pollFds.putShort(at, (short) (revents & ~Linux.POLLERR));
+        pollFds.putShort(at, (short) (revents & ~bit));
         return true;
     }
 

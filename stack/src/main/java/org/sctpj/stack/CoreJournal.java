@@ -17,7 +17,9 @@ import org.sctpj.stack.icmp.IcmpReport;
  * draw. Every method runs on the endpoint's owner thread, inside the endpoint call it reports,
  * before the call's work for inputs and as each output leaves for outputs; it must not call the
  * endpoint. An implementation must not throw: an exception would be thrown out of the endpoint
- * call. The interface does no I/O itself; the core calls it only when one is installed (one null
+ * call. The buffers it is given are the endpoint's own or its caller's (no copy is made for the
+ * journal): it reads them from position to limit and must neither keep them nor move their
+ * position or limit. The interface does no I/O itself; the core calls it only when one is installed (one null
  * check per call otherwise).
  */
 public interface CoreJournal {
@@ -52,6 +54,12 @@ public interface CoreJournal {
      * ECN codepoint the lower layer read ({@code Ecn.NOT_ECT} when it reads none).
      */
     void packetIn(ByteBuffer packet, InetAddress from, InetAddress to, int ecn, long now);
+
+    /**
+     * The packet of the last {@link #packetIn} failed its CRC32c check (RFC 9260 section 6.8) and
+     * was dropped: for a recorder that leaves user data out and so cannot tell later.
+     */
+    default void badChecksum() {}
 
     /** {@link Endpoint#handleIcmp}. */
     void icmp(IcmpReport report, long now);

@@ -121,18 +121,23 @@ public final class Endpoint {
     private final RandomGenerator random;
     private final CookieSecrets secrets;
     private final Host host = new Host();
-    private final Map<PeerKey, Association> byPeer = new HashMap<>();
+    private final Map<PeerKey, Schedule.Entry> byPeer = new HashMap<>();
     /**
      * The associations by our own Verification Tag, for COOKIE ECHOs (RFC 9260 section 5.2.4),
      * which belong to an association by their tags whatever address they come from. Kept as
      * associations are created, restart (new tag) and close. When two associations drew the same
      * tag (random 32 bits), the first keeps it here.
      */
-    private final Map<Integer, Association> byTag = new HashMap<>();
+    private final Map<Integer, Schedule.Entry> byTag = new HashMap<>();
 
-    private final Map<AssociationId, Association> byId = new LinkedHashMap<>();
-    /** The live associations in creation order, for round-robin polling without allocation. */
-    private final List<Association> live = new ArrayList<>();
+    /** The live associations, in creation order. */
+    private final Map<AssociationId, Schedule.Entry> byId = new LinkedHashMap<>();
+    /**
+     * Which associations may have a packet to send, and their deadlines: what {@link #pollTransmit},
+     * {@link #nextTimeout} and {@link #handleTimeout} use instead of walking every association.
+     * Every call into an association goes through {@link #touch} (or is a poll), see {@link Schedule}.
+     */
+    private final Schedule schedule = new Schedule();
 
     private final ArrayDeque<Association> draining = new ArrayDeque<>();
     private final ArrayDeque<Transmit> endpointOutput = new ArrayDeque<>();
@@ -148,6 +153,11 @@ public final class Endpoint {
     private final Stats stats = new Stats();
     private boolean listening;
     private EventHandler handler;
+    /** Tells the probe what changed in one association (made once: nothing allocated per call). */
+    private final java.util.function.Consumer<Association> reportToProbe = a -> a.report(this.probe);
+
+    private static final java.util.function.Consumer<Association> IGNORE = a -> {};
+
     /** Hears of state changes, timeouts and fast retransmissions (see {@link Probe}); null: none. */
     private Probe probe;
     /** Endpoint calls under way (more than one only if the core called itself, which it does not). */
@@ -165,10 +175,13 @@ public final class Endpoint {
     // The association of the last packet received, to skip the PeerKey lookup while it repeats.
     private InetAddress lastFrom;
     private int lastFromPort = -1;
-    private Association lastAssoc;
+    private Schedule.Entry lastAssoc;
     private AddressPolicy policy;
     private int nextId = 1;
-    private int pollCursor;
+    /** Shards of the endpoint this one is (see {@link #shard}): ids and tags keep to its class. */
+    private int shards = 1;
+
+    private int shardIndex;
     /** The recorder of every input and output, or null (see {@link CoreJournal}). */
     private final CoreJournal journal;
     /** The time of the last call that carried one, for journal entries of calls without. */
@@ -312,19 +325,14 @@ public final class Endpoint {
             throw new IllegalArgumentException("peer port must be 1..65535, was " + peerPort);
         }
         for (InetAddress p : peers) {
-            Association existing = byPeer.get(new PeerKey(p, peerPort));
+            Schedule.Entry existing = byPeer.get(new PeerKey(p, peerPort));
             if (existing != null) {
                 throw new IllegalStateException("an association with " + p + ":" + peerPort + " exists already ("
-                        + existing.id() + "): use it, or shut it down first");
+                        + existing.a.id() + "): use it, or shut it down first");
             }
         }
-        AssociationId id = new AssociationId(nextId++);
-        call(() -> {
-            Association a = Association.connect(host, id, opts, peerPort, peers, now);
-            byId.put(id, a);
-            byTag.putIfAbsent(a.localTag(), a);
-            live.add(a);
-        });
+        AssociationId id = newId();
+        call(() -> added(Association.connect(host, id, opts, peerPort, peers, now)));
         return id;
     }
 
@@ -405,11 +413,12 @@ public final class Endpoint {
         if (journal != null) {
             journal.command("releaseReceived", journalNow, handingOut, id, bytes);
         }
-        Association a = byId.get(id);
-        if (a == null) {
+        Schedule.Entry e = byId.get(id);
+        if (e == null) {
             return;
         }
-        call(() -> a.releaseReceived(bytes));
+        schedule.touch(e);
+        call(() -> e.a.releaseReceived(bytes));
     }
 
     /** Sets the send-space threshold of the association (see {@link SctpEvent.SendSpaceAvailable}). */
@@ -437,7 +446,7 @@ public final class Endpoint {
      * or empty when it is gone.
      */
     public Optional<PrStatus> prStatus(AssociationId id) {
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? Optional.empty() : Optional.of(a.prStatus());
     }
 
@@ -449,7 +458,7 @@ public final class Endpoint {
      */
     public Optional<PrStatus> prStatus(AssociationId id, int streamId) {
         org.sctpj.stack.wire.Wire.checkU16("streamId", streamId);
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? Optional.empty() : Optional.of(a.prStatus(streamId));
     }
 
@@ -747,8 +756,9 @@ public final class Endpoint {
             throw new IllegalArgumentException(address + " is already an address of this endpoint: " + localAddresses);
         }
         call(() -> {
-            for (Association a : List.copyOf(byId.values())) {
-                org.sctpj.stack.asconf.AddressReconfiguration r = a.tcb().asconf;
+            for (Schedule.Entry e : List.copyOf(byId.values())) {
+                schedule.touch(e);
+                org.sctpj.stack.asconf.AddressReconfiguration r = e.a.tcb().asconf;
                 r.pin(localAddresses);
                 if (r.usable()) {
                     r.requestAdd(address, now);
@@ -782,8 +792,9 @@ public final class Endpoint {
                     "cannot remove " + address + ", the endpoint's last address: add another one first");
         }
         call(() -> {
-            for (Association a : List.copyOf(byId.values())) {
-                org.sctpj.stack.asconf.AddressReconfiguration r = a.tcb().asconf;
+            for (Schedule.Entry e : List.copyOf(byId.values())) {
+                schedule.touch(e);
+                org.sctpj.stack.asconf.AddressReconfiguration r = e.a.tcb().asconf;
                 r.pin(localAddresses);
                 java.util.Set<InetAddress> mine = r.localAddresses();
                 if (r.usable() && mine.contains(address) && mine.size() > 1) {
@@ -796,6 +807,22 @@ public final class Endpoint {
             l.remove(address);
             localAddresses = List.copyOf(l);
         });
+    }
+
+    /**
+     * Whether a live association still uses our {@code address} after {@link #removeLocalAddress}:
+     * one for which it is the last address, or whose peer has not yet answered the request to
+     * delete it (it may send there until it does). A lower layer keeps receiving on the address
+     * until this turns false (the {@link SctpEvent.LocalAddressChange} REMOVED or REMOVE_FAILED
+     * events, and association ends, are when to look again).
+     */
+    public boolean localAddressInUse(InetAddress address) {
+        for (Schedule.Entry e : byId.values()) {
+            if (e.a.tcb().asconf.holds(address)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -843,7 +870,7 @@ public final class Endpoint {
      * the association is gone: cheaper than {@link #info} for callers that check on every SACK.
      */
     public java.util.OptionalLong sendBufferFree(AssociationId id) {
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(a.sendBufferFree());
     }
 
@@ -854,7 +881,7 @@ public final class Endpoint {
      * association is gone.
      */
     public java.util.OptionalLong sendBufferOutstanding(AssociationId id) {
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(a.sendBufferOutstanding());
     }
 
@@ -865,13 +892,13 @@ public final class Endpoint {
 
     /** A snapshot of an association's state, if it exists. */
     public Optional<AssociationInfo> info(AssociationId id) {
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? Optional.empty() : Optional.of(AssociationInfo.of(a));
     }
 
     /** The counters of an association, both directions and per path, if it exists. */
     public Optional<AssociationStats> associationStats(AssociationId id) {
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? Optional.empty() : Optional.of(AssociationStats.of(a));
     }
 
@@ -881,16 +908,16 @@ public final class Endpoint {
      */
     public void setProbe(Probe probe) {
         this.probe = probe;
+        schedule.trackTouched(probe != null);
     }
 
-    /** Tells the probe, if one is set and enabled, what changed in each live association. */
+    /**
+     * Tells the probe, if one is set and enabled, what changed in each association that ran since
+     * the last report (no other can have changed).
+     */
     private void reportToProbe() {
         Probe p = probe;
-        if (p != null && p.enabled()) {
-            for (int k = 0; k < live.size(); k++) {
-                live.get(k).report(p);
-            }
-        }
+        schedule.takeTouched(p != null && p.enabled() ? reportToProbe : IGNORE);
     }
 
     /**
@@ -898,23 +925,59 @@ public final class Endpoint {
      * it exists: all zero unless it negotiated {@link Extension#ECN}.
      */
     public Optional<EcnStats> ecnStats(AssociationId id) {
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? Optional.empty() : Optional.of(a.tcb().ecn.stats());
     }
 
     /** What path MTU discovery (RFC 8899) did on each path of an association, if it exists. */
     public Optional<List<PmtuStats>> pmtuStats(AssociationId id) {
-        Association a = byId.get(id);
+        Association a = peek(id);
         return a == null ? Optional.empty() : Optional.of(a.tcb().pmtu.stats());
     }
 
+    /**
+     * The association {@code id} for a command that may change it: it is {@linkplain #touch
+     * touched} (so that what the command makes it send, and its new deadlines, are seen).
+     *
+     * @throws IllegalArgumentException when it is not a live association
+     */
     private Association assoc(AssociationId id) {
-        Association a = byId.get(id);
-        if (a == null) {
+        Schedule.Entry e = byId.get(id);
+        if (e == null) {
             throw new IllegalArgumentException(
                     id + " is not a live association of this endpoint (closed or never opened)");
         }
-        return a;
+        schedule.touch(e);
+        return e.a;
+    }
+
+    /** The association {@code id} for reading only (nothing in it changes), or null. */
+    private Association peek(AssociationId id) {
+        Schedule.Entry e = byId.get(id);
+        return e == null ? null : e.a;
+    }
+
+    /** {@code e} is about to run code for an input or a timer: see {@link Schedule#touch}. */
+    private Association touch(Schedule.Entry e) {
+        schedule.touch(e);
+        return e.a;
+    }
+
+    /** A new association: into the maps and the schedule. */
+    private void added(Association a) {
+        Schedule.Entry e = entryOf(a);
+        byTag.putIfAbsent(a.localTag(), e);
+        schedule.touch(e);
+    }
+
+    /** The entry of {@code a}, made on first use (its paths are registered while it is built). */
+    private Schedule.Entry entryOf(Association a) {
+        Schedule.Entry e = byId.get(a.id());
+        if (e == null) {
+            e = new Schedule.Entry(a);
+            byId.put(a.id(), e);
+        }
+        return e;
     }
 
     // ------------------------------------------------------------------ input
@@ -952,6 +1015,9 @@ public final class Endpoint {
         int n = packet.remaining();
         if (n >= SctpPacket.HEADER_LENGTH && !Crc32c.verify(packet, packet.position(), n)) {
             stats.badChecksum++;
+            if (journal != null) {
+                journal.badChecksum();
+            }
             return;
         }
         Parsed<InboundPacket> framed = inbound.frame(packet, from, to);
@@ -973,7 +1039,7 @@ public final class Endpoint {
             cookieEcho(pkt, 1, now); // RFC 4895 section 6.3: an authenticated COOKIE ECHO
             return;
         }
-        Association a;
+        Schedule.Entry a;
         if (lastAssoc != null && pkt.sourcePort() == lastFromPort && from.equals(lastFrom)) {
             a = lastAssoc;
         } else {
@@ -985,10 +1051,41 @@ public final class Endpoint {
             }
         }
         if (a != null) {
-            a.handlePacket(pkt, now);
+            touch(a).handlePacket(pkt, now);
+            return;
+        }
+        a = asconfOwner(pkt);
+        if (a != null) {
+            touch(a).handlePacket(pkt, now); // an ASCONF from an address the association does not know yet
             return;
         }
         outOfTheBlue(pkt, now);
+    }
+
+    /**
+     * RFC 5061 section 5.2: a packet from an address no association knows whose first chunk (after
+     * an AUTH chunk) is an ASCONF belongs to the association of the ASCONF's Address Parameter (a
+     * peer that moved to a new address asks from it to add it). The association then judges the
+     * packet as any other: a Verification Tag not its own drops it, and the ASCONF is taken only
+     * after a verified AUTH chunk (section 4.1.1), so a forged Address Parameter naming another
+     * association gains nothing. Null for any other packet.
+     */
+    private Schedule.Entry asconfOwner(InboundPacket pkt) {
+        int n = pkt.chunkCount();
+        int i = n > 0 && pkt.type(0) == ChunkType.ASCONF
+                ? 0
+                : n > 1 && pkt.type(0) == ChunkType.AUTH && pkt.type(1) == ChunkType.ASCONF ? 1 : -1;
+        if (i < 0 || byPeer.isEmpty()) {
+            return null;
+        }
+        Parsed<? extends Chunk> d = Chunks.decode(pkt.buffer(), pkt.offset(i), pkt.length(i));
+        if (!d.isOk()
+                || !(d.value() instanceof org.sctpj.stack.wire.chunk.AsconfChunk c)
+                || !(c.address() instanceof org.sctpj.stack.wire.param.AddressParameter ap)
+                || ap.address().isAnyLocalAddress()) {
+            return null;
+        }
+        return byPeer.get(new PeerKey(ap.address(), pkt.sourcePort()));
     }
 
     /**
@@ -1020,10 +1117,10 @@ public final class Endpoint {
 
     private void icmp(IcmpReport report, long now) {
         stats.icmpReceived++;
-        Association a = report.sourcePort() == localPort
+        Schedule.Entry a = report.sourcePort() == localPort
                 ? byPeer.get(new PeerKey(report.destination(), report.destinationPort()))
                 : null;
-        IcmpHandling.Outcome o = a == null ? IcmpHandling.Outcome.NOT_VERIFIED : a.handleIcmp(report, now);
+        IcmpHandling.Outcome o = a == null ? IcmpHandling.Outcome.NOT_VERIFIED : touch(a).handleIcmp(report, now);
         switch (o) {
             case NOT_VERIFIED -> stats.icmpNotVerified++;
             case ACTED, RECORDED -> stats.icmpActedOn++;
@@ -1127,9 +1224,10 @@ public final class Endpoint {
             stats.cookiesFromUnlistedAddress++;
             return;
         }
-        Association a = cookieOwner(c);
-        if (a != null && (staleness < 0 || (a.localTag() == c.localTag() && a.peerTag() == c.peerTag()))) {
-            a.handleCookieEcho(pkt, ci, c, now);
+        Schedule.Entry owner = cookieOwner(c);
+        if (owner != null
+                && (staleness < 0 || (owner.a.localTag() == c.localTag() && owner.a.peerTag() == c.peerTag()))) {
+            touch(owner).handleCookieEcho(pkt, ci, c, now);
             return;
         }
         boolean authenticated = false;
@@ -1157,11 +1255,9 @@ public final class Endpoint {
             reply(pkt, vtag, AbortChunk.of(true));
             return;
         }
-        AssociationId id = new AssociationId(nextId++);
-        a = Association.fromCookie(host, id, options, c, pkt.from(), pkt.to(), now);
-        byId.put(id, a);
-        byTag.putIfAbsent(a.localTag(), a);
-        live.add(a);
+        AssociationId id = newId();
+        Association a = Association.fromCookie(host, id, options, c, pkt.from(), pkt.to(), now);
+        added(a);
         a.handlePacket(pkt, ci + 1, authenticated, now); // chunks bundled after the COOKIE ECHO
     }
 
@@ -1171,14 +1267,14 @@ public final class Endpoint {
      * has any of its peer addresses (case C, or a conflicting cookie: never a second association
      * over the same addresses); null when none.
      */
-    private Association cookieOwner(StateCookie c) {
-        Association a = byTag.get(c.localTag());
-        if (a != null && a.peerPort() == c.peerPort()) {
+    private Schedule.Entry cookieOwner(StateCookie c) {
+        Schedule.Entry a = byTag.get(c.localTag());
+        if (a != null && a.a.peerPort() == c.peerPort()) {
             return a;
         }
         if (c.localTieTag() != 0) {
             a = byTag.get(c.localTieTag());
-            if (a != null && a.peerPort() == c.peerPort()) {
+            if (a != null && a.a.peerPort() == c.peerPort()) {
                 return a;
             }
         }
@@ -1186,10 +1282,10 @@ public final class Endpoint {
     }
 
     /** The association with any of {@code addresses} (at most the first 16 are looked at) and {@code port}. */
-    private Association ownerOfAny(List<InetAddress> addresses, int port) {
+    private Schedule.Entry ownerOfAny(List<InetAddress> addresses, int port) {
         int n = Math.min(addresses.size(), StateCookie.MAX_ADDRESSES);
         for (int i = 0; i < n; i++) {
-            Association a = byPeer.get(new PeerKey(addresses.get(i), port));
+            Schedule.Entry a = byPeer.get(new PeerKey(addresses.get(i), port));
             if (a != null) {
                 return a;
             }
@@ -1213,10 +1309,10 @@ public final class Endpoint {
             stats.malformed++;
             return;
         }
-        Association owner =
+        Schedule.Entry owner =
                 byPeer.isEmpty() ? null : ownerOfAny(InitHandling.read(init.parameters()).addresses, pkt.sourcePort());
         if (owner != null) {
-            owner.handlePacket(pkt, now);
+            touch(owner).handlePacket(pkt, now);
             return;
         }
         stats.outOfTheBlue++;
@@ -1245,9 +1341,62 @@ public final class Endpoint {
     private int unusedTag() {
         int t;
         do {
-            t = Handshake.randomTag(random);
+            t = newTag();
         } while (byTag.containsKey(t));
         return t;
+    }
+
+    /** A random non-zero tag of this shard's class (see {@link #shard}). */
+    private int newTag() {
+        int t = Handshake.randomTag(random);
+        if (shards == 1) {
+            return t;
+        }
+        while (true) {
+            long u = Integer.toUnsignedLong(t);
+            long v = u - u % shards + shardIndex;
+            if (v > 0xffff_ffffL) {
+                v -= shards;
+            }
+            if (v != 0) {
+                return (int) v;
+            }
+            t = Handshake.randomTag(random);
+        }
+    }
+
+    /** The next association id: of this shard's class (see {@link #shard}). */
+    private AssociationId newId() {
+        AssociationId id = new AssociationId(nextId);
+        nextId += shards;
+        return id;
+    }
+
+    /**
+     * Makes this endpoint shard {@code index} of {@code count} that share one port and one lower
+     * layer, each on its own thread (issue 15): the Verification Tags it chooses for its
+     * associations (RFC 9260 section 5.3.1) are all {@code index} modulo {@code count} (unsigned),
+     * so that a receiver sharing the socket can hand each packet to its shard by the tag alone,
+     * and its association ids are {@code index + 1} modulo {@code count}, so that ids of all shards
+     * differ and say their shard. A tag keeps 32 - log2(count) random bits. Call it right after
+     * construction, before any association exists.
+     *
+     * @throws IllegalArgumentException for a count outside 1..1024 or an index outside 0..count-1
+     * @throws IllegalStateException once an association was made
+     */
+    public void shard(int count, int index) {
+        if (journal != null) {
+            journal.command("shard", journalNow, handingOut, count, index);
+        }
+        if (count < 1 || count > 1024 || index < 0 || index >= count) {
+            throw new IllegalArgumentException("shard " + index + " of " + count + ": count 1..1024, index 0..count-1");
+        }
+        if (nextId != shardIndex + 1) {
+            throw new IllegalStateException("shard the endpoint before its first association");
+        }
+        shards = count;
+        shardIndex = index;
+        nextId = index + 1;
     }
 
     private void reply(InboundPacket pkt, int vtag, Chunk chunk) {
@@ -1261,13 +1410,12 @@ public final class Endpoint {
 
     // ------------------------------------------------------------------ time
 
-    /** The earliest deadline of any association, or {@link Long#MAX_VALUE} when none. */
+    /**
+     * The earliest deadline of any association, or {@link Long#MAX_VALUE} when none. Its cost grows
+     * with the associations that ran since the last call, not with those that stayed idle.
+     */
     public long nextTimeout() {
-        long m = Long.MAX_VALUE;
-        for (int i = 0; i < live.size(); i++) {
-            m = Math.min(m, live.get(i).nextTimeout());
-        }
-        return m;
+        return schedule.nextTimeout();
     }
 
     /** Runs every timer due at {@code now}. */
@@ -1277,12 +1425,11 @@ public final class Endpoint {
         }
         enter();
         try {
-            // Backwards, so that an association closing (and leaving the list) does not skip another.
-            for (int i = live.size() - 1; i >= 0; i--) {
-                Association a = live.get(i);
-                if (a.nextTimeout() <= now) {
-                    a.handleTimeout(now);
-                }
+            // Only the associations with a timer due: taken off the heap, run, and back in (touched).
+            schedule.settle();
+            Schedule.Entry e;
+            while ((e = schedule.pollDue(now)) != null) {
+                touch(e).handleTimeout(now);
             }
         } catch (RuntimeException | Error e) {
             exit(false, e);
@@ -1313,7 +1460,7 @@ public final class Endpoint {
         if (d == null) {
             journal.noTransmit(room, now);
         } else {
-            journal.transmit(out.duplicate(), transmitSource, d, room, now);
+            journal.transmit(out, transmitSource, d, room, now);
         }
         return d;
     }
@@ -1345,12 +1492,12 @@ public final class Endpoint {
             }
             draining.poll();
         }
-        int n = live.size();
-        for (int k = 0; k < n; k++) {
-            Association a = live.get((pollCursor + k) % n);
+        Schedule.Entry e;
+        while ((e = schedule.nextReady()) != null) {
+            Association a = e.a;
             InetAddress d = a.pollTransmit(out, now);
+            schedule.polled(e, d != null);
             if (d != null) {
-                pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
                 transmitSource = a.transmitSource();
                 transmitEcn = a.transmitEcn();
@@ -1360,6 +1507,102 @@ public final class Endpoint {
             }
         }
         return null;
+    }
+
+    /**
+     * Association visits so far: each poll of an association for a packet, each run of its timers
+     * and each read of its deadline. A figure of the bookkeeping's cost that does not depend on the
+     * machine's load: it grows with the associations that have work, not with those that are idle
+     * (issue 15; the scale benchmarks report it per message and per idle second).
+     */
+    public long associationVisits() {
+        return schedule.visits();
+    }
+
+    /**
+     * For tests: checks the bookkeeping against a walk of every association. Call only when {@link
+     * #pollTransmit} has just returned nothing. Every association's deadline must be in the heap
+     * exactly, and no association may have a packet to send (a poll of each, into {@code scratch}:
+     * one that returns a packet was missing from the ready queue, a wake-up lost). Returns null
+     * when all agree, else what differs. The polls it makes count as polls (their deadlines are read
+     * again).
+     */
+    String checkBookkeeping(ByteBuffer scratch, long now) {
+        if (schedule.readySize() != 0) {
+            return schedule.readySize() + " associations still ready: drain pollTransmit first";
+        }
+        schedule.settle();
+        StringBuilder err = new StringBuilder();
+        long min = Long.MAX_VALUE;
+        int timed = 0;
+        for (Schedule.Entry e : byId.values()) {
+            long k = e.a.nextTimeout();
+            min = Math.min(min, k);
+            timed += k == Long.MAX_VALUE ? 0 : 1;
+            if (!schedule.holds(e, k)) {
+                err.append(e.a)
+                        .append(": deadline ")
+                        .append(k)
+                        .append(" but the heap holds ")
+                        .append(e.heapIndex < 0 ? "none" : Long.toString(e.key))
+                        .append("; ");
+            }
+        }
+        if (!schedule.heapOrdered()) {
+            err.append("heap out of order; ");
+        }
+        if (schedule.heapSize() != timed) {
+            err.append("heap holds ")
+                    .append(schedule.heapSize())
+                    .append(" of ")
+                    .append(timed)
+                    .append("; ");
+        }
+        if (nextTimeout() != min) {
+            err.append("nextTimeout ")
+                    .append(nextTimeout())
+                    .append(" but the minimum is ")
+                    .append(min)
+                    .append("; ");
+        }
+        for (Schedule.Entry e : List.copyOf(byId.values())) {
+            scratch.clear();
+            InetAddress d = e.a.pollTransmit(scratch, now);
+            schedule.polled(e, false); // its deadline is read again; it stays out of the ready queue
+            if (d != null) {
+                err.append(e.a)
+                        .append(" had a packet to send outside the ready queue (chunks")
+                        .append(chunkTypes(scratch))
+                        .append("); ");
+            }
+        }
+        for (Association a : draining) {
+            scratch.clear();
+            if (a.pollTransmit(scratch, now) != null) {
+                err.append(a).append(" (closing) had a packet to send outside the draining queue; ");
+            }
+        }
+        return err.length() == 0 ? null : err.toString();
+    }
+
+    /** The chunk types of the packet in {@code b} (position to limit), for messages. */
+    private static String chunkTypes(ByteBuffer b) {
+        StringBuilder sb = new StringBuilder();
+        int i = b.position() + SctpPacket.HEADER_LENGTH;
+        while (i + 4 <= b.limit()) {
+            sb.append(' ').append(b.get(i) & 0xff);
+            int len = b.getShort(i + 2) & 0xffff;
+            if (len < 4) {
+                break;
+            }
+            i += (len + 3) & ~3;
+        }
+        return sb.toString();
+    }
+
+    /** For tests: the bookkeeping itself. */
+    Schedule scheduleForTest() {
+        return schedule;
     }
 
     /** The local address the last packet of {@link #pollTransmit(ByteBuffer, long)} goes out from. */
@@ -1445,16 +1688,14 @@ public final class Endpoint {
             }
             draining.poll();
         }
-        int n = live.size();
-        if (n == 0) {
-            return Optional.empty();
-        }
-        // Round robin over the associations so that one busy association cannot starve the others.
-        for (int k = 0; k < n; k++) {
-            Association a = live.get((pollCursor + k) % n);
+        // Round robin over the associations that may have something, so that one busy association
+        // cannot starve the others.
+        Schedule.Entry e;
+        while ((e = schedule.nextReady()) != null) {
+            Association a = e.a;
             Optional<Transmit> out = a.pollTransmit(now);
+            schedule.polled(e, out.isPresent());
             if (out.isPresent()) {
-                pollCursor = (pollCursor + k + 1) % n;
                 stats.sent++;
                 noteSender(a);
                 return out;
@@ -1577,7 +1818,7 @@ public final class Endpoint {
                         outbox.handOutNext(tap == null ? h : tap.to(h));
                     } else if (!spaceFreed.isEmpty()) {
                         AssociationId id = spaceFreed.remove(0);
-                        Association a = byId.get(id);
+                        Association a = peek(id);
                         if (a != null) {
                             long free = a.sendBufferFree();
                             if (journal != null) {
@@ -1678,7 +1919,7 @@ public final class Endpoint {
 
         @Override
         public void onMessage(AssociationId association, int streamId, int ppid, boolean unordered, ByteBuffer data) {
-            journal.message(association, streamId, ppid, unordered, data.duplicate());
+            journal.message(association, streamId, ppid, unordered, data);
             target.onMessage(association, streamId, ppid, unordered, data);
         }
     }
@@ -1727,6 +1968,11 @@ public final class Endpoint {
         }
 
         @Override
+        public int newTag() {
+            return Endpoint.this.newTag();
+        }
+
+        @Override
         public CookieSecrets cookieSecrets() {
             return secrets;
         }
@@ -1764,16 +2010,20 @@ public final class Endpoint {
         @Override
         public void peerAddressesChanged(Association a) {
             lastAssoc = null;
-            byPeer.values().removeIf(x -> x == a);
-            for (InetAddress p : a.peerAddresses()) {
-                byPeer.putIfAbsent(new PeerKey(p, a.peerPort()), a);
+            Schedule.Entry e = entryOf(a);
+            unregisterPeers(e);
+            List<InetAddress> now = List.copyOf(a.peerAddresses());
+            for (InetAddress p : now) {
+                byPeer.putIfAbsent(new PeerKey(p, a.peerPort()), e);
             }
+            e.registered = now;
         }
 
         @Override
         public void localTagChanged(Association a, int previousTag) {
-            byTag.remove(previousTag, a);
-            byTag.putIfAbsent(a.localTag(), a);
+            Schedule.Entry e = entryOf(a);
+            byTag.remove(previousTag, e);
+            byTag.putIfAbsent(a.localTag(), e);
         }
 
         @Override
@@ -1782,11 +2032,22 @@ public final class Endpoint {
                 a.report(probe); // CLOSED, the last word of an association the probe knew
             }
             lastAssoc = null;
-            byPeer.values().removeIf(x -> x == a);
-            byTag.remove(a.localTag(), a);
-            byId.remove(a.id());
-            live.remove(a);
+            Schedule.Entry e = byId.remove(a.id());
+            if (e != null) {
+                unregisterPeers(e);
+                byTag.remove(a.localTag(), e);
+                schedule.touch(e); // its deadline is none now: the heap lets go of it
+            }
             draining.add(a);
+        }
+
+        /** Removes {@code e} from the peer map (only the keys that map to it: O(its addresses)). */
+        private void unregisterPeers(Schedule.Entry e) {
+            int port = e.a.peerPort();
+            for (InetAddress p : e.registered) {
+                byPeer.remove(new PeerKey(p, port), e);
+            }
+            e.registered = List.of();
         }
     }
 

@@ -116,6 +116,11 @@ public final class StackThread implements AutoCloseable {
         public void icmp(IcmpReport report) {
             onIcmp(report);
         }
+
+        @Override
+        public void localAddressChanged(InetAddress address, boolean added) {
+            onLocalAddress(address, added);
+        }
     };
     private final IdleStrategy.Waiter waiter = this::await;
     private final Object lifecycle = new Object();
@@ -513,6 +518,29 @@ public final class StackThread implements AutoCloseable {
             transmitAll(h, pollNow);
         } catch (RuntimeException e) {
             report("endpoint ICMP input (a core bug: input must never throw)", e);
+        }
+    }
+
+    /**
+     * An interface address the lower layer watches came or went (RFC 5061): the endpoint adds it
+     * (each live ASCONF association asks its peer to add it) or removes it (each asks for its
+     * deletion), unless it has it already, or does not, or it is its last.
+     */
+    private void onLocalAddress(InetAddress address, boolean added) {
+        EndpointHandle h = receiving;
+        try {
+            List<InetAddress> mine = h.endpoint.localAddresses();
+            if (added && !mine.contains(address)) {
+                h.endpoint.addLocalAddress(address, pollNow);
+            } else if (!added && mine.contains(address) && mine.size() > 1) {
+                h.endpoint.removeLocalAddress(address, pollNow);
+            } else {
+                return;
+            }
+            h.dirty = true;
+            transmitAll(h, pollNow);
+        } catch (RuntimeException e) {
+            report("following an interface address (" + address + (added ? " added" : " removed") + ")", e);
         }
     }
 

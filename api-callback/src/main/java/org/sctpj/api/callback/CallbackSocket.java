@@ -44,7 +44,8 @@ import org.sctpj.timers.StackThread;
 /**
  * A non-blocking SCTP socket with callbacks (the callback API of the source thesis): one endpoint
  * (a port and its local addresses) and its associations, driven by one stack thread of a {@link
- * StackRuntime}. No call blocks on the network.
+ * StackRuntime}, or with its associations spread over several ({@link #open(List, SctpOptions,
+ * LowerLayerFactory, Callbacks)}: shards). No call blocks on the network.
  *
  * <pre>{@code
  * CallbackSocket s = CallbackSocket.open(runtime, SctpOptions.LAN, udpLayers, callbacks);
@@ -59,7 +60,8 @@ import org.sctpj.timers.StackThread;
  * <h2>Threads</h2>
  *
  * Every method may be called from any thread, including from inside a callback. All callbacks
- * run on the socket's stack thread ({@link #stackThread()}); see {@link Callbacks} for when each
+ * run on the socket's stack thread ({@link #stackThread()}; with shards, on the thread of the
+ * association's shard, {@link #shardOf}); see {@link Callbacks} for when each
  * fires.
  *
  * <p>{@link #send} never waits. The protocol core keeps the only account of each association's
@@ -176,34 +178,51 @@ public final class CallbackSocket implements AutoCloseable {
         }
     }
 
+    private static final System.Logger LOG = System.getLogger(CallbackSocket.class.getName());
+
+    /** The socket's shards: thread k drives shard k's endpoint (issue 15; one shard by default). */
+    private final StackThread[] threads;
+    /** Shard 0's thread: the socket's thread for what concerns no one association. */
     private final StackThread thread;
+    /**
+     * Addresses removed from the endpoints that the lower layer still receives on, each with the
+     * shards whose associations still use it; a shard takes itself out on its own stack thread, and
+     * the last one out drops the address from the lower layer.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<InetAddress, java.util.Set<EndpointHandle>> leaving =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private final SctpOptions requestedOptions;
     private final LowerLayerFactory layers;
     private final Callbacks callbacks;
     private final ConcurrentHashMap<AssociationId, Assoc> assocs = new ConcurrentHashMap<>();
-    /**
-     * Stack thread: messages delivered in parts that {@link Callbacks#onMessagePart} left to the
-     * socket, gathered per association and stream until their last part.
-     */
-    private final java.util.HashMap<PartKey, java.io.ByteArrayOutputStream> gathering = new java.util.HashMap<>();
-
     /** A stream of an association: at most one message per stream is delivered in parts at a time. */
     private record PartKey(AssociationId association, int streamId) {}
 
     private final CountDownLatch closedLatch = new CountDownLatch(1);
     private final Object bindLock = new Object();
+    /** Shard 0's endpoint handle, null before bind. */
     private volatile EndpointHandle handle;
+    /** Every shard's endpoint handle (index: shard), null before bind. */
+    private volatile EndpointHandle[] handles;
+    /** The lower layer the shards share, null with one shard. */
+    private volatile org.sctpj.timers.SharedLayer shared;
+    /** Shards whose endpoint has not closed yet. */
+    private final java.util.concurrent.atomic.AtomicInteger shardsOpen;
+
     private volatile SctpOptions options;
     private volatile long sendThreshold;
     private volatile int boundPort;
-    private volatile int highestId;
+    private final java.util.concurrent.atomic.AtomicInteger highestId = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean closed;
     private volatile CoreJournal.Factory journals;
     /** The endpoint's journal, closed with the endpoint; null when not recording. */
     private volatile CoreJournal journal;
 
-    private CallbackSocket(StackThread thread, SctpOptions options, LowerLayerFactory layers, Callbacks callbacks) {
-        this.thread = thread;
+    private CallbackSocket(StackThread[] threads, SctpOptions options, LowerLayerFactory layers, Callbacks callbacks) {
+        this.threads = threads;
+        this.thread = threads[0];
+        this.shardsOpen = new java.util.concurrent.atomic.AtomicInteger(threads.length);
         this.requestedOptions = options;
         this.options = options;
         this.layers = layers;
@@ -230,7 +249,33 @@ public final class CallbackSocket implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(layers, "layers");
         Objects.requireNonNull(callbacks, "callbacks");
-        return new CallbackSocket(thread, options, layers, callbacks);
+        return new CallbackSocket(new StackThread[] {thread}, options, layers, callbacks);
+    }
+
+    /**
+     * A new, unbound socket whose associations are spread over {@code threads}, one shard each
+     * (issue 15): each shard is an endpoint of its own on its thread, all on the socket's one port
+     * and one lower layer (shared: {@link org.sctpj.timers.SharedLayer}); an association stays on
+     * the shard it was made on for its whole life, and its callbacks run on that shard's thread. An
+     * association this socket starts goes to the shard of its first peer address and port, one a
+     * peer starts to the shard its INIT reached ({@link org.sctpj.timers.Shards}). Every method
+     * works as with one thread; {@link #isSocketThread()} is true on any of them, and the methods
+     * that run tasks ({@link #execute}, {@link #whenIdle}, {@link #atTurnEnd}) use the caller's
+     * shard, or shard 0. With one thread this is {@link #open(StackThread, SctpOptions,
+     * LowerLayerFactory, Callbacks)}.
+     *
+     * @throws IllegalArgumentException for no thread, more than 1,024, or a thread listed twice
+     */
+    public static CallbackSocket open(
+            List<StackThread> threads, SctpOptions options, LowerLayerFactory layers, Callbacks callbacks) {
+        Objects.requireNonNull(threads, "threads");
+        if (threads.isEmpty() || threads.size() > 1024 || new HashSet<>(threads).size() != threads.size()) {
+            throw new IllegalArgumentException("give 1..1024 distinct stack threads, one per shard: " + threads);
+        }
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(layers, "layers");
+        Objects.requireNonNull(callbacks, "callbacks");
+        return new CallbackSocket(threads.toArray(new StackThread[0]), options, layers, callbacks);
     }
 
     // ------------------------------------------------------------------ setup
@@ -279,14 +324,28 @@ public final class CallbackSocket implements AutoCloseable {
                     : requestedOptions.toBuilder()
                             .encapsulationOverhead(layer.encapsulationOverhead())
                             .build();
-            Endpoint ep;
+            int n = threads.length;
             try {
                 CoreJournal.Factory f = journals;
+                if (f != null && n > 1) {
+                    throw new IllegalStateException("a journal records one endpoint: record a socket of one shard"
+                            + " (open it on one stack thread), not of " + n);
+                }
                 journal = f == null ? null : f.open(port, layer.getClass().getSimpleName());
-                ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now(), journal);
+                org.sctpj.timers.SharedLayer sl = n == 1 ? null : org.sctpj.timers.SharedLayer.share(layer, n);
+                EndpointHandle[] hs = new EndpointHandle[n];
+                for (int k = 0; k < n; k++) {
+                    Endpoint ep = new Endpoint(port, addresses, o, new SecureRandom(), thread.now(), journal);
+                    if (n > 1) {
+                        ep.shard(n, k);
+                    }
+                    hs[k] = threads[k].register(ep, sl == null ? layer : sl.view(k), new Listener(k));
+                }
                 options = o;
                 boundPort = port;
-                handle = thread.register(ep, layer, new Listener());
+                shared = sl;
+                handles = hs;
+                handle = hs[0];
             } catch (RuntimeException e) {
                 layer.close();
                 throw e;
@@ -328,11 +387,12 @@ public final class CallbackSocket implements AutoCloseable {
      * @throws IllegalStateException if not bound, or closed
      */
     public void listen() {
-        EndpointHandle h = bound();
-        call(() -> {
-            h.endpoint().listen(true);
-            return null;
-        });
+        for (EndpointHandle h : boundAll()) {
+            call(h, () -> {
+                h.endpoint().listen(true);
+                return null;
+            });
+        }
     }
 
     /**
@@ -346,8 +406,11 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public AssociationId connect(List<InetAddress> peers, int port) {
         Objects.requireNonNull(peers, "peers");
-        EndpointHandle h = bound();
-        return call(() -> {
+        EndpointHandle[] hs = boundAll();
+        EndpointHandle h = hs.length == 1 || peers.isEmpty()
+                ? hs[0]
+                : hs[org.sctpj.timers.Shards.ofPeer(peers.get(0), port, hs.length)];
+        return call(h, () -> {
             AssociationId id = h.endpoint().connect(List.copyOf(peers), port, thread.now());
             track(id);
             return id;
@@ -394,13 +457,14 @@ public final class CallbackSocket implements AutoCloseable {
             throw new IllegalArgumentException("stream " + info.streamId() + " does not exist on " + association
                     + ": the peer granted " + streams + " outbound streams (0.." + (streams - 1) + ")");
         }
-        if (thread.isStackThread()) {
-            return sendOnStack(a, info, data, len);
+        EndpointHandle h = bound(association);
+        if (h.thread().isStackThread()) {
+            return sendOnStack(h, a, info, data, len);
         }
         if (!reserve(a, len)) {
             if (isPriority(info)) {
                 // Only the core knows what less important messages could give way (RFC 7496 3.2).
-                return call(() -> sendOnStack(a, info, data, len));
+                return call(h, () -> sendOnStack(h, a, info, data, len));
             }
             return SendStatus.WOULD_BLOCK;
         }
@@ -410,7 +474,7 @@ public final class CallbackSocket implements AutoCloseable {
         synchronized (ho) {
             if (ho.add(info, copy)) {
                 try {
-                    thread.execute(() -> drainHandoff(a));
+                    h.thread().execute(() -> drainHandoff(h, a));
                 } catch (IllegalStateException e) {
                     ho.undoLast();
                     a.available.addAndGet(len);
@@ -423,7 +487,7 @@ public final class CallbackSocket implements AutoCloseable {
     }
 
     /** On the stack thread: the messages other threads handed over enter the core, in order. */
-    private void drainHandoff(Assoc a) {
+    private void drainHandoff(EndpointHandle h, Assoc a) {
         Handoff ho = a.handoff;
         int n = ho.take();
         SendInfo[] infos = ho.takenInfos;
@@ -433,7 +497,7 @@ public final class CallbackSocket implements AutoCloseable {
             byte[] data = datas[i];
             infos[i] = null;
             datas[i] = null;
-            applySend(a, info, data);
+            applySend(h, a, info, data);
         }
     }
 
@@ -459,8 +523,8 @@ public final class CallbackSocket implements AutoCloseable {
      * take it, then publishes the core's new figure and ends the reservation in one atomic step
      * (so that the figure never exceeds the core's).
      */
-    private SendStatus sendOnStack(Assoc a, SendInfo info, ByteBuffer data, int len) {
-        Endpoint ep = handle.endpoint();
+    private SendStatus sendOnStack(EndpointHandle h, Assoc a, SendInfo info, ByteBuffer data, int len) {
+        Endpoint ep = h.endpoint();
         if (!reserve(a, len)) {
             publish(a);
             if (!reserve(a, len)) {
@@ -486,8 +550,7 @@ public final class CallbackSocket implements AutoCloseable {
     }
 
     /** On the stack thread: a message accepted on another thread enters the core. */
-    private void applySend(Assoc a, SendInfo info, byte[] copy) {
-        EndpointHandle h = handle;
+    private void applySend(EndpointHandle h, Assoc a, SendInfo info, byte[] copy) {
         if (h.isClosed() || assocs.get(a.id) != a) {
             sendFailed(a.id, info, copy);
             return;
@@ -533,26 +596,32 @@ public final class CallbackSocket implements AutoCloseable {
                     + "SctpOptions.sendBufferBytes), was " + bytes);
         }
         sendThreshold = bytes;
-        EndpointHandle h = handle;
-        if (h == null) {
+        EndpointHandle[] hs = handles;
+        if (hs == null) {
             return; // applied to each association as it comes up
         }
-        if (thread.isStackThread()) {
-            applySendThreshold(h);
-            return;
-        }
-        try {
-            h.execute(() -> applySendThreshold(h));
-        } catch (IllegalStateException e) {
-            // the stack thread is closed: no association left to apply it to
+        for (int k = 0; k < hs.length; k++) {
+            EndpointHandle h = hs[k];
+            int shard = k;
+            if (h.thread().isStackThread()) {
+                applySendThreshold(h, shard);
+                continue;
+            }
+            try {
+                h.execute(() -> applySendThreshold(h, shard));
+            } catch (IllegalStateException e) {
+                // the stack thread is closed: no association left to apply it to
+            }
         }
     }
 
-    /** Stack thread: the socket's threshold becomes the core's for every association. */
-    private void applySendThreshold(EndpointHandle h) {
+    /** Shard's stack thread: the socket's threshold becomes the core's for every association of the shard. */
+    private void applySendThreshold(EndpointHandle h, int shard) {
         long t = sendThreshold;
         for (Assoc a : assocs.values()) {
-            applySendThreshold(h, a, t);
+            if (shardOf(a.id) == shard) {
+                applySendThreshold(h, a, t);
+            }
         }
     }
 
@@ -582,11 +651,12 @@ public final class CallbackSocket implements AutoCloseable {
             return;
         }
         Assoc a = assocs.get(association);
-        EndpointHandle h = handle;
-        if (a == null || h == null) {
+        EndpointHandle[] hs = handles;
+        if (a == null || hs == null) {
             return;
         }
-        if (thread.isStackThread()) {
+        EndpointHandle h = hs[shardOf(association)];
+        if (h.thread().isStackThread()) {
             h.endpoint().releaseReceived(association, bytes);
             return;
         }
@@ -635,8 +705,8 @@ public final class CallbackSocket implements AutoCloseable {
     public void setStreamScheduler(AssociationId association, StreamSchedulerKind kind) {
         Objects.requireNonNull(kind, "kind: one of StreamSchedulerKind");
         known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             h.endpoint().setStreamScheduler(association, kind);
             return null;
         });
@@ -684,7 +754,7 @@ public final class CallbackSocket implements AutoCloseable {
     public void setAuthKey(AssociationId association, int keyId, byte[] key) {
         known(association);
         byte[] copy = key.clone();
-        authKeys(e -> e.setAuthKey(association, keyId, copy));
+        authKeys(association, e -> e.setAuthKey(association, keyId, copy));
     }
 
     /**
@@ -694,7 +764,7 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void setActiveAuthKey(AssociationId association, int keyId) {
         known(association);
-        authKeys(e -> e.setActiveAuthKey(association, keyId));
+        authKeys(association, e -> e.setActiveAuthKey(association, keyId));
     }
 
     /**
@@ -706,7 +776,7 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void deactivateAuthKey(AssociationId association, int keyId) {
         known(association);
-        authKeys(e -> e.deactivateAuthKey(association, keyId));
+        authKeys(association, e -> e.deactivateAuthKey(association, keyId));
     }
 
     /**
@@ -716,33 +786,43 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void deleteAuthKey(AssociationId association, int keyId) {
         known(association);
-        authKeys(e -> e.deleteAuthKey(association, keyId));
+        authKeys(association, e -> e.deleteAuthKey(association, keyId));
     }
 
     /** The key the association sends with (SCTP_AUTH_ACTIVE_KEY). */
     public int activeAuthKey(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint().activeAuthKey(association));
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint().activeAuthKey(association));
     }
 
     /** The chunk types the peer requires us to authenticate (RFC 6458 section 8.2.3 SCTP_PEER_AUTH_CHUNKS). */
     public java.util.Set<Integer> peerAuthChunks(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint().peerAuthChunks(association));
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint().peerAuthChunks(association));
     }
 
     /** The chunk types we require the peer to authenticate (RFC 6458 section 8.2.4 SCTP_LOCAL_AUTH_CHUNKS). */
     public java.util.Set<Integer> localAuthChunks(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint().localAuthChunks(association));
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint().localAuthChunks(association));
     }
 
     private void authKeys(java.util.function.Consumer<org.sctpj.stack.Endpoint> op) {
-        EndpointHandle h = bound();
-        call(() -> {
+        for (EndpointHandle h : boundAll()) {
+            call(h, () -> {
+                op.accept(h.endpoint());
+                return null;
+            });
+        }
+    }
+
+    /** As {@link #authKeys(java.util.function.Consumer)} for one association: on its shard only. */
+    private void authKeys(AssociationId association, java.util.function.Consumer<org.sctpj.stack.Endpoint> op) {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             op.accept(h.endpoint());
             return null;
         });
@@ -755,8 +835,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public StreamSchedulerKind streamScheduler(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint().streamScheduler(association));
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint().streamScheduler(association));
     }
 
     /**
@@ -772,8 +852,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void setStreamValue(AssociationId association, int streamId, int value) {
         known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             h.endpoint().setStreamValue(association, streamId, value);
             return null;
         });
@@ -787,8 +867,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public int streamValue(AssociationId association, int streamId) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint().streamValue(association, streamId));
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint().streamValue(association, streamId));
     }
 
     // ------------------------------------------------------------------ stream reconfiguration
@@ -808,9 +888,9 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void resetStreams(AssociationId association, int[] streams, boolean outgoing, boolean incoming) {
         known(association);
-        EndpointHandle h = bound();
+        EndpointHandle h = bound(association);
         int[] copy = streams.clone();
-        call(() -> {
+        call(h, () -> {
             h.endpoint().resetStreams(association, copy, outgoing, incoming, thread.now());
             return null;
         });
@@ -827,8 +907,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void resetAssociation(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             h.endpoint().resetAssociation(association, thread.now());
             return null;
         });
@@ -847,8 +927,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void addStreams(AssociationId association, int outbound, int inbound) {
         known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             h.endpoint().addStreams(association, outbound, inbound, thread.now());
             return null;
         });
@@ -863,9 +943,9 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void setAcceptedReconfigRequests(AssociationId association, Set<ReconfigRequestKind> kinds) {
         known(association);
-        EndpointHandle h = bound();
+        EndpointHandle h = bound(association);
         Set<ReconfigRequestKind> copy = Set.copyOf(kinds);
-        call(() -> {
+        call(h, () -> {
             h.endpoint().setAcceptedReconfigRequests(association, copy);
             return null;
         });
@@ -883,8 +963,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void shutdown(AssociationId association) {
         Assoc a = known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             if (a.phase == CONNECTING) {
                 throw new IllegalStateException(
                         association + " is not established yet: abort it, or wait for COMMUNICATION_UP");
@@ -904,9 +984,9 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void abort(AssociationId association, String reason) {
         Assoc a = known(association);
-        EndpointHandle h = bound();
+        EndpointHandle h = bound(association);
         byte[] r = (reason == null ? "" : reason).getBytes(StandardCharsets.UTF_8);
-        call(() -> {
+        call(h, () -> {
             a.phase = ENDING;
             h.endpoint().abort(association, r, thread.now());
             return null;
@@ -926,14 +1006,11 @@ public final class CallbackSocket implements AutoCloseable {
      * unless called on the stack thread. Idempotent.
      */
     public void close(boolean graceful, Duration linger) {
-        EndpointHandle h;
         synchronized (bindLock) {
-            if (closed) {
-                h = null;
-            } else {
+            if (!closed) {
                 closed = true;
-                h = handle;
-                if (h == null) {
+                EndpointHandle[] hs = handles;
+                if (hs == null) {
                     closedLatch.countDown();
                     guarded(() -> callbacks.onClosed(this));
                     return;
@@ -941,10 +1018,12 @@ public final class CallbackSocket implements AutoCloseable {
                 for (Assoc a : assocs.values()) {
                     a.phase = ENDING;
                 }
-                h.close(graceful, linger.toNanos());
+                for (EndpointHandle h : hs) {
+                    h.close(graceful, linger.toNanos());
+                }
             }
         }
-        if (!thread.isStackThread() && thread.isRunning()) {
+        if (!isSocketThread() && thread.isRunning()) {
             try {
                 closedLatch.await(linger.toNanos() + TimeUnit.SECONDS.toNanos(10), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
@@ -955,9 +1034,22 @@ public final class CallbackSocket implements AutoCloseable {
 
     // ------------------------------------------------------------------ queries
 
-    /** The stack thread that runs this socket's callbacks. */
+    /**
+     * The stack thread that runs this socket's callbacks; with several shards, shard 0's (see
+     * {@link #stackThreads()}).
+     */
     public StackThread stackThread() {
         return thread;
+    }
+
+    /** The stack threads of the socket's shards, shard 0 first (one unless opened on several). */
+    public List<StackThread> stackThreads() {
+        return List.of(threads);
+    }
+
+    /** The shard that owns association {@code id} (0 with one shard). */
+    public int shardOf(AssociationId id) {
+        return org.sctpj.timers.Shards.ofAssociation(id.value(), threads.length);
     }
 
     /** The bound SCTP port, or 0 before {@link #bind}. */
@@ -992,8 +1084,8 @@ public final class CallbackSocket implements AutoCloseable {
     public void setDefaultPrPolicy(AssociationId association, PrPolicy policy) {
         Objects.requireNonNull(policy, "policy: use PrPolicy.RELIABLE for reliable delivery");
         known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             h.endpoint().setDefaultPrPolicy(association, policy);
             return null;
         });
@@ -1007,8 +1099,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public PrStatus prStatus(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint()
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint()
                 .prStatus(association)
                 .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
     }
@@ -1022,8 +1114,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public PrStatus prStatus(AssociationId association, int streamId) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint()
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint()
                 .prStatus(association, streamId)
                 .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
     }
@@ -1035,8 +1127,8 @@ public final class CallbackSocket implements AutoCloseable {
      * @throws IllegalArgumentException for an unknown or closed association
      */
     public int peerPort(AssociationId association) {
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint().peerPort(association));
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint().peerPort(association));
     }
 
     /**
@@ -1050,8 +1142,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void setPrimary(AssociationId association, InetAddress peer) {
         known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             h.endpoint().setPrimary(association, peer);
             return null;
         });
@@ -1085,18 +1177,24 @@ public final class CallbackSocket implements AutoCloseable {
             throw new IllegalArgumentException(address + " is bound already: " + bound);
         }
         h.lowerLayer().addAddress(address);
-        call(() -> {
-            h.endpoint().addLocalAddress(address, thread.now());
-            return null;
-        });
+        for (EndpointHandle s : boundAll()) {
+            call(s, () -> {
+                s.endpoint().addLocalAddress(address, thread.now());
+                return null;
+            });
+        }
     }
 
     /**
      * Removes {@code address} from the bound socket (RFC 5061 Delete IP Address; {@code
      * sctp_bindx(SCTP_BINDX_REM_ADDR)}): nothing leaves from it any more, and each live association
      * that negotiated ASCONF and has another address asks its peer to delete it ({@link
-     * Callbacks#onLocalAddressChange} REMOVED or REMOVE_FAILED). Waits for the stack thread when
-     * called elsewhere.
+     * Callbacks#onLocalAddressChange} REMOVED or REMOVE_FAILED). The lower layer keeps receiving on
+     * the address until no association uses it any more ({@link
+     * org.sctpj.stack.Endpoint#localAddressInUse}: every peer asked answered, or the association
+     * ended): a peer may send there until it processed the deletion, and over UDP encapsulation a
+     * socket closed too early would answer it with ICMP Port Unreachable, which that peer must take
+     * as an ABORT (RFC 6951 section 5.5). Waits for the stack thread when called elsewhere.
      *
      * @throws IllegalStateException before bind
      * @throws IllegalArgumentException for an address not bound, or the last one
@@ -1104,11 +1202,53 @@ public final class CallbackSocket implements AutoCloseable {
     public void removeLocalAddress(InetAddress address) throws IOException {
         Objects.requireNonNull(address, "address");
         EndpointHandle h = bound();
-        call(() -> {
-            h.endpoint().removeLocalAddress(address, thread.now());
-            return null;
-        });
-        h.lowerLayer().removeAddress(address);
+        java.util.Set<EndpointHandle> users = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        for (EndpointHandle s : boundAll()) {
+            call(s, () -> {
+                s.endpoint().removeLocalAddress(address, s.thread().now());
+                if (s.endpoint().localAddressInUse(address)) {
+                    users.add(s); // taken out by releaseAddresses
+                }
+                return null;
+            });
+        }
+        if (users.isEmpty()) {
+            h.lowerLayer().removeAddress(address);
+            return;
+        }
+        leaving.put(address, users);
+        for (EndpointHandle s : users) {
+            // a shard whose last user of the address ended while the others were asked
+            call(s, () -> {
+                releaseAddresses(s);
+                return null;
+            });
+        }
+    }
+
+    /**
+     * Stack thread of {@code h}'s shard, after an address answer or an association's end: the
+     * shard stops holding the removed addresses none of its associations uses any more, and the
+     * lower layer stops receiving on those no shard holds.
+     */
+    private void releaseAddresses(EndpointHandle h) {
+        if (leaving.isEmpty()) {
+            return;
+        }
+        for (java.util.Map.Entry<InetAddress, java.util.Set<EndpointHandle>> e : leaving.entrySet()) {
+            InetAddress a = e.getKey();
+            java.util.Set<EndpointHandle> users = e.getValue();
+            if (users.contains(h) && !h.endpoint().localAddressInUse(a)) {
+                users.remove(h);
+                if (users.isEmpty() && leaving.remove(a, users)) {
+                    try {
+                        h.lowerLayer().removeAddress(a);
+                    } catch (IOException | RuntimeException x) {
+                        LOG.log(System.Logger.Level.WARNING, "the lower layer did not drop " + a + ": " + x);
+                    }
+                }
+            }
+        }
     }
 
     /**
@@ -1125,8 +1265,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public void setPeerPrimary(AssociationId association, InetAddress address) {
         known(association);
-        EndpointHandle h = bound();
-        call(() -> {
+        EndpointHandle h = bound(association);
+        call(h, () -> {
             h.endpoint().setPeerPrimary(association, address, thread.now());
             return null;
         });
@@ -1140,8 +1280,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public AssociationInfo info(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint()
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint()
                 .info(association)
                 .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
     }
@@ -1155,8 +1295,8 @@ public final class CallbackSocket implements AutoCloseable {
      */
     public AssociationStats stats(AssociationId association) {
         known(association);
-        EndpointHandle h = bound();
-        return call(() -> h.endpoint()
+        EndpointHandle h = bound(association);
+        return call(h, () -> h.endpoint()
                 .associationStats(association)
                 .orElseThrow(() -> new IllegalArgumentException(association + " is closed")));
     }
@@ -1169,20 +1309,32 @@ public final class CallbackSocket implements AutoCloseable {
         }
     }
 
+    /** Shard 0's handle, for what concerns no one association. */
     private EndpointHandle bound() {
+        return boundAll()[0];
+    }
+
+    /** Every shard's handle. */
+    private EndpointHandle[] boundAll() {
         ensureOpen();
-        EndpointHandle h = handle;
-        if (h == null) {
+        EndpointHandle[] hs = handles;
+        if (hs == null) {
             throw new IllegalStateException("the socket is not bound: call bind(port, addresses) first");
         }
-        return h;
+        return hs;
+    }
+
+    /** The handle of the shard that owns {@code association}. */
+    private EndpointHandle bound(AssociationId association) {
+        EndpointHandle[] hs = boundAll();
+        return hs[shardOf(association)];
     }
 
     private Assoc known(AssociationId id) {
         Objects.requireNonNull(id, "association");
         Assoc a = assocs.get(id);
         if (a == null) {
-            if (id.value() > 0 && id.value() <= highestId) {
+            if (id.value() > 0 && id.value() <= highestId.get()) {
                 throw new IllegalArgumentException(id + " is closed: open a new association with connect()");
             }
             throw new IllegalArgumentException(id + " is not an association of this socket (never opened here)");
@@ -1206,21 +1358,28 @@ public final class CallbackSocket implements AutoCloseable {
     /** Stack thread: start tracking an association the core created. */
     private Assoc track(AssociationId id) {
         Assoc a = assocs.computeIfAbsent(id, Assoc::new);
-        if (id.value() > highestId) {
-            highestId = id.value();
-        }
+        highestId.accumulateAndGet(id.value(), Math::max);
         return a;
     }
 
-    /** Runs {@code task} on the stack thread (directly when already there) and returns its result. */
+    /** Runs {@code task} on shard 0's stack thread (directly when already there) and returns its result. */
     private <T> T call(Supplier<T> task) {
+        EndpointHandle[] hs = handles;
+        return call(hs == null ? null : hs[0], thread, task);
+    }
+
+    /** Runs {@code task} on the stack thread of {@code h}'s shard and returns its result. */
+    private <T> T call(EndpointHandle h, Supplier<T> task) {
+        return call(h, h.thread(), task);
+    }
+
+    private <T> T call(EndpointHandle h, StackThread thread, Supplier<T> task) {
         if (thread.isStackThread()) {
             return task.get();
         }
         CompletableFuture<T> f = new CompletableFuture<>();
         thread.execute(() -> {
             try {
-                EndpointHandle h = handle;
                 if (h != null && h.isClosed()) {
                     throw new IllegalStateException("the socket is closed: open a new one");
                 }
@@ -1247,7 +1406,7 @@ public final class CallbackSocket implements AutoCloseable {
 
     /** Stack thread: publishes the core's free send space of the association to other threads. */
     private void publish(Assoc a) {
-        publish(a, handle.endpoint().sendBufferFree(a.id).orElse(a.published), 0);
+        publish(a, handles[shardOf(a.id)].endpoint().sendBufferFree(a.id).orElse(a.published), 0);
     }
 
     /**
@@ -1284,6 +1443,18 @@ public final class CallbackSocket implements AutoCloseable {
      * at the end of each core call.
      */
     private final class Listener implements EndpointListener {
+        /** The shard whose endpoint this listener hears (its callbacks run on that shard's thread). */
+        private final int shard;
+        /**
+         * Messages delivered in parts that {@link Callbacks#onMessagePart} left to the socket,
+         * gathered per association and stream until their last part (this shard's thread only).
+         */
+        private final java.util.HashMap<PartKey, java.io.ByteArrayOutputStream> gathering = new java.util.HashMap<>();
+
+        Listener(int shard) {
+            this.shard = shard;
+        }
+
         /** The receive callback in place: no copy, no event object, no lambda per message. */
         @Override
         public void onMessage(
@@ -1339,6 +1510,7 @@ public final class CallbackSocket implements AutoCloseable {
                 }
             } else if (event instanceof SctpEvent.AssociationChange c) {
                 onChange(c);
+                releaseAddresses(h);
                 guarded(() -> callbacks.onAssociationChange(CallbackSocket.this, c));
             } else if (event instanceof SctpEvent.PeerAddressChange p) {
                 guarded(() -> callbacks.onPeerAddressChange(CallbackSocket.this, p));
@@ -1373,6 +1545,7 @@ public final class CallbackSocket implements AutoCloseable {
             } else if (event instanceof SctpEvent.Authentication au) {
                 guarded(() -> callbacks.onAuthentication(CallbackSocket.this, au));
             } else if (event instanceof SctpEvent.LocalAddressChange lc) {
+                releaseAddresses(h);
                 guarded(() -> callbacks.onLocalAddressChange(CallbackSocket.this, lc));
             } else if (event instanceof SctpEvent.PathMtuChange m) {
                 guarded(() -> callbacks.onPathMtuChange(CallbackSocket.this, m));
@@ -1411,7 +1584,7 @@ public final class CallbackSocket implements AutoCloseable {
                 case COMMUNICATION_UP, RESTART -> {
                     Assoc a = track(c.association());
                     a.outboundStreams = c.outboundStreams();
-                    applySendThreshold(handle, a, sendThreshold);
+                    applySendThreshold(handles[shard], a, sendThreshold);
                     publish(a);
                     if (!closed && a.phase == CONNECTING) {
                         a.phase = UP;
@@ -1429,7 +1602,25 @@ public final class CallbackSocket implements AutoCloseable {
 
         @Override
         public void onClosed(EndpointHandle h) {
+            boolean wasClosed = closed;
             closed = true;
+            for (Assoc a : assocs.values()) {
+                if (shardOf(a.id) == shard) {
+                    a.phase = ENDING;
+                    assocs.remove(a.id);
+                }
+            }
+            EndpointHandle[] hs = handles;
+            if (!wasClosed && hs != null) {
+                for (EndpointHandle o : hs) {
+                    if (o != h) {
+                        o.close(false, 0); // a shard ended on its own (its layer failed): the socket ends whole
+                    }
+                }
+            }
+            if (shardsOpen.decrementAndGet() > 0) {
+                return;
+            }
             for (Assoc a : assocs.values()) {
                 a.phase = ENDING;
             }
@@ -1452,10 +1643,28 @@ public final class CallbackSocket implements AutoCloseable {
 
     /**
      * Whether the calling thread is the socket's thread: true inside a callback or a task given to
-     * {@link #execute}. Any thread.
+     * {@link #execute}; with several shards, on any shard's thread. Any thread.
      */
     public boolean isSocketThread() {
-        return thread.isStackThread();
+        return current() != null;
+    }
+
+    /**
+     * Whether the calling thread is the thread of the shard that owns {@code association} (the one
+     * its callbacks run on). Any thread.
+     */
+    public boolean isSocketThread(AssociationId association) {
+        return threads[shardOf(association)].isStackThread();
+    }
+
+    /** The socket's stack thread the caller runs on, or null. */
+    private StackThread current() {
+        for (StackThread t : threads) {
+            if (t.isStackThread()) {
+                return t;
+            }
+        }
+        return null;
     }
 
     /**
@@ -1468,7 +1677,18 @@ public final class CallbackSocket implements AutoCloseable {
      * @throws IllegalStateException if the socket's thread is closed (the runtime was closed)
      */
     public void execute(Runnable task) {
-        thread.execute(task);
+        StackThread t = current();
+        (t != null ? t : thread).execute(task);
+    }
+
+    /**
+     * As {@link #execute(Runnable)}, on the thread of the shard that owns {@code association}
+     * (where its callbacks run): a task that reads what those callbacks write needs no lock.
+     *
+     * @throws IllegalStateException if that thread is closed
+     */
+    public void execute(AssociationId association, Runnable task) {
+        threads[shardOf(association)].execute(task);
     }
 
     /**
@@ -1480,7 +1700,8 @@ public final class CallbackSocket implements AutoCloseable {
      * @throws IllegalStateException if called on another thread (use {@link #execute} there)
      */
     public void whenIdle(Runnable task) {
-        thread.whenIdle(task);
+        StackThread t = current();
+        (t != null ? t : thread).whenIdle(task);
     }
 
     /**
@@ -1491,7 +1712,8 @@ public final class CallbackSocket implements AutoCloseable {
      * @throws IllegalStateException if called on another thread (use {@link #execute} there)
      */
     public void atTurnEnd(Runnable task) {
-        thread.atTurnEnd(task);
+        StackThread t = current();
+        (t != null ? t : thread).atTurnEnd(task);
     }
 
     // ------------------------------------------------------------------ UDP encapsulation
@@ -1529,8 +1751,13 @@ public final class CallbackSocket implements AutoCloseable {
                     "the socket's lower layer is " + h.lowerLayer().getClass().getSimpleName()
                             + ", not UDP encapsulation: open the socket with UdpLayers.factory to use UDP ports");
         }
+        org.sctpj.timers.SharedLayer sl = shared;
         call(() -> {
-            u.setRemotePort(peer, port);
+            if (sl != null) {
+                sl.locked(() -> u.setRemotePort(peer, port)); // the shards share the layer
+            } else {
+                u.setRemotePort(peer, port);
+            }
             return null;
         });
     }

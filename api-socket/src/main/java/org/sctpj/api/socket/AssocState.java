@@ -33,8 +33,14 @@ final class AssocState {
     volatile String endReason = "";
     /** shutdown() was called on this association: later sends throw ClosedChannelException. */
     volatile boolean localShutdown;
-    /** Bytes of received messages queued for the application. */
-    final AtomicLong queued = new AtomicLong();
+    /** Messages application threads sent, on their way to the stack thread. */
+    final SendRing sends = new SendRing(this);
+    /** Stack thread only: bytes of received messages ever queued for the application. */
+    long queuedIn;
+    /** Stack thread only: {@link #read} as it last looked at it. */
+    long seenRead;
+    /** Bytes of received messages the application has read (written by readers only). */
+    final AtomicLong read = new AtomicLong();
     /** Bytes the application read and {@link #consumed} has not released to the core yet. */
     private final AtomicLong unreleased = new AtomicLong();
 
@@ -56,7 +62,8 @@ final class AssocState {
 
     AssocState(Core core, AssociationId id, int peerPort, Inbox inbox) {
         this.core = core;
-        this.wakeLowWater = Math.min(256 * 1024, core.sctpOptions.sendBufferBytes() / 4);
+        // core null: a stand-in of the unit tests, whose reads are only counted
+        this.wakeLowWater = core == null ? 0 : Math.min(256 * 1024, core.sctpOptions.sendBufferBytes() / 4);
         this.id = id;
         this.peerPort = peerPort;
         this.inbox = inbox;
@@ -75,7 +82,10 @@ final class AssocState {
      * to one stack-thread wake-up per message read.
      */
     void consumed(int bytes, boolean caughtUp) {
-        queued.addAndGet(-bytes);
+        read.addAndGet(bytes);
+        if (core == null) {
+            return;
+        }
         long u = unreleased.addAndGet(bytes);
         if (caughtUp || u >= core.releaseBatchBytes) {
             long r = unreleased.getAndSet(0);
@@ -90,7 +100,9 @@ final class AssocState {
     }
 
     /**
-     * Stack thread: a SACK freed space, {@code free} bytes may be sent now. A sender blocked for
+     * Stack thread: a SACK freed space, or the stack thread took messages from the send ring
+     * (which a sender may have counted twice for a moment); the core has {@code coreFree} bytes
+     * free. A sender blocked for
      * want of space (a blocking send waiting, or a non-blocking one waiting for OP_WRITE) is told
      * only once {@code free} reaches the larger of what it wants and {@link #wakeLowWater}: waking
      * it as soon as one message fits measured one thread wake-up per SACK (the sender placed a
@@ -98,8 +110,13 @@ final class AssocState {
      * as TCP's writers are woken at a third of the send buffer. Every SACK that frees space comes
      * here, the last of a transfer with the whole buffer free, so the mark is always reached.
      */
-    void spaceFreed(long free) {
+    void spaceFreed(long coreFree) {
         spaceEpoch++; // single writer: the stack thread
+        // What a sender can take is the core's free space less what waits in the send ring: with
+        // the core's figure alone, a sender whose ring held as much as the core had free was
+        // woken by every SACK and found no room (a wait every 28 messages at 1000 B, the ring
+        // holding 320 KB of the core's 320 KB free, measured).
+        long free = coreFree - sends.waiting();
         long b = blockedBytes;
         if (b > 0 && free >= Math.max(b, wakeLowWater)) {
             clearSendBlocked();

@@ -63,14 +63,25 @@ final class Core implements Callbacks {
      * the same eighth of the window, at most 64 KiB.
      */
     final long releaseBatchBytes;
-    /** Arrays for received messages, recycled once read (up to the receive buffer's size). */
-    final RecvPool recvPool;
 
     private final ConcurrentHashMap<AssociationId, AssocState> assocs = new ConcurrentHashMap<>();
     /** Stack thread: where a peer-initiated association goes; null refuses (aborts) it. */
     private volatile Function<AssocState, Inbox> acceptor;
 
     private CallbackSocket socket;
+    /** The socket's end-of-turn and idle tasks, for the inboxes. */
+    private final Inbox.Turns turns = new Inbox.Turns() {
+        @Override
+        public void atTurnEnd(Runnable task) {
+            socket.atTurnEnd(task);
+        }
+
+        @Override
+        public void whenIdle(Runnable task) {
+            socket.whenIdle(task);
+        }
+    };
+
     private int users = 1;
     private volatile boolean closed;
 
@@ -83,7 +94,6 @@ final class Core implements Callbacks {
         this.receiveQueueLimit = options.get(SctpjSocketOptions.SCTP_RECEIVE_QUEUE_LIMIT);
         this.wakeBatchBytes = Math.min(64 * 1024, Math.max(1, sctpOptions.receiveBufferBytes() / 8));
         this.releaseBatchBytes = wakeBatchBytes;
-        this.recvPool = new RecvPool(Math.max(1 << 20, sctpOptions.receiveBufferBytes()));
     }
 
     /**
@@ -182,18 +192,32 @@ final class Core implements Callbacks {
 
     /** Runs {@code task} on the stack thread and waits for its result. */
     <T> T onStack(Supplier<T> task) throws IOException {
-        if (socket.isSocketThread()) {
+        return onStack(null, task);
+    }
+
+    /**
+     * Runs {@code task} on the stack thread of {@code association}'s shard (where its callbacks run,
+     * so that the task sees what they wrote; any of the socket's threads when null) and waits for
+     * its result.
+     */
+    <T> T onStack(AssociationId association, Supplier<T> task) throws IOException {
+        if (association == null ? socket.isSocketThread() : socket.isSocketThread(association)) {
             return task.get();
         }
         CompletableFuture<T> f = new CompletableFuture<>();
+        Runnable run = () -> {
+            try {
+                f.complete(task.get());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        };
         try {
-            socket.execute(() -> {
-                try {
-                    f.complete(task.get());
-                } catch (Throwable t) {
-                    f.completeExceptionally(t);
-                }
-            });
+            if (association == null) {
+                socket.execute(run);
+            } else {
+                socket.execute(association, run);
+            }
         } catch (IllegalStateException e) {
             throw new ClosedChannelException();
         }
@@ -242,25 +266,44 @@ final class Core implements Callbacks {
     int send(AssocState a, ByteBuffer src, SendInfo info, boolean blocking, long timeoutNanos)
             throws IOException, InterruptedException {
         int len = src.remaining();
-        long deadline = !blocking || timeoutNanos < 0 ? 0 : System.nanoTime() + Math.max(1, timeoutNanos);
+        long deadline = 0; // read from the clock only if this has to wait
         SctpjAssociation v = a.view;
         if (v != null && info.streamId() >= v.maxOutboundStreams()) {
             throw new InvalidStreamException("stream " + info.streamId() + " does not exist: the association has "
                     + v.maxOutboundStreams() + " outbound streams (0.." + (v.maxOutboundStreams() - 1) + ")");
         }
+        if (len == 0) {
+            throw new IllegalArgumentException("a message must carry at least one byte (SCTP has no empty messages)");
+        }
+        int max = sctpOptions.maxMessageSize();
+        if (len > max) {
+            throw new IllegalArgumentException("message of " + len + " bytes exceeds the maximum message size " + max
+                    + ": split it, or raise SO_SNDBUF");
+        }
+        // Priority-policy messages may make room by abandoning others (RFC 7496 section 3.2), which
+        // only the core can decide, and a send on the stack thread goes straight in: both take the
+        // callback API's path, after what waits in the ring.
+        boolean direct = socket.isSocketThread() || isPriority(info);
         while (true) {
             long epoch = a.spaceEpoch();
             checkSendable(a);
-            SendStatus s;
+            boolean accepted;
             try {
-                s = socket.send(a.id, info, src);
+                if (direct) {
+                    if (socket.isSocketThread()) {
+                        a.sends.drainNow();
+                    }
+                    accepted = socket.send(a.id, info, src) == SendStatus.ACCEPTED;
+                } else {
+                    accepted = a.sends.offer(socket, src, info) == SendRing.ACCEPTED;
+                }
             } catch (IllegalStateException e) {
                 if (closed || a.phase != AssocState.UP) {
                     checkSendable(a);
                 }
                 throw e;
             }
-            if (s == SendStatus.ACCEPTED) {
+            if (accepted) {
                 return len;
             }
             if (!blocking) {
@@ -268,16 +311,32 @@ final class Core implements Callbacks {
                 a.markSendBlocked(len, () -> freeSpace(a));
                 return 0;
             }
+            if (deadline == 0 && timeoutNanos >= 0) {
+                deadline = System.nanoTime() + Math.max(1, timeoutNanos);
+            }
             if (!a.awaitSpace(epoch, len, deadline)) {
                 return 0;
             }
         }
     }
 
-    /** Any thread: the bytes a send can place now, or a lot once the association is gone. */
+    private static boolean isPriority(SendInfo info) {
+        return info.prPolicy().isPresent() && info.prPolicy().get().kind() == org.sctpj.stack.PrPolicy.Kind.PRIORITY;
+    }
+
+    /** The socket the associations run on (for the send rings' drains, on the stack thread). */
+    CallbackSocket socket() {
+        return socket;
+    }
+
+    /**
+     * Any thread: the bytes a send can place now (less what waits in the association's send
+     * ring), or a lot once the association is gone.
+     */
     private long freeSpace(AssocState a) {
+        long waiting = a.sends.pending();
         try {
-            return socket.sendBufferFree(a.id);
+            return socket.sendBufferFree(a.id) - waiting;
         } catch (IllegalArgumentException | IllegalStateException e) {
             return Long.MAX_VALUE;
         }
@@ -311,8 +370,9 @@ final class Core implements Callbacks {
 
     /** Starts a graceful shutdown (aborts an association still being set up). */
     void shutdown(AssocState a) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             a.localShutdown = true;
+            a.sends.drainNow(); // the messages sent before shutdown() go first
             if (a.phase == AssocState.UP || a.phase == AssocState.PEER_SHUTDOWN) {
                 a.phase = AssocState.LOCAL_SHUTDOWN;
                 socket.shutdown(a.id);
@@ -330,7 +390,7 @@ final class Core implements Callbacks {
 
     /** Runs {@code action} with the association's id on the stack thread, unless it has ended. */
     private void ifLive(AssocState a, java.util.function.Consumer<AssociationId> action) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             if (a.phase != AssocState.ENDED && socket.associations().contains(a.id)) {
                 action.accept(a.id);
             }
@@ -350,7 +410,7 @@ final class Core implements Callbacks {
             throw new IllegalArgumentException(
                     peer + " is not an address of the peer (its port is " + a.peerPort + ")");
         }
-        onStack(() -> {
+        onStack(a.id, () -> {
             if (a.phase == AssocState.ENDED || !socket.associations().contains(a.id)) {
                 throw new IllegalStateException("association " + a.id.value() + " has ended");
             }
@@ -384,7 +444,7 @@ final class Core implements Callbacks {
      * Address; SCTP_SET_PEER_PRIMARY_ADDR).
      */
     void setPeerPrimary(AssocState a, InetSocketAddress local) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             if (a.phase == AssocState.ENDED || !socket.associations().contains(a.id)) {
                 throw new IllegalStateException("association " + a.id.value() + " has ended");
             }
@@ -395,18 +455,20 @@ final class Core implements Callbacks {
 
     /** The association's abandoned messages (RFC 7496 section 4.5), or null once it ended. */
     PrStatus prStatus(AssocState a, int streamId) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id)
-                ? (streamId < 0 ? socket.prStatus(a.id) : socket.prStatus(a.id, streamId))
-                : null);
+        return onStack(
+                a.id,
+                () -> socket.associations().contains(a.id)
+                        ? (streamId < 0 ? socket.prStatus(a.id) : socket.prStatus(a.id, streamId))
+                        : null);
     }
 
     AssociationInfo info(AssocState a) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id) ? socket.info(a.id) : null);
+        return onStack(a.id, () -> socket.associations().contains(a.id) ? socket.info(a.id) : null);
     }
 
     /** The association's counters, or null once it ended. */
     org.sctpj.stack.AssociationStats stats(AssocState a) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id) ? socket.stats(a.id) : null);
+        return onStack(a.id, () -> socket.associations().contains(a.id) ? socket.stats(a.id) : null);
     }
 
     // ------------------------------------------------------------------ callbacks (stack thread)
@@ -450,12 +512,12 @@ final class Core implements Callbacks {
 
     /** The association's stream scheduler, or null once it is gone. */
     StreamSchedulerKind streamScheduler(AssocState a) throws IOException {
-        return onStack(() -> socket.associations().contains(a.id) ? socket.streamScheduler(a.id) : null);
+        return onStack(a.id, () -> socket.associations().contains(a.id) ? socket.streamScheduler(a.id) : null);
     }
 
     /** Sets a stream's scheduler value (RFC 8260 section 4.3.3 SCTP_SS_VALUE). */
     void setStreamValue(AssocState a, int streamId, int value) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.setStreamValue(live(a), streamId, value);
             return null;
         });
@@ -463,7 +525,7 @@ final class Core implements Callbacks {
 
     /** A stream's scheduler value. */
     int streamValue(AssocState a, int streamId) throws IOException {
-        return onStack(() -> socket.streamValue(live(a), streamId));
+        return onStack(a.id, () -> socket.streamValue(live(a), streamId));
     }
 
     /** Stack thread: the id of {@code a} while the core has it. */
@@ -476,7 +538,7 @@ final class Core implements Callbacks {
 
     @Override
     public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, true);
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), true);
     }
 
     /**
@@ -486,11 +548,14 @@ final class Core implements Callbacks {
      */
     @Override
     public boolean onMessagePart(CallbackSocket s, SctpEvent.MessagePart m) {
-        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.data().length, m.last());
+        queue(s, m.association(), m.streamId(), m.ppid(), m.unordered(), m.data(), m.last());
         return true;
     }
 
-    /** The zero-copy callback: one copy, straight into the queued message (no event object). */
+    /**
+     * The zero-copy callback: one copy, from the packet straight into the channel's ring (no
+     * object per message).
+     */
     @Override
     public void onMessage(
             CallbackSocket s,
@@ -499,10 +564,10 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             java.nio.ByteBuffer data) {
-        int n = data.remaining();
-        byte[] copy = recvPool.take(n);
-        data.get(data.position(), copy, 0, n);
-        queue(s, association, streamId, ppid, unordered, copy, n, true);
+        AssocState a = receiving(s, association, data.remaining());
+        if (a != null) {
+            a.inbox.add(turns, a, streamId, ppid, unordered, data, wakeBatchBytes);
+        }
     }
 
     private void queue(
@@ -512,33 +577,50 @@ final class Core implements Callbacks {
             int ppid,
             boolean unordered,
             byte[] data,
-            int length,
             boolean last) {
-        AssocState a = state(association);
+        AssocState a = receiving(s, association, data.length);
+        if (a != null) {
+            a.inbox.add(turns, a, streamId, ppid, unordered, data, data.length, last, wakeBatchBytes);
+        }
+    }
+
+    /** Stack thread only: the association a message last arrived on (one map lookup per change). */
+    private AssocState lastReceiving;
+
+    /**
+     * Stack thread: the association {@code length} more bytes may be queued for, or null when it
+     * has no channel or (aborted here) the application holds more than SCTP_RECEIVE_QUEUE_LIMIT
+     * unread. The unread count is the association's queued bytes less what the readers report
+     * read, which is read afresh only when the estimate from the last reading passes the limit.
+     */
+    private AssocState receiving(CallbackSocket s, AssociationId association, int length) {
+        AssocState a = lastReceiving;
+        if (a == null || !a.id.equals(association)) {
+            a = state(association);
+            lastReceiving = a;
+        }
         if (a == null || a.inbox == null) {
-            return;
+            return null;
         }
-        long q = a.queued.addAndGet(length);
-        if (q > receiveQueueLimit) {
-            a.queued.addAndGet(-length);
-            s.abort(
-                    a.id,
-                    "receiver overrun: the application holds more than " + receiveQueueLimit
-                            + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
-            return;
+        if (a.queuedIn + length - a.seenRead > receiveQueueLimit) {
+            a.seenRead = a.read.get();
+            if (a.queuedIn + length - a.seenRead > receiveQueueLimit) {
+                s.abort(
+                        a.id,
+                        "receiver overrun: the application holds more than " + receiveQueueLimit
+                                + " unread bytes (SCTP_RECEIVE_QUEUE_LIMIT)");
+                return null;
+            }
         }
-        Inbox in = a.inbox;
-        switch (in.add(new Inbox.Msg(a, streamId, ppid, unordered, data, length, last), length, wakeBatchBytes)) {
-            case Inbox.WAKE_AT_IDLE -> s.whenIdle(in.wakeAtIdle);
-            case Inbox.WAKE_AT_TURN_END -> s.atTurnEnd(in.wakeAtTurnEnd);
-            default -> {}
-        }
+        a.queuedIn += length;
+        return a;
     }
 
     @Override
     public void onSendSpace(CallbackSocket s, AssociationId id, long freeBytes) {
         AssocState a = assocs.get(id);
         if (a != null) {
+            a.sends.resume();
             a.spaceFreed(freeBytes);
         }
     }
@@ -570,6 +652,7 @@ final class Core implements Callbacks {
             }
             default -> {
                 a = assocs.remove(c.association());
+                lastReceiving = null;
                 if (a == null) {
                     return;
                 }
@@ -765,7 +848,7 @@ final class Core implements Callbacks {
      * {@link CallbackSocket#setAuthKey(org.sctpj.stack.AssociationId, int, byte[])}.
      */
     void authKey(AssocState a, int op, int keyId, byte[] key) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             switch (op) {
                 case 0 -> socket.setAuthKey(a.id, keyId, key);
                 case 1 -> socket.setActiveAuthKey(a.id, keyId);
@@ -778,7 +861,7 @@ final class Core implements Callbacks {
 
     /** Stream reconfiguration of RFC 6525 on the stack thread; see {@link CallbackSocket#resetStreams}. */
     void resetStreams(AssocState a, int[] streams, boolean outgoing, boolean incoming) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.resetStreams(a.id, streams, outgoing, incoming);
             return null;
         });
@@ -786,7 +869,7 @@ final class Core implements Callbacks {
 
     /** See {@link CallbackSocket#resetAssociation}. */
     void resetAssociation(AssocState a) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.resetAssociation(a.id);
             return null;
         });
@@ -794,7 +877,7 @@ final class Core implements Callbacks {
 
     /** See {@link CallbackSocket#addStreams}. */
     void addStreams(AssocState a, int outbound, int inbound) throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.addStreams(a.id, outbound, inbound);
             return null;
         });
@@ -803,7 +886,7 @@ final class Core implements Callbacks {
     /** See {@link CallbackSocket#setAcceptedReconfigRequests}. */
     void setAcceptedReconfigRequests(AssocState a, java.util.Set<org.sctpj.stack.ReconfigRequestKind> kinds)
             throws IOException {
-        onStack(() -> {
+        onStack(a.id, () -> {
             socket.setAcceptedReconfigRequests(a.id, kinds);
             return null;
         });
@@ -820,5 +903,6 @@ final class Core implements Callbacks {
             a.wakeAll();
         }
         assocs.clear();
+        lastReceiving = null;
     }
 }

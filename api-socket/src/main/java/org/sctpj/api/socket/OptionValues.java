@@ -39,6 +39,7 @@ final class OptionValues {
             SCTP_UDP_ENCAPS_PORT,
             SCTP_REMOTE_UDP_ENCAPS_PORT,
             SCTP_RECEIVE_QUEUE_LIMIT,
+            SCTP_RECEIVE_SPIN,
             SCTP_PLUGGABLE_SS);
 
     /** Options that may change after the endpoint is bound (the rest shape the protocol core). */
@@ -48,6 +49,7 @@ final class OptionValues {
             SCTP_EVENTS,
             SCTP_REMOTE_UDP_ENCAPS_PORT,
             SCTP_PRIMARY_ADDR,
+            SCTP_RECEIVE_SPIN,
             SCTP_PLUGGABLE_SS);
 
     private final Map<SctpSocketOption<?>, Object> values = new HashMap<>();
@@ -73,6 +75,7 @@ final class OptionValues {
         values.put(SCTP_UDP_ENCAPS_PORT, defaultUdpPort);
         values.put(SCTP_REMOTE_UDP_ENCAPS_PORT, defaultRemoteUdpPort);
         values.put(SCTP_RECEIVE_QUEUE_LIMIT, 64 << 20);
+        values.put(SCTP_RECEIVE_SPIN, java.time.Duration.ZERO);
         values.put(SCTP_PLUGGABLE_SS, base.streamScheduler());
     }
 
@@ -141,6 +144,10 @@ final class OptionValues {
             if (p < min || p > 65535) {
                 throw new IllegalArgumentException(name + " must be " + min + "..65535, was " + p);
             }
+        } else if (name == SCTP_RECEIVE_SPIN
+                && (((java.time.Duration) value).isNegative()
+                        || ((java.time.Duration) value).compareTo(java.time.Duration.ofMillis(10)) > 0)) {
+            throw new IllegalArgumentException(name + " must be 0 to 10 ms, was " + value);
         } else if (name == SCTP_RECEIVE_QUEUE_LIMIT && (Integer) value < 1500) {
             throw new IllegalArgumentException(name + " must be at least 1500 bytes, was " + value);
         } else if (name == SCTP_PLUGGABLE_SS && !(value instanceof StreamSchedulerKind)) {

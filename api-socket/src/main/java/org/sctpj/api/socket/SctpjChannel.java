@@ -66,6 +66,9 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
     private final SctpProvider provider;
     private final OptionValues options;
     private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /** The last send's info, reused by sends that ask for the same. */
+    private final Sends.LastSendInfo lastSendInfo = new Sends.LastSendInfo();
+
     private final Inbox inbox;
     private final Object stateLock = new Object();
     private final Readiness readiness = new Readiness();
@@ -84,7 +87,7 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         super(provider);
         this.provider = provider;
         this.options = new OptionValues(provider.defaults(), 0, provider.remoteUdpPort());
-        this.inbox = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+        this.inbox = Inbox.of(options);
         this.inbox.listener = readiness;
         this.shared = false;
     }
@@ -376,7 +379,7 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         if (shutdownCalled) {
             throw new ClosedChannelException();
         }
-        SendInfo si = Sends.sendInfo(info, options);
+        SendInfo si = lastSendInfo.of(info, options);
         boolean done = false;
         try {
             begin();
@@ -427,17 +430,9 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         boolean done = false;
         try {
             begin();
-            Ops.Received r = Ops.receive(
-                    inbox,
-                    dst,
-                    attachment,
-                    handler,
-                    nanos,
-                    () -> a.phase == AssocState.ENDED || a.phase == AssocState.PEER_SHUTDOWN,
-                    () -> SctpjMessageInfo.endOfStream(a.view, a.primary),
-                    inHandler);
-            done = !r.closed();
-            return r.info();
+            SctpjMessageInfo r = Ops.receive(inbox, dst, attachment, handler, nanos, a, inHandler);
+            done = r != Ops.CLOSED;
+            return done ? r : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
@@ -714,6 +709,9 @@ public final class SctpjChannel extends SctpChannel implements Readiness.Source 
         options.set(name, value, core != null);
         if (name == SctpjSocketOptions.SCTP_EVENTS) {
             inbox.events = options.get(SctpjSocketOptions.SCTP_EVENTS);
+        }
+        if (name == SctpjSocketOptions.SCTP_RECEIVE_SPIN) {
+            inbox.spinNanos = options.get(SctpjSocketOptions.SCTP_RECEIVE_SPIN).toNanos();
         }
         AssocState a = assoc;
         if (name == SctpjSocketOptions.SCTP_PLUGGABLE_SS && a != null) {

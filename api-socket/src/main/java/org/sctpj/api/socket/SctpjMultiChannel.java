@@ -52,6 +52,9 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
     private final SctpProvider provider;
     private final OptionValues options;
     private final ThreadLocal<Boolean> inHandler = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /** The last send's info, reused by sends that ask for the same. */
+    private final Sends.LastSendInfo lastSendInfo = new Sends.LastSendInfo();
+
     private final Inbox inbox;
     private final Object stateLock = new Object();
     private final Readiness readiness = new Readiness();
@@ -62,7 +65,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         super(provider);
         this.provider = provider;
         this.options = new OptionValues(provider.defaults(), provider.localUdpPort(), provider.remoteUdpPort());
-        this.inbox = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+        this.inbox = Inbox.of(options);
         this.inbox.listener = readiness;
     }
 
@@ -179,7 +182,7 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         Objects.requireNonNull(info, "info: name the association or the peer address");
         ensureOpen();
         Core c = bound();
-        SendInfo si = Sends.sendInfo(info, options);
+        SendInfo si = lastSendInfo.of(info, options);
         long nanos = Ops.nanos(timeout);
         boolean done = false;
         try {
@@ -251,9 +254,9 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         boolean done = false;
         try {
             begin();
-            Ops.Received r = Ops.receive(inbox, dst, attachment, handler, nanos, () -> false, null, inHandler);
-            done = !r.closed();
-            return r.info();
+            SctpjMessageInfo r = Ops.receive(inbox, dst, attachment, handler, nanos, null, inHandler);
+            done = r != Ops.CLOSED;
+            return done ? r : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
@@ -339,7 +342,8 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         Core c = bound();
         AssocState a = mine(association);
         Inbox to = new Inbox(inbox.events);
-        c.onStack(() -> {
+        to.spinNanos = inbox.spinNanos;
+        c.onStack(a.id, () -> {
             a.moveTo(to);
             inbox.moveTo(a, to);
             return null;
@@ -416,6 +420,9 @@ public final class SctpjMultiChannel extends SctpMultiChannel implements Readine
         options.set(name, value, core != null);
         if (name == SctpjSocketOptions.SCTP_EVENTS) {
             inbox.events = options.get(SctpjSocketOptions.SCTP_EVENTS);
+        }
+        if (name == SctpjSocketOptions.SCTP_RECEIVE_SPIN) {
+            inbox.spinNanos = options.get(SctpjSocketOptions.SCTP_RECEIVE_SPIN).toNanos();
         }
         Core c = core;
         if (scheduler && c != null) {

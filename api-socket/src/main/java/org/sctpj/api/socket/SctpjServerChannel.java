@@ -115,7 +115,7 @@ public final class SctpjServerChannel extends SctpServerChannel implements Readi
             if (!isOpen() || pending.size() >= backlog) {
                 return null;
             }
-            Inbox in = new Inbox(options.get(SctpjSocketOptions.SCTP_EVENTS));
+            Inbox in = Inbox.of(options);
             a.inbox = in;
             // accept takes only associations that are up: wake it again when this one changes.
             a.onStateChange = wakeAcceptors;

@@ -143,6 +143,16 @@ public final class SctpjSocketOptions {
             opt("SCTP_RECEIVE_QUEUE_LIMIT", Integer.class);
 
     /**
+     * How long a receive that finds nothing queued spins, looking for a message, before it sleeps
+     * (sctpj); any time. Default {@link Duration#ZERO}: it sleeps at once, and the stack thread
+     * wakes it (a futex wake-up and a scheduling delay, twice per round trip). A spin of tens of
+     * microseconds can spare a request/response exchange those wake-ups at the cost of a busy
+     * core while it spins; on a machine with fewer free cores than busy threads it makes round
+     * trips slower (PERFORMANCE.md has the measurements). At most 10 ms.
+     */
+    public static final SctpSocketOption<Duration> SCTP_RECEIVE_SPIN = opt("SCTP_RECEIVE_SPIN", Duration.class);
+
+    /**
      * The stream scheduler (RFC 8260 section 4.3.2 SCTP_PLUGGABLE_SS): which stream's queued
      * message goes next, one of the schedulers of RFC 8260 section 3 ({@link
      * StreamSchedulerKind}); any time. Default {@link StreamSchedulerKind#ROUND_ROBIN}. Set before

@@ -35,6 +35,39 @@ final class Sends {
     }
 
     /**
+     * A channel's last send info, reused while its sends ask for the same stream, PPID, flags and
+     * time to live: a sender that sends the same kind of message again and again makes no object
+     * per message. Any thread; a race only makes one more object.
+     */
+    static final class LastSendInfo {
+        private record Entry(int stream, int ppid, boolean unordered, boolean sackNow, long ttl, SendInfo info) {}
+
+        private volatile Entry last;
+
+        /** As {@link Sends#sendInfo}, reusing the last result when {@code info} asks for the same. */
+        SendInfo of(MessageInfo info, OptionValues options) {
+            if (info == null) {
+                return sendInfo(null, options);
+            }
+            Entry e = last;
+            boolean sackNow = info instanceof SctpjMessageInfo m && m.isSackImmediately();
+            if (e != null
+                    && info.isComplete()
+                    && e.stream == info.streamNumber()
+                    && e.ppid == info.payloadProtocolID()
+                    && e.unordered == info.isUnordered()
+                    && e.sackNow == sackNow
+                    && e.ttl == info.timeToLive()) {
+                return e.info;
+            }
+            SendInfo si = sendInfo(info, options);
+            last = new Entry(
+                    info.streamNumber(), info.payloadProtocolID(), info.isUnordered(), sackNow, info.timeToLive(), si);
+            return si;
+        }
+    }
+
+    /**
      * An option's value; SCTP_PRIMARY_ADDR, SCTP_PLUGGABLE_SS and the UDP port read live state when
      * there is some.
      */

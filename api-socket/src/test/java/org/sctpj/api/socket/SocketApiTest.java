@@ -571,7 +571,15 @@ class SocketApiTest {
                         SctpjSocketOptions.SCTP_RTOINFO,
                         new SctpjSocketOptions.RtoInfo(
                                 Duration.ofMillis(200), Duration.ofMillis(500), Duration.ofMillis(400))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> c.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, Duration.ofMillis(11)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> c.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, Duration.ofNanos(-1)));
         c.connect(addr(s));
+        c.setOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN, Duration.ofMillis(1)); // live
+        assertEquals(Duration.ofMillis(1), c.getOption(SctpjSocketOptions.SCTP_RECEIVE_SPIN));
         assertEquals(4, c.association().maxOutboundStreams());
         assertThrows(InvalidStreamException.class, () -> c.send(bytes(1, 0), SctpjMessageInfo.createOutgoing(null, 4)));
         assertThrows(IllegalStateException.class, () -> c.setOption(SctpjSocketOptions.SO_SNDBUF, 10_000));
@@ -911,9 +919,9 @@ class SocketApiTest {
     /**
      * RFC 5061 through the JDK API: with ASCONF and AUTH offered by both ends, {@code
      * SCTP_SET_PEER_PRIMARY_ADDR} asks the peer to take our address as its primary and the answer
-     * arrives as a {@link LocalAddressChangeNotification}; the last address cannot be unbound, and
-     * over UDP encapsulation (which binds its addresses when it opens) an address cannot be added
-     * after connect, each with an exception that says so. Before connect the option is refused.
+     * arrives as a {@link LocalAddressChangeNotification}; the last address cannot be unbound (an
+     * exception says so); over UDP encapsulation an address bound after connect gets a socket of
+     * its own and is added (ADDED), then unbound (REMOVED). Before connect the option is refused.
      */
     @Test
     void setPeerPrimaryAddressAndLiveBindingWithAsconf() throws Exception {
@@ -942,9 +950,16 @@ class SocketApiTest {
         assertEquals(org.sctpj.stack.SctpEvent.LocalAddressState.MADE_PRIMARY, n.state());
         assertEquals(LO, n.address());
         assertThrows(IllegalUnbindException.class, () -> c.unbindAddress(LO));
-        UnsupportedOperationException udp = assertThrows(
-                UnsupportedOperationException.class, () -> c.bindAddress(InetAddress.getByName("127.0.0.2")));
-        assertTrue(udp.getMessage().contains("bind every address"), udp.getMessage());
+        // over UDP encapsulation too: the layer opens a socket on the new address (same port)
+        InetAddress second = InetAddress.getByName("127.0.0.2");
+        c.bindAddress(second);
+        n = nextNotification(c, LocalAddressChangeNotification.class);
+        assertEquals(org.sctpj.stack.SctpEvent.LocalAddressState.ADDED, n.state());
+        assertEquals(second, n.address());
+        c.unbindAddress(second);
+        n = nextNotification(c, LocalAddressChangeNotification.class);
+        assertEquals(org.sctpj.stack.SctpEvent.LocalAddressState.REMOVED, n.state(), n.toString());
+        assertEquals(second, n.address());
     }
 
     /** The notifications of stream reconfiguration (RFC 6525 section 6.1), with ASSOCIATION_CHANGE. */

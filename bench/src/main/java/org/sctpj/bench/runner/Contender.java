@@ -102,6 +102,21 @@ record Contender(
             "sctp-sink",
             "sctp-bulk",
             List.of("api=socket-nio"));
+    /**
+     * The blocking socket API with SCTP_RECEIVE_SPIN 50 us: a receive that finds nothing spins
+     * before it sleeps. Not in the default sweep; name it with --contenders.
+     */
+    static final Contender SOCKET_SPIN = new Contender(
+            "sctpj-socket-spin",
+            "sctpj socket API as sctpj-socket, with SCTP_RECEIVE_SPIN 50 us (a receive that finds nothing spins"
+                    + " up to 50 us before it sleeps)",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=socket", "spin=50"));
+    /** Contenders run only when named with --contenders. */
+    static final java.util.Set<String> OPT_IN = java.util.Set.of(SOCKET_SPIN.name());
+
     static final Contender USRSCTP = new Contender(
             "usrsctp",
             "usrsctp 0.9.5.0 Release build, callback API (interop/usrsctp/upeer.c): the sender sends from"
@@ -174,6 +189,7 @@ record Contender(
             CALLBACK_PORTABLE,
             SOCKET,
             SOCKET_NIO,
+            SOCKET_SPIN,
             USRSCTP,
             TSCTP,
             TCP,
@@ -200,6 +216,13 @@ record Contender(
                     "sctp-echo",
                     "sctp-ping",
                     List.of("api=socket")),
+            new Contender(
+                    SOCKET_SPIN.name(),
+                    "sctpj socket API as sctpj-socket, with SCTP_RECEIVE_SPIN 50 us on both sides",
+                    "sctpj",
+                    "sctp-echo",
+                    "sctp-ping",
+                    List.of("api=socket", "spin=50")),
             new Contender(
                     "usrsctp",
                     "usrsctp Release, callback API, SCTP_NODELAY + I bit; the echo is sent from the receive"

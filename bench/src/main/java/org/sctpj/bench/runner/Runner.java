@@ -66,8 +66,12 @@ public final class Runner {
     private List<Integer> sizes = ALL_SIZES;
     private boolean latency = true;
     private boolean throughput = true;
-    private List<Contender> throughputContenders = Contender.THROUGHPUT;
-    private List<Contender> latencyContenders = Contender.LATENCY;
+    private List<Contender> throughputContenders = Contender.THROUGHPUT.stream()
+            .filter(c -> !Contender.OPT_IN.contains(c.name()))
+            .toList();
+    private List<Contender> latencyContenders = Contender.LATENCY.stream()
+            .filter(c -> !Contender.OPT_IN.contains(c.name()))
+            .toList();
     private int pingMessages = 5000;
     private int pingWarmup = 2000;
     private Path out = Path.of("bench/results");
@@ -321,7 +325,8 @@ public final class Runner {
             + "contenders: "
             + String.join(
                     ",", Contender.THROUGHPUT.stream().map(Contender::name).toList())
-            + " (latency: the same but sctpj-callback-100k); see bench/README.md";
+            + " (latency: the same but sctpj-callback-100k; sctpj-socket-spin only when named); see"
+            + " bench/README.md";
 
     /** Keeps only the named contenders; exits on an unknown name. */
     private void select(List<String> names) {

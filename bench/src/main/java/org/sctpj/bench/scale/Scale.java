@@ -63,12 +63,15 @@ public final class Scale {
                 "rest", "30",
                 "seconds", "10",
                 "rate", "2000",
+                "shards", "1",
+                "server", "callback",
                 "out", "bench/results"));
         for (int i = 0; i < args.length; i += 2) {
             String k = args[i].replaceFirst("^--", "");
             if (!o.containsKey(k) || i + 1 >= args.length) {
                 System.err.println("usage: Scale [--idle N,..] [--active N,..] [--churn N] [--window N] [--rest S]"
-                        + " [--seconds S] [--rate R] [--out DIR]   (unknown or incomplete: " + args[i] + ")");
+                        + " [--seconds S] [--rate R] [--shards N] [--server callback|selector] [--out DIR]"
+                        + "   (unknown or incomplete: " + args[i] + ")");
                 System.exit(2);
             }
             o.put(k, args[i + 1]);
@@ -83,8 +86,16 @@ public final class Scale {
         };
         List<String> csv = new ArrayList<>();
         csv.add("benchmark,associations,metric,value,load");
+        serverArgs.add("shards=" + Integer.parseInt(o.get("shards")));
+        if (o.get("server").equals("selector")) {
+            serverArgs.add("selector");
+        } else if (!o.get("server").equals("callback")) {
+            System.err.println("--server is callback or selector, was " + o.get("server"));
+            System.exit(2);
+        }
         report.add("Scale benchmarks, " + ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z"))
-                + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+                + ", " + Runtime.getRuntime().availableProcessors() + " cores, server: " + o.get("server") + " API, "
+                + o.get("shards") + " shard(s)");
         int rest = Integer.parseInt(o.get("rest"));
         for (int n : counts(o.get("idle"))) {
             idle(n, rest, report, csv);
@@ -229,8 +240,13 @@ public final class Scale {
         return m;
     }
 
+    /** What every server process is started with (shards, API). */
+    private static final List<String> serverArgs = new ArrayList<>();
+
     private static Child server(String... args) throws IOException {
-        return new Child("server", "3g", ScaleServer.class.getName(), args);
+        List<String> all = new ArrayList<>(serverArgs);
+        all.addAll(List.of(args));
+        return new Child("server", "3g", ScaleServer.class.getName(), all.toArray(new String[0]));
     }
 
     /** The server's class histogram: class name to {instances, bytes}. */

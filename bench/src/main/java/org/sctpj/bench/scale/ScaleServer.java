@@ -42,7 +42,14 @@ import org.sctpj.stack.SendInfo;
  * {@code CPU} prints {@code CPU cpu_ns=... stack_cpu_ns=...} (no collection first); {@code QUIT}
  * closes the socket and exits.
  *
- * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.scale.ScaleServer [track]</pre>
+ * <p>With {@code shards=N} the socket's associations are spread over N stack threads sharing its
+ * UDP port ({@link CallbackSocket#open(List, SctpOptions, org.sctpj.api.callback.LowerLayerFactory,
+ * Callbacks)}); the stack-thread CPU is then the sum over them. With {@code selector} the server is
+ * the socket API's instead: a non-blocking {@code SctpMultiChannel} served by one selector thread
+ * that echoes each message ({@code track} is then ignored, and the up/ended/messages counts come
+ * from that thread).
+ *
+ * <pre>java -cp bench/target/benchmarks.jar org.sctpj.bench.scale.ScaleServer [track] [shards=N] [selector]</pre>
  */
 public final class ScaleServer {
     private ScaleServer() {}
@@ -55,12 +62,24 @@ public final class ScaleServer {
     private static final AtomicLong MESSAGES = new AtomicLong();
     private static final AtomicLong NOT_ONE = new AtomicLong();
     private static final AtomicLong ECHO_REFUSED = new AtomicLong();
-    private static volatile long stackThreadId = -1;
+    /** The server's stack threads (their CPU is the stack-thread figure). */
+    private static volatile List<Thread> stackThreads = List.of();
 
     /** Runs the server until {@code QUIT}. */
     public static void main(String[] args) throws Exception {
         InetAddress host = InetAddress.getByName("127.0.0.1");
-        boolean track = args.length > 0 && args[0].equals("track");
+        List<String> a = List.of(args);
+        boolean track = a.contains("track");
+        int shards = 1;
+        for (String x : a) {
+            if (x.startsWith("shards=")) {
+                shards = Integer.parseInt(x.substring(7));
+            }
+        }
+        if (a.contains("selector")) {
+            SelectorServer.run(host, shards);
+            return;
+        }
         Map<AssociationId, int[]> counts = new HashMap<>(); // stack thread only
         Callbacks callbacks = new Callbacks() {
             @Override
@@ -76,7 +95,6 @@ public final class ScaleServer {
                     int ppid,
                     boolean unordered,
                     ByteBuffer data) {
-                stackThreadId = Thread.currentThread().getId();
                 MESSAGES.incrementAndGet();
                 int[] c = counts.get(association);
                 if (c != null) {
@@ -90,7 +108,6 @@ public final class ScaleServer {
 
             @Override
             public void onAssociationChange(CallbackSocket socket, SctpEvent.AssociationChange change) {
-                stackThreadId = Thread.currentThread().getId();
                 switch (change.type()) {
                     case COMMUNICATION_UP -> {
                         UP.incrementAndGet();
@@ -109,37 +126,70 @@ public final class ScaleServer {
                 }
             }
         };
-        try (CallbackRuntime rt = CallbackRuntime.start(1, "scale-server")) {
+        try (CallbackRuntime rt = CallbackRuntime.start(shards, "scale-server").withShardsPerSocket(shards)) {
             CallbackSocket s = rt.open(OPTIONS, UdpLayers.factory(0), callbacks);
             s.bind(5000, List.of(host));
             s.listen();
+            java.util.concurrent.CountDownLatch named = new java.util.concurrent.CountDownLatch(shards);
+            List<Thread> ts = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (org.sctpj.timers.StackThread t : s.stackThreads()) {
+                t.execute(() -> {
+                    ts.add(Thread.currentThread());
+                    named.countDown();
+                });
+            }
+            named.await();
+            stackThreads = List.copyOf(ts);
             System.out.println("READY sctp=5000 udp=" + s.udpLocalPort());
             System.out.flush();
-            BufferedReader r = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.equals("QUIT")) {
-                    break;
-                }
-                if (line.equals("HISTO")) {
-                    System.out.print(histogram());
-                    System.out.println("HISTO-END");
-                    System.out.flush();
-                }
-                if (line.equals("CPU")) {
-                    System.out.println("CPU cpu_ns=" + processCpuNanos() + " stack_cpu_ns=" + stackThreadCpuNanos());
-                    System.out.flush();
-                }
-                if (line.equals("STAT")) {
-                    System.out.println("STAT " + stat(s));
-                    System.out.flush();
-                }
-            }
+            serve(() -> s.associations().size());
             s.close(false, java.time.Duration.ZERO);
         }
     }
 
-    static String stat(CallbackSocket s) throws Exception {
+    /** Answers the commands of the class comment on standard input until {@code QUIT}. */
+    static void serve(java.util.function.IntSupplier associations) throws Exception {
+        BufferedReader r = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = r.readLine()) != null) {
+            if (line.equals("QUIT")) {
+                break;
+            }
+            if (line.equals("HISTO")) {
+                System.out.print(histogram());
+                System.out.println("HISTO-END");
+                System.out.flush();
+            }
+            if (line.equals("CPU")) {
+                System.out.println("CPU cpu_ns=" + processCpuNanos() + " stack_cpu_ns=" + stackThreadCpuNanos());
+                System.out.flush();
+            }
+            if (line.equals("STAT")) {
+                System.out.println("STAT " + stat(associations.getAsInt()));
+                System.out.flush();
+            }
+        }
+    }
+
+    /** The selector server's counts (see {@link SelectorServer}). */
+    static void count(boolean up, boolean ended, boolean message) {
+        if (up) {
+            UP.incrementAndGet();
+        }
+        if (ended) {
+            ENDED.incrementAndGet();
+        }
+        if (message) {
+            MESSAGES.incrementAndGet();
+        }
+    }
+
+    /** The threads whose CPU is the stack-thread figure. */
+    static void stackThreads(List<Thread> threads) {
+        stackThreads = List.copyOf(threads);
+    }
+
+    static String stat(int associations) throws Exception {
         long heap = heapAfterGc();
         return String.format(
                 Locale.ROOT,
@@ -156,7 +206,7 @@ public final class ScaleServer {
                 MESSAGES.get(),
                 NOT_ONE.get(),
                 ECHO_REFUSED.get(),
-                s.associations().size());
+                associations);
     }
 
     /**
@@ -206,7 +256,10 @@ public final class ScaleServer {
 
     static long stackThreadCpuNanos() {
         ThreadMXBean t = ManagementFactory.getThreadMXBean();
-        long id = stackThreadId;
-        return id < 0 ? -1 : t.getThreadCpuTime(id);
+        long n = 0;
+        for (Thread th : stackThreads) {
+            n += t.getThreadCpuTime(th.getId());
+        }
+        return n;
     }
 }

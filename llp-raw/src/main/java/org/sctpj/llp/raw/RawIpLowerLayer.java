@@ -68,13 +68,28 @@ public final class RawIpLowerLayer implements LowerLayer {
 
     private boolean v6First;
     private IcmpGuard guard;
+    /** {@link Builder#followInterfaceAddresses}: the netlink watcher, last in the poll set; or null. */
+    private final AddressWatcher watcher;
 
-    private RawIpLowerLayer(RawSocket v4, RawSocket v6, RawSocket.Stats stats, Set<InetAddress> local, Poller poller) {
+    private final int watcherIndex;
+    private PacketSink changeSink;
+    private final AddressWatcher.Listener onChange = this::addressChanged;
+
+    private RawIpLowerLayer(
+            RawSocket v4,
+            RawSocket v6,
+            RawSocket.Stats stats,
+            Set<InetAddress> local,
+            Poller poller,
+            AddressWatcher watcher,
+            int watcherIndex) {
         this.v4 = v4;
         this.v6 = v6;
         this.stats = stats;
         this.local = local;
         this.poller = poller;
+        this.watcher = watcher;
+        this.watcherIndex = watcherIndex;
     }
 
     /** Opens IPv4 and IPv6 sockets with the defaults of {@link Builder}. */
@@ -99,9 +114,26 @@ public final class RawIpLowerLayer implements LowerLayer {
         private boolean suppressProtocolUnreachable;
         private boolean pathMtuProbing;
         private boolean kernelFilter = true;
+        private boolean followAddresses;
         private Path namespace;
 
         private Builder() {}
+
+        /**
+         * Follows the addresses of the host's interfaces (those of the layer's namespace): when an
+         * address comes (RTM_NEWADDR of a netlink route socket, rtnetlink(7)) the layer receives on
+         * it and tells the stack thread, which adds it to the endpoint, so that every live
+         * association using ASCONF asks its peer to add it (RFC 5061 Add IP Address); when one goes
+         * (RTM_DELADDR) the endpoint removes it (Delete IP Address, unless it is an association's
+         * last address). Unicast addresses of the enabled families, of global or site scope, once
+         * usable (an IPv6 address after Duplicate Address Detection). The kernel pushes the
+         * changes: nothing is read or polled while no address changes (one more descriptor in the
+         * layer's ppoll). Default false.
+         */
+        public Builder followInterfaceAddresses(boolean on) {
+            this.followAddresses = on;
+            return this;
+        }
 
         /** Open an IPv4 socket (default true). */
         public Builder ipv4(boolean on) {
@@ -271,6 +303,7 @@ public final class RawIpLowerLayer implements LowerLayer {
             RawSocket s4 = null;
             RawSocket s6 = null;
             Poller p = null;
+            AddressWatcher w = null;
             try {
                 if (ipv4) {
                     s4 = RawSocket.open(false, receiveBatch, sendBatch, receiveBufferBytes, stats);
@@ -290,12 +323,22 @@ public final class RawIpLowerLayer implements LowerLayer {
                         .filter(Objects::nonNull)
                         .mapToInt(RawSocket::fd)
                         .toArray();
+                int watchAt = -1;
+                if (followAddresses) {
+                    w = AddressWatcher.open(s4 != null, s6 != null); // in this namespace, as the sockets
+                    fds = java.util.Arrays.copyOf(fds, fds.length + 1);
+                    watchAt = fds.length - 1;
+                    fds[watchAt] = w.fd();
+                }
                 p = new Poller(fds, "the raw sockets");
-                RawIpLowerLayer l = new RawIpLowerLayer(s4, s6, stats, Set.copyOf(localAddresses), p);
+                RawIpLowerLayer l = new RawIpLowerLayer(s4, s6, stats, Set.copyOf(localAddresses), p, w, watchAt);
                 l.kernelFilter = kernelFilter;
                 l.applyKernelFilter();
                 return l;
             } catch (IOException | RuntimeException e) {
+                if (w != null) {
+                    w.close();
+                }
                 if (s4 != null) {
                     s4.close();
                 }
@@ -415,6 +458,14 @@ public final class RawIpLowerLayer implements LowerLayer {
     @Override
     public int receive(PacketSink sink, int max) throws IOException {
         checkOpen();
+        if (watcher != null && poller.takeReadable(watcherIndex)) {
+            changeSink = sink;
+            try {
+                watcher.read(onChange);
+            } finally {
+                changeSink = null;
+            }
+        }
         // ICMP errors about our packets (RFC 9260 appendix C), when ppoll saw them queued
         if (v4 != null && poller.takeError(0)) {
             v4.readErrors(sink);
@@ -470,6 +521,17 @@ public final class RawIpLowerLayer implements LowerLayer {
         return 0;
     }
 
+    /**
+     * An interface address came or went ({@link Builder#followInterfaceAddresses}): the filter
+     * follows (when there is one), then the stack thread is told.
+     */
+    private void addressChanged(AddressWatcher.Change c) {
+        if (c.added()) {
+            addAddress(c.address());
+        }
+        changeSink.localAddressChanged(c.address(), c.added());
+    }
+
     /** Closes the sockets and the eventfd. Closing twice is harmless. */
     @Override
     public void close() {
@@ -486,6 +548,9 @@ public final class RawIpLowerLayer implements LowerLayer {
         }
         if (v6 != null) {
             v6.close();
+        }
+        if (watcher != null) {
+            watcher.close();
         }
         poller.close();
     }

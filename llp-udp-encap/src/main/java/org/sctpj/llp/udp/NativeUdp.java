@@ -76,7 +76,7 @@ final class NativeUdp {
     private static volatile String unavailable;
 
     private final LibC libc;
-    private final UdpEncapsulation.Sock[] socks;
+    private UdpEncapsulation.Sock[] socks;
     private final Poller poller;
     private final ErrorQueue errors;
     private volatile boolean closed;
@@ -329,11 +329,19 @@ final class NativeUdp {
 
     // ================================================================ send
 
-    /** Holds one packet for the next {@link #flush}, flushing first when the batch is full. */
+    /** IPV6_MTU (linux/in6.h): the size the socket's IPv6 datagrams are fragmented to; 0 the path MTU. */
+    static final int IPV6_MTU = 24;
+    /** The IPv6 minimum link MTU (RFC 8200 section 5): every IPv6 path carries packets this long. */
+    static final int IPV6_MIN_MTU = 1280;
+
     /**
      * As {@link #send(UdpEncapsulation.Sock, ByteBuffer, InetSocketAddress, int)}; with path MTU
-     * probing on, a {@code fragmentable} datagram goes alone with DF clear (PMTUDISC_DONT for
-     * its send), after the datagrams held before it.
+     * probing on, a {@code fragmentable} datagram goes alone with DF clear (PMTUDISC_DONT for its
+     * send), after the datagrams held before it. Over IPv6 it is also fragmented here, to 1280
+     * bytes (IPV6_MTU for that send): IPv6 routers never fragment, and the kernel would otherwise
+     * cut it only to the path MTU it believes, which after a black hole (no Packet Too Big) is the
+     * old, too large one, so the datagram would be lost at every retransmission (seen: the
+     * association failed, UdpIpv6BlackHoleNamespaceTest), as raw IPv6 was before it fragmented.
      */
     void send(UdpEncapsulation.Sock s, ByteBuffer sctp, InetSocketAddress target, int ecn, boolean fragmentable)
             throws IOException {
@@ -342,11 +350,18 @@ final class NativeUdp {
             return;
         }
         flush();
+        boolean six = target.getAddress() instanceof Inet6Address;
         discovery(s, IP_PMTUDISC_DONT);
+        if (six) {
+            Native.setIntOption(s.fd, IPPROTO_IPV6, IPV6_MTU, IPV6_MIN_MTU, "IPV6_MTU", "a UDP socket");
+        }
         try {
             send(s, sctp, target, ecn);
             flush();
         } finally {
+            if (six) {
+                Native.setIntOption(s.fd, IPPROTO_IPV6, IPV6_MTU, 0, "IPV6_MTU", "a UDP socket");
+            }
             discovery(s, IP_PMTUDISC_PROBE);
         }
     }
@@ -796,6 +811,20 @@ final class NativeUdp {
             return;
         }
         poller.await(timeoutNanos);
+    }
+
+    /**
+     * Stack thread: the layer's sockets changed (an address added or removed after open, RFC 5061);
+     * nothing is held ({@link #flush} first) and no read is pending on a socket that went.
+     */
+    void setSockets(UdpEncapsulation.Sock[] now) {
+        int[] fds = new int[now.length];
+        for (int i = 0; i < now.length; i++) {
+            fds[i] = now[i].fd;
+        }
+        poller.setFds(fds);
+        socks = now;
+        cursor = 0;
     }
 
     /** Makes a concurrent or the next {@link #await} return. Any thread. */

@@ -16,6 +16,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import org.sctpj.nativeio.Native;
 import org.sctpj.stack.icmp.IcmpReport;
@@ -67,6 +68,12 @@ import org.sctpj.stack.llp.LowerLayer;
  * <p>The destination address of a received datagram is not available through {@link
  * DatagramChannel}: the sink gets the socket's bound address, or the wildcard address of the
  * sender's family for a wildcard socket.
+ *
+ * <p>Addresses after open (RFC 5061, {@link #addAddress}, {@link #removeAddress}): an instance
+ * bound to given addresses opens one more socket on an address added later, on the same port, and
+ * closes the socket of an address removed; one bound to the wildcard receives on every address
+ * already. The socket is bound by the caller (so a refusal comes back to it) and joins the others
+ * on the stack thread, at its next call into the layer.
  */
 public final class UdpEncapsulation implements LowerLayer {
 
@@ -125,7 +132,12 @@ public final class UdpEncapsulation implements LowerLayer {
     }
 
     private final UdpConfig config;
-    private final Sock[] socks;
+    /** The bound sockets; replaced (never changed in place) by the stack thread, {@link #applyChanges}. */
+    private volatile Sock[] socks;
+    /** Address changes for the stack thread: a bound {@link Sock} to add, or an {@link InetAddress} to drop. */
+    private final ConcurrentLinkedQueue<Object> changes = new ConcurrentLinkedQueue<>();
+
+    private volatile boolean changed;
     private final Selector selector;
     private final ByteBuffer receiveBuffer;
     private final ByteBuffer sendBuffer;
@@ -286,7 +298,8 @@ public final class UdpEncapsulation implements LowerLayer {
     }
 
     private static void checkLocal(InetAddress a) throws IOException {
-        if (!a.isAnyLocalAddress() && NetworkInterface.getByInetAddress(a) == null) {
+        // a loopback address is the host's whether or not an interface lists it (127.0.0.0/8 on Linux)
+        if (!a.isAnyLocalAddress() && !a.isLoopbackAddress() && NetworkInterface.getByInetAddress(a) == null) {
             throw new BindException(a.getHostAddress()
                     + " is not an address of this host: bind one of its interface addresses, or none for the"
                     + " wildcard address");
@@ -415,6 +428,7 @@ public final class UdpEncapsulation implements LowerLayer {
     @Override
     public int receive(PacketSink sink, int max) throws IOException {
         ensureOpen();
+        applyChanges();
         int limit = Math.min(max, config.receiveBatch());
         if (limit <= 0) {
             return 0;
@@ -486,6 +500,7 @@ public final class UdpEncapsulation implements LowerLayer {
     @Override
     public void await(long timeoutNanos) throws IOException {
         ensureOpen();
+        applyChanges();
         if (nat != null) {
             nat.await(timeoutNanos);
             return;
@@ -562,12 +577,149 @@ public final class UdpEncapsulation implements LowerLayer {
         return UDP_HEADER_BYTES;
     }
 
+    /**
+     * Receives on {@code address} too (RFC 5061: an address added to a live endpoint, {@link
+     * org.sctpj.stack.Endpoint#addLocalAddress}): binds one more socket to it on this instance's
+     * port, which joins the others at the stack thread's next call. Nothing to do when a wildcard
+     * socket of its family already receives everything, or a socket is bound to it. Any thread.
+     *
+     * @throws BindException if it is not an address of this host, or the port is taken there
+     * @throws IllegalArgumentException for the wildcard or a multicast address
+     * @throws IOException for other socket errors, or once closed
+     */
+    @Override
+    public void addAddress(InetAddress address) throws IOException {
+        ensureOpen();
+        if (address.isAnyLocalAddress() || address.isMulticastAddress()) {
+            throw new IllegalArgumentException("add a unicast address of this host, not " + address);
+        }
+        boolean v4 = address instanceof Inet4Address;
+        Sock[] now = socks;
+        for (Sock s : now) {
+            InetAddress bound = s.local.getAddress();
+            if (bound.equals(address) || bound.isAnyLocalAddress() && (v4 ? s.ipv4 : s.ipv6)) {
+                return;
+            }
+        }
+        for (Object c : changes) {
+            if (c instanceof Sock s && s.local.getAddress().equals(address)) {
+                return;
+            }
+        }
+        checkLocal(address);
+        int port = now[0].local.getPort();
+        Sock s = nat != null ? NativeUdp.bind(config, address, port) : bind(config, address, port);
+        changes.add(s);
+        changed = true;
+        wakeup();
+    }
+
+    /**
+     * Stops receiving on {@code address}: its socket (one bound to it, never the wildcard one nor
+     * the last one) closes at the stack thread's next call; datagrams still queued on it are lost,
+     * as on a host that dropped the address. Any thread.
+     */
+    @Override
+    public void removeAddress(InetAddress address) {
+        if (closed) {
+            return;
+        }
+        changes.add(address);
+        changed = true;
+        wakeup();
+    }
+
+    /**
+     * Stack thread, at the start of {@link #receive} and {@link #await} (never inside a delivery,
+     * where the core may send): takes the sockets {@link #addAddress} bound and closes those {@link
+     * #removeAddress} named, then publishes the new set (the native path's poll set and the
+     * selector's registrations follow). The core sends from an added address only after the peer
+     * acknowledged it, and from a removed one no more, so sends need not wait for this.
+     */
+    private void applyChanges() throws IOException {
+        if (!changed) {
+            return;
+        }
+        changed = false;
+        List<Sock> l = new ArrayList<>(List.of(socks));
+        List<Sock> gone = new ArrayList<>();
+        for (Object c = changes.poll(); c != null; c = changes.poll()) {
+            if (c instanceof Sock s) {
+                if (selector != null) {
+                    s.channel.configureBlocking(false);
+                    s.channel.register(selector, SelectionKey.OP_READ);
+                } else if (nat == null) {
+                    s.reader = new ReceiveThread(
+                            s.channel,
+                            this,
+                            config.receiveQueueDepth(),
+                            config.maxDatagramBytes(),
+                            "sctpj-udp-rx-" + s.local);
+                    s.reader.start();
+                }
+                l.add(s);
+            } else {
+                for (Sock s : l) {
+                    if (l.size() > 1 && s.local.getAddress().equals(c)) {
+                        l.remove(s);
+                        gone.add(s);
+                        break;
+                    }
+                }
+            }
+        }
+        if (nat != null) {
+            if (!gone.isEmpty()) {
+                nat.flush(); // what is held for a socket going goes first
+            }
+            nat.setSockets(l.toArray(new Sock[0]));
+        }
+        socks = l.toArray(new Sock[0]);
+        cursor = 0;
+        for (Sock s : gone) {
+            closeSocket(s);
+        }
+        if (selector != null && !gone.isEmpty()) {
+            // a channel registered with a selector keeps its port until the selector drops its
+            // cancelled key, at the next selection
+            selector.selectNow();
+            selector.selectedKeys().clear();
+            for (Sock s : socks) {
+                s.foundEmpty = false;
+            }
+        }
+    }
+
+    private void closeSocket(Sock s) {
+        if (nat != null) {
+            NativeUdp.closeAll(List.of(s));
+            return;
+        }
+        try {
+            s.channel.close();
+        } catch (IOException e) {
+            // closing a socket we no longer use: nothing to do about it
+        }
+        if (s.reader != null) {
+            try {
+                s.reader.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
+        for (Object c = changes.poll(); c != null; c = changes.poll()) {
+            if (c instanceof Sock s) {
+                closeSocket(s); // bound by addAddress, never taken in
+            }
+        }
         if (nat != null) {
             nat.close();
             return;

@@ -181,6 +181,52 @@ class UdpEncapsulationTest {
     }
 
     @ParameterizedTest
+    @EnumSource(Io.class)
+    void anAddressAddedAfterOpenReceivesOnTheSamePortAndRemovingItClosesItsSocket(Io io) throws IOException {
+        // RFC 5061: an address added to a live endpoint must reach the lower layer; here the
+        // layer bound to 127.0.0.1 adds ::1 (two addresses every loopback has).
+        try (UdpEncapsulation u = open(V4, io);
+                UdpEncapsulation p6 = open(V6, io)) {
+            int port = u.localPort();
+            u.addAddress(V6);
+            u.addAddress(V6); // again: nothing more
+            p6.setRemotePort(V6, port);
+            send(p6, bytes("to the new address"), V6, V6);
+            Got g = take(u, 10).get(0);
+            assertEquals("to the new address", new String(g.data(), StandardCharsets.US_ASCII));
+            assertEquals(V6, g.to(), "delivered as received on the added address");
+            assertEquals(List.of(new InetSocketAddress(V4, port), new InetSocketAddress(V6, port)), u.localAddresses());
+            // and it sends from it: p6 learns the port of the new socket (the same port)
+            u.setRemotePort(V6, p6.localPort());
+            send(u, bytes("from the new address"), V6, V6);
+            Got back = take(p6, 10).get(0);
+            assertEquals(V6, back.from());
+            assertEquals(port, p6.remotePort(V6));
+
+            u.removeAddress(V6);
+            u.receive((b, f, t) -> {}, 1); // the stack thread's next call closes the socket
+            assertEquals(List.of(new InetSocketAddress(V4, port)), u.localAddresses());
+            try (DatagramChannel again = DatagramChannel.open()) {
+                again.bind(new InetSocketAddress(V6, port)); // the port is free on ::1 again
+            }
+            u.removeAddress(V4); // the last one stays
+            u.receive((b, f, t) -> {}, 1);
+            assertEquals(List.of(new InetSocketAddress(V4, port)), u.localAddresses());
+            assertThrows(BindException.class, () -> u.addAddress(addr("192.0.2.1")), "not an address of this host");
+            assertThrows(IllegalArgumentException.class, () -> u.addAddress(addr("0.0.0.0")));
+        }
+    }
+
+    @Test
+    void aWildcardSocketNeedsNoSocketForAnAddedAddress() throws IOException {
+        try (UdpEncapsulation w = open(null, Io.SELECTOR)) {
+            w.addAddress(V4);
+            w.receive((b, f, t) -> {}, 1);
+            assertEquals(1, w.localAddresses().size(), "the wildcard socket receives on it already");
+        }
+    }
+
+    @ParameterizedTest
     @EnumSource(
             value = Io.class,
             names = {"SELECTOR", "NATIVE"})
@@ -218,6 +264,43 @@ class UdpEncapsulationTest {
         assertEquals(1002, p.target(host).getPort());
         p.set(host, 2000);
         assertEquals(2000, p.target(host, 5001).getPort(), "setting forgets what was learned");
+    }
+
+    @Test
+    void everyPeerBehindOneAddressKeepsItsOwnPort() {
+        // 2,000 peers on one host (a one-to-many server's clients on loopback): each SCTP port
+        // keeps the UDP port it was learned from, however many came after it (a bound of 256 per
+        // address once sent the 257th peer's packets to another peer's UDP port).
+        RemotePorts p = new RemotePorts(9899, 16);
+        InetAddress host = addr("127.0.0.1");
+        for (int i = 0; i < 2000; i++) {
+            p.learn(new InetSocketAddress(host, 20_000 + i), 40_000 + i);
+        }
+        for (int i = 0; i < 2000; i++) {
+            assertEquals(20_000 + i, p.target(host, 40_000 + i).getPort(), "peer " + i);
+        }
+    }
+
+    @Test
+    void theSctpPortsOfAllAddressesTogetherAreBounded() {
+        // Past the budget (65,536 entries for 16 addresses), a new SCTP port replaces one of its
+        // address's entries instead of growing the tables.
+        RemotePorts p = new RemotePorts(9899, 16);
+        for (int h = 0; h < 2; h++) {
+            InetAddress host = addr("10.0.0." + (h + 1));
+            for (int port = 1; port <= 65_535; port++) {
+                p.learn(new InetSocketAddress(host, 1000 + h), port);
+            }
+        }
+        int known = 0;
+        for (int h = 0; h < 2; h++) {
+            InetAddress host = addr("10.0.0." + (h + 1));
+            for (int port = 1; port <= 65_535; port++) {
+                known += p.target(host, port).getPort() == 1000 + h ? 1 : 0;
+            }
+        }
+        assertEquals(2 * 65_535, known, "each address's last port answers for the rest");
+        assertEquals(65_536, p.sctpPortEntries());
     }
 
     @Test

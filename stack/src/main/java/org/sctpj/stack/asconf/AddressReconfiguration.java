@@ -710,10 +710,19 @@ public final class AddressReconfiguration {
         if (path.status() == PathStatus.ACTIVE) {
             t.pathSet.setPrimary(a);
         } else {
-            t.pendingPrimary = a; // taken once a HEARTBEAT confirms it (RFC 9260 section 5.4)
+            t.pendingPrimary = a; // taken once a HEARTBEAT confirms it (RFC 9260 section 5.4),
+            t.pendingPrimaryFromPeer = true; // and reported then (MADE_PRIMARY)
             t.pathSet.adoptPendingPrimary();
         }
         return null;
+    }
+
+    /**
+     * Whether the association still uses our address {@code a}: it sends from it, or its peer has
+     * not answered our request to delete it (and may still send there until it does).
+     */
+    public boolean holds(InetAddress a) {
+        return local != null && local.contains(a) || queued(Kind.DELETE, a) || inFlight(Kind.DELETE, a);
     }
 
     /** Whether an ASCONF of ours is outstanding (for tests and the user). */

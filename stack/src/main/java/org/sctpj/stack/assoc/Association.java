@@ -811,7 +811,7 @@ public final class Association {
             case HEARTBEAT -> t.o.heartbeatEnabled() && t.state == State.ESTABLISHED;
             case DELAYED_SACK -> t.canBundleData();
             case PMTU -> t.state == State.ESTABLISHED;
-            case ASCONF -> t.tx != null;
+            case ASCONF, PR_LIFETIME -> t.tx != null;
             default -> true;
         };
     }
@@ -837,6 +837,7 @@ public final class Association {
             case RECONFIG -> t.reconfig.onTimer(now);
             case PMTU -> t.pmtu.onTimer(path, now);
             case ASCONF -> t.asconf.onTimer(now);
+            case PR_LIFETIME -> t.tx.onLifetimeTimer(now); // the touch of this expiry makes the next poll
         }
     }
 

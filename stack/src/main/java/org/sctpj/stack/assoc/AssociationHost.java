@@ -98,6 +98,16 @@ public interface AssociationHost {
      */
     default void sendSpaceFreed(AssociationId association) {}
 
+    /**
+     * A new Verification Tag of ours (RFC 9260 section 5.3.1: random, not 0): for an INIT, or an
+     * INIT ACK that may start a new incarnation. The endpoint may narrow the choice (a sharded
+     * endpoint keeps its tags in its shard's class, so that the tag alone says which shard a packet
+     * belongs to). By default a random non-zero tag.
+     */
+    default int newTag() {
+        return org.sctpj.stack.handshake.Handshake.randomTag(random());
+    }
+
     /** The association's set of peer addresses changed: update the demultiplexing table. */
     void peerAddressesChanged(Association association);
 

@@ -98,6 +98,7 @@ public final class DataTransfer {
         t.outboundStreams = Math.min(t.localOutbound, peerMis);
         t.inboundStreams = Math.min(peerOs, t.localMaxInbound);
         t.tx = new DataSender(t.o, myInitialTsn, t.outboundStreams, Integer.toUnsignedLong(peerRwnd), t.cc);
+        t.tx.bindLifetimeTimer(t.timers.slots(), TimerTable.slot(TimerKind.PR_LIFETIME, 0));
         t.forwardTsn.onDataPathStarted();
         if (t.streamScheduler != null) {
             t.tx.setStreamScheduler(t.streamScheduler);

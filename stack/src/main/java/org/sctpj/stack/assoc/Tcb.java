@@ -122,10 +122,16 @@ public final class Tcb {
     /** Set once an address policy gave this association a plan. */
     public boolean policyActive;
     /**
-     * The address policy's primary, taken as the primary once the association is established and
-     * its path confirmed (null when none is pending).
+     * The address policy's primary, or the one the peer asked for with Set Primary Address (RFC
+     * 5061 section 4.2.4), taken as the primary once the association is established and its path
+     * confirmed (null when none is pending).
      */
     public InetAddress pendingPrimary;
+    /**
+     * Whether {@link #pendingPrimary} came from the peer's Set Primary Address: its adoption is
+     * then reported (PeerAddressChange MADE_PRIMARY), as a Set Primary of a confirmed path is.
+     */
+    public boolean pendingPrimaryFromPeer;
     /**
      * The peer addresses the user gave to connect: confirmed from the start (RFC 9260 section 5.4
      * rule 1). Empty for an association a COOKIE ECHO created.

@@ -41,7 +41,15 @@ public enum TimerKind {
      * The ASCONF retransmission timer (RFC 5061 section 5.1, the RTO of the path the ASCONF went
      * to): an ASCONF is outstanding, no ASCONF-ACK yet.
      */
-    ASCONF(false);
+    ASCONF(false),
+    /**
+     * The end of the earliest lifetime of a queued message with the time-to-live policy (RFC 7496
+     * section 3.1): then a packet may be filled differently (the expired message at a stream's head
+     * is abandoned, RFC 3758 section 4.1 TR3, and a FORWARD TSN may follow), so the association is
+     * asked to transmit again. Without it, what an association sends would depend on when it is
+     * polled, not only on its inputs and deadlines.
+     */
+    PR_LIFETIME(false);
 
     private final boolean perPath;
 

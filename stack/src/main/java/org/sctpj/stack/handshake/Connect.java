@@ -58,7 +58,7 @@ public final class Connect {
      * policy's {@code plan}, if any: sends INIT to the first address and enters COOKIE-WAIT.
      */
     public void initiate(List<InetAddress> peers, Optional<AddressPolicy.Plan> plan, long now) {
-        t.localTag = Handshake.randomTag(t.host.random());
+        t.localTag = t.host.newTag();
         t.localInitialTsn = t.host.random().nextInt();
         t.localOutbound = t.o.outboundStreams();
         t.localMaxInbound = t.o.maxInboundStreams();

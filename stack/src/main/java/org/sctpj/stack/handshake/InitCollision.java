@@ -221,7 +221,7 @@ public final class InitCollision {
             default -> {
                 // A new random tag, and tie-tags so the COOKIE ECHO can be recognised as a restart
                 // (case A) or a collision (case B).
-                tag = Handshake.randomTag(t.host.random());
+                tag = t.host.newTag();
                 tsn = t.host.random().nextInt();
                 tieLocal = t.localTag;
                 tiePeer = t.peerTag;

@@ -45,6 +45,16 @@ public interface LowerLayer extends AutoCloseable {
          * stack thread. The default ignores it.
          */
         default void icmp(IcmpReport report) {}
+
+        /**
+         * An address of this host appeared ({@code added}) or went, for layers that watch the
+         * interfaces (raw IP's {@code followInterfaceAddresses}): the driver adds it to the
+         * endpoint or removes it ({@link org.sctpj.stack.Endpoint#addLocalAddress}, {@link
+         * org.sctpj.stack.Endpoint#removeLocalAddress}), so that live associations that use ASCONF
+         * follow (RFC 5061). The layer receives on an added address already. Called from {@link
+         * #receive}, on the stack thread. The default ignores it.
+         */
+        default void localAddressChanged(InetAddress address, boolean added) {}
     }
 
     /**

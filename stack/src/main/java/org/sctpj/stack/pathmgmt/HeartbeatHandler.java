@@ -109,8 +109,9 @@ public final class HeartbeatHandler {
                 path.recordAck(now);
                 t.associationErrors = 0;
                 if (path.status() == PathStatus.UNCONFIRMED) {
-                    t.failover.setPathStatus(path, PathStatus.ACTIVE);
+                    // CONFIRMED first: becoming active may make it the primary (MADE_PRIMARY)
                     t.host.emit(new SctpEvent.PeerAddressChange(t.id, path.address(), PeerAddressState.CONFIRMED));
+                    t.failover.setPathStatus(path, PathStatus.ACTIVE);
                 } else if (path.status() == PathStatus.INACTIVE || path.status() == PathStatus.POTENTIALLY_FAILED) {
                     t.failover.setPathStatus(path, PathStatus.ACTIVE);
                 }

@@ -104,6 +104,7 @@ public final class PathSet {
         t.pinnedByPrefix.remove(addr);
         if (addr.equals(t.pendingPrimary)) {
             t.pendingPrimary = null;
+            t.pendingPrimaryFromPeer = false;
         }
         if (p.index() == t.primary) {
             Path q = newPrimary != null ? t.pathOf(newPrimary) : null;
@@ -152,6 +153,7 @@ public final class PathSet {
         }
         t.pairedSources.putAll(plan.sources());
         t.pendingPrimary = plan.primary().orElse(null);
+        t.pendingPrimaryFromPeer = false;
         adoptPendingPrimary();
     }
 
@@ -191,17 +193,27 @@ public final class PathSet {
         return bits;
     }
 
-    /** Makes the policy's pending primary the primary once established with its path confirmed. */
+    /**
+     * Makes the pending primary (the policy's, or the peer's Set Primary Address) the primary once
+     * established with its path confirmed; the peer's is reported then with MADE_PRIMARY (RFC 5061
+     * section 4.2.4: the path becomes the primary when it can carry data).
+     */
     public void adoptPendingPrimary() {
         if (t.pendingPrimary == null || t.settingUp()) {
             return;
         }
         Path p = t.pathOf(t.pendingPrimary);
-        if (p == null) {
+        if (p == null || p.removed()) {
             t.pendingPrimary = null;
+            t.pendingPrimaryFromPeer = false;
         } else if (p.status() == PathStatus.ACTIVE) {
+            boolean report = t.pendingPrimaryFromPeer;
             t.primary = p.index();
             t.pendingPrimary = null;
+            t.pendingPrimaryFromPeer = false;
+            if (report) {
+                t.host.emit(new SctpEvent.PeerAddressChange(t.id, p.address(), PeerAddressState.MADE_PRIMARY));
+            }
         }
     }
 
@@ -254,6 +266,7 @@ public final class PathSet {
             if (p.address().equals(address)) {
                 t.primary = p.index();
                 t.pendingPrimary = null;
+                t.pendingPrimaryFromPeer = false;
                 t.host.emit(new SctpEvent.PeerAddressChange(t.id, address, PeerAddressState.MADE_PRIMARY));
                 return;
             }

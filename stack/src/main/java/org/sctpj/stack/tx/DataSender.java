@@ -147,6 +147,23 @@ public final class DataSender {
         abandonment.enabled = on;
     }
 
+    /**
+     * Binds the lifetime timer (the time-to-live policy's next expiry, see {@code
+     * SendQueue.bindLifetimeTimer}) to {@code slots[slot]} of the association's timer table.
+     */
+    public void bindLifetimeTimer(long[] slots, int slot) {
+        queue.bindLifetimeTimer(slots, slot);
+    }
+
+    /**
+     * The lifetime timer expired: it moves on to the next lifetime to end. The messages whose
+     * lifetime is over are abandoned when the filler reaches them (RFC 3758 section 4.1 TR3), at
+     * the association's next transmission, which the timer's expiry brings about.
+     */
+    public void onLifetimeTimer(long now) {
+        queue.onLifetimeTimer(now);
+    }
+
     /** Whether PR-SCTP is on (see {@link #setPartialReliability}). */
     public boolean partialReliability() {
         return abandonment.enabled;

@@ -53,6 +53,10 @@ final class SendQueue {
     private int heldMessages;
     private long heldBytes;
     private int immediateQueued;
+    /** Where the lifetime timer's deadline lives (see {@link #bindLifetimeTimer}); own until bound. */
+    private long[] lifetimeSlots = {Long.MAX_VALUE};
+
+    private int lifetimeSlot;
     /** The chunk header of each queued message in {@link #chunkBytesEstimate()}: DATA or I-DATA. */
     private int chunkHeader = DataChunk.FIXED_LENGTH;
 
@@ -287,6 +291,12 @@ final class SendQueue {
         OutboundMessage m = pool.message().init(streamId, ppid, unordered, immediate, data, len);
         if (!policy.isReliable()) {
             Abandonment.apply(m, policy, now); // a lifetime runs from the send call, held or not
+            if (m.prKind == Abandonment.TTL) {
+                long end = lifetimeEnd(m);
+                if (end < lifetimeSlots[lifetimeSlot]) {
+                    lifetimeSlots[lifetimeSlot] = end;
+                }
+            }
         }
         if (s.held == null && holdAll) {
             s.held = new ArrayDeque<>();
@@ -544,6 +554,56 @@ final class SendQueue {
             OutboundMessage h = s.queue.peekFirst();
             scheduler.sent(s.id, 0, true, h == null ? 0 : h.unsentBytes());
         }
+    }
+
+    /**
+     * The deadline of the lifetime timer (PR-SCTP's time-to-live policy, RFC 7496 section 3.1) lives
+     * in {@code slots[slot]} (the association's timer table) from now on: the first instant at
+     * which a queued message's lifetime is over. Whether a packet can be filled then changes with
+     * time alone (an expired message at a stream's head is abandoned, RFC 3758 section 4.1 TR3),
+     * so the association must be asked again then: the timer makes that instant a deadline.
+     */
+    void bindLifetimeTimer(long[] slots, int slot) {
+        slots[slot] = lifetimeSlots[lifetimeSlot];
+        lifetimeSlots = slots;
+        lifetimeSlot = slot;
+    }
+
+    /**
+     * The lifetime timer expired at {@code now}: the next deadline is the end of the earliest
+     * lifetime still to come among the queued and held messages (none: stopped). Those already
+     * over are the filler's business when it reaches them.
+     */
+    void onLifetimeTimer(long now) {
+        long next = Long.MAX_VALUE;
+        for (OutboundStream s : streams) {
+            if (s == null) {
+                continue;
+            }
+            next = Math.min(next, lifetimeEndAfter(s.queue, now));
+            if (s.held != null) {
+                next = Math.min(next, lifetimeEndAfter(s.held, now));
+            }
+        }
+        lifetimeSlots[lifetimeSlot] = next;
+    }
+
+    private static long lifetimeEndAfter(Iterable<OutboundMessage> messages, long now) {
+        long next = Long.MAX_VALUE;
+        for (OutboundMessage m : messages) {
+            if (m.prKind == Abandonment.TTL && !m.abandoned) {
+                long end = lifetimeEnd(m);
+                if (end > now && end < next) {
+                    next = end;
+                }
+            }
+        }
+        return next;
+    }
+
+    /** The first instant at which {@code m}'s lifetime is over (expired: {@code now - expiresAt > 0}). */
+    private static long lifetimeEnd(OutboundMessage m) {
+        return m.expiresAt + 1;
     }
 
     /** The queued messages in the order the user queued them (a copy: the caller may {@link #remove}). */

@@ -321,6 +321,33 @@ class AsconfSimulatedTest {
         assertTrue(after.chunksRetransmitted() > before.chunksRetransmitted(), "the moved chunks went again");
     }
 
+    @Test
+    void aSetPrimaryOfAnAddressNotYetConfirmedIsReportedOnceConfirmed() {
+        // Add IP Address and Set Primary Address asked at once (usrsctp sends them one right after
+        // the other, before the new path is confirmed): the peer takes the address as its primary
+        // when a HEARTBEAT confirms it, and says so then (MADE_PRIMARY after CONFIRMED).
+        Bed b = new Bed(14, true, 1500, lan(), O);
+        b.p.connectAt(0);
+        b.until(() -> b.t.sent() >= 300, "sent");
+        b.now(() -> {
+            b.changer.endpoint().addLocalAddress(b.added, b.p.sim.now());
+            b.changer.endpoint().setPeerPrimary(b.changerId(), b.added, b.p.sim.now());
+        });
+        b.until(() -> b.local(LocalAddressState.MADE_PRIMARY, b.added), "the changer's MADE_PRIMARY");
+        b.until(() -> b.peerEvents(PeerAddressState.MADE_PRIMARY, b.added) > 0, "the peer's MADE_PRIMARY");
+        List<PeerAddressState> order = b.otherEvents.stream()
+                .filter(e -> e instanceof SctpEvent.PeerAddressChange c
+                        && c.address().equals(b.added))
+                .map(e -> ((SctpEvent.PeerAddressChange) e).state())
+                .toList();
+        assertEquals(
+                List.of(PeerAddressState.ADDED, PeerAddressState.CONFIRMED, PeerAddressState.MADE_PRIMARY),
+                order,
+                "reported once, when the path was confirmed");
+        assertEquals(b.added, b.other.endpoint().info(b.otherId()).orElseThrow().primary());
+        b.finish();
+    }
+
     /** As {@link #moveAddress} without the exact ASCONF count (loss retransmits some). */
     static void moveAddress3(Bed b) {
         b.p.connectAt(0);
@@ -411,9 +438,19 @@ class AsconfSimulatedTest {
     record Forge(Bed b, int zTag, byte[] key, int firstSerial) {
         /** A packet A1>Z: AUTH (when {@code signed}) then {@code c}, handed to Z. */
         void toZ(boolean signed, Chunk c, InetAddress from) {
+            toZ(signed, c, from, zTag);
+        }
+
+        /** As above with the Verification Tag {@code tag}. */
+        void toZ(boolean signed, Chunk c, InetAddress from, int tag) {
             AuthChunk auth = signed ? new AuthChunk(0, 3, Bytes.of(new byte[32])) : null;
-            ByteBuffer raw = AuthSimulatedTest.forge(zTag, auth, signed ? key : null, c);
-            b.p.sim.at(b.p.sim.now(), () -> b.p.z.handleInput(raw, from, Z1, b.p.sim.now()));
+            ByteBuffer raw = AuthSimulatedTest.forge(tag, auth, signed ? key : null, c);
+            b.p.sim.at(b.p.sim.now(), () -> {
+                // the monitor learns what Z received, as for a packet off a link (an answer to an
+                // out-of-the-blue packet reflects its tag, RFC 9260 section 8.4)
+                b.p.sim.monitor().onDeliver(org.sctpj.sim.Side.Z, raw.duplicate(), from, Z1);
+                b.p.z.handleInput(raw, from, Z1, b.p.sim.now());
+            });
             b.p.sim.run(b.p.sim.now() + 200_000_000L);
         }
 
@@ -483,6 +520,30 @@ class AsconfSimulatedTest {
         assertEquals(3, f.acks().size());
         assertEquals(s + 1, f.acks().get(2).serialNumber());
         assertEquals(0, f.b().peerEvents(PeerAddressState.ADDED, a3) - 1);
+    }
+
+    @Test
+    void anAsconfFromAnAddressZDoesNotKnowFindsItsAssociationByItsAddressParameter() throws Exception {
+        // RFC 5061 section 5.2: A, moved to A3, asks from A3 to add "the packet's source" (the
+        // wildcard); Z knows no association of A3, so the Address Parameter (A1) finds it. Hostile
+        // variants first: the same ASCONF without AUTH, and signed but with another Verification
+        // Tag (an attacker naming A1 cannot steer a packet into A1's association), change nothing.
+        Forge f = forge(15, 1);
+        InetAddress a3 = CorePair.ip(10, 0, 3, 1);
+        f.b().p.net.addPath(a3, Z1).both(lan()); // so that Z's answer to A3 travels (and is seen)
+        AsconfChunk c = AsconfChunk.of(
+                f.firstSerial(),
+                AddressParameter.of(A1),
+                AddIpAddressParameter.of(7, java.net.InetAddress.getByName("0.0.0.0")));
+        f.toZ(false, c, a3);
+        f.toZ(true, c, a3, f.zTag() ^ 0x5a5a5a5a);
+        assertEquals(List.of(), f.acks(), "answered without AUTH, or with another association's tag");
+        assertEquals(0, f.b().peerEvents(PeerAddressState.ADDED, a3));
+        f.toZ(true, c, a3);
+        assertEquals(1, f.acks().size(), "the authenticated one from A3 is answered");
+        assertEquals(List.of(), f.acks().get(0).parameters(), "success, nothing to report");
+        assertEquals(1, f.b().peerEvents(PeerAddressState.ADDED, a3));
+        assertTrue(addresses(f.b().p.z.endpoint(), f.b().otherId()).contains(a3));
     }
 
     @Test

@@ -138,7 +138,7 @@ public final class CaseRunner {
         int udpPort = 0;
         Snapshot snap = new Snapshot();
         try {
-            try (Topology topo = peer.topology(llp, c == InteropCase.MULTIHOME);
+            try (Topology topo = peer.topology(llp, c == InteropCase.MULTIHOME || FeatureCell.multihomed(c));
                     PcapWriter writer = PcapWriter.open(pcap)) {
                 udpPort = topo.ourUdpPort();
                 PcapLowerLayer.Framing framing = llp == Llp.UDP
@@ -359,7 +359,7 @@ public final class CaseRunner {
                         .bindAddresses(ours)
                         .localPort(topo.ourUdpPort())
                         .defaultRemotePort(topo.peerUdpPort());
-                if (c == InteropCase.BULK_LOSS || ExtensionCell.lossPercent(c) > 0) {
+                if (c == InteropCase.BULK_LOSS || ExtensionCell.lossPercent(c) > 0 || FeatureCell.lossPercent(c) > 0) {
                     // One UDP GSO send is one packet to nftables on loopback and on the VM's taps
                     // (both pass it unsegmented): the random loss would drop or spare a whole burst
                     // of datagrams at once, and a run of 300 could see no loss at all (seen with

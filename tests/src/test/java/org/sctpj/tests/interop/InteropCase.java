@@ -137,7 +137,31 @@ public enum InteropCase {
      * lifted). PMTU_RAISE_TIMER is 5 s here ({@code SctpOptions.pmtuRaiseInterval}): the next
      * search finds 9000. Nothing lost.
      */
-    PMTU_RAISE("pmtu-raise-9000", "pmtu");
+    PMTU_RAISE("pmtu-raise-9000", "pmtu"),
+    /**
+     * ASCONF (RFC 5061), our stack changing its addresses while data flows: two addresses a side
+     * (raw IP: two veth pairs or the VM's two taps; UDP: two namespaces), each side bound to its
+     * first. 400 messages of 1,000 bytes echoed, the client pacing them 2 ms apart; at message 100
+     * we add our second address (Add IP Address) and ask the peer to make it its primary (Set
+     * Primary Address), at message 200 we delete the first (Delete IP Address). Nothing lost; the
+     * peer confirms each request (our LocalAddressChange ADDED, MADE_PRIMARY, REMOVED), its data
+     * then arrives on the new address, and once the deletion is acknowledged nothing leaves from or
+     * arrives on the old one.
+     */
+    ASCONF_BY_US("asconf-by-us", "asconf"),
+    /**
+     * The same with the peer changing its addresses (usrsctp_bindx / sctp_bindx add and remove,
+     * SCTP_SET_PEER_PRIMARY_ADDR): we report its address ADDED, MADE_PRIMARY and REMOVED, send to
+     * the new one and, once it is deleted, nothing more to the old one.
+     */
+    ASCONF_BY_PEER("asconf-by-peer", "asconf"),
+    /**
+     * NR-SACK (draft-natarajan-tsvwg-sctp-nrsack) negotiated with CMT on both sides (usrsctp sends
+     * NR-SACKs only with CMT), 300 messages of 2,000 bytes echoed under 5% random loss each way, so
+     * that NR Gap Ack Blocks cross both ways. Nothing lost; NR-SACKs with NR gap blocks sent and
+     * received, no plain SACK from the peer.
+     */
+    NRSACK_LOSS("nrsack-loss", "nrsack");
 
     private final String label;
     private final boolean extension;
@@ -160,7 +184,8 @@ public enum InteropCase {
     }
 
     /**
-     * The group of an issue 13 case ({@code auth}, {@code ecn}, {@code pmtu}), run by {@link
+     * The group of an issue 13 case ({@code auth}, {@code ecn}, {@code pmtu}, {@code asconf},
+     * {@code nrsack}), run by {@link
      * FeatureCell}; null for the others.
      */
     public String feature() {

@@ -14,10 +14,14 @@ import org.sctpj.tests.interop.usrsctp.UsrsctpInteropPeer;
  * The selection can be narrowed with system properties (comma-separated, labels as in the table):
  * {@code sctpj.interop.peer} (usrsctp, kernel), {@code sctpj.interop.llp} (udp, raw4, raw6), {@code
  * sctpj.interop.direction}, {@code sctpj.interop.case}; {@code sctpj.interop.group=extensions} keeps
- * only the cases of issue 12 ({@link InteropCase#extension()}), {@code auth}, {@code ecn} and {@code
- * pmtu} those of issue 13 ({@link InteropCase#feature()}), {@code core} only the others.
+ * only the cases of issue 12 ({@link InteropCase#extension()}), {@code auth}, {@code ecn}, {@code
+ * pmtu}, {@code asconf} and {@code nrsack} those of issue 13 ({@link InteropCase#feature()}), {@code
+ * core} only the others.
  */
 public final class InteropMatrix {
+    /** The groups of the issue 13 cases ({@link InteropCase#feature()}). */
+    static final List<String> FEATURE_GROUPS = List.of("auth", "ecn", "pmtu", "asconf", "nrsack");
+
     private InteropMatrix() {}
 
     /** One cell. */
@@ -66,11 +70,12 @@ public final class InteropMatrix {
             case "extensions" -> cases.removeIf(c -> !c.extension());
             case "core" -> cases.removeIf(c -> c.extension() || c.feature() != null);
             default -> {
-                // auth, ecn, pmtu, or several of them: auth,ecn,pmtu
+                // auth, ecn, pmtu, asconf, nrsack, or several of them: auth,ecn,pmtu
                 List<String> features = List.of(group.split(","));
-                if (!List.of("auth", "ecn", "pmtu").containsAll(features)) {
+                if (!FEATURE_GROUPS.containsAll(features)) {
                     throw new IllegalArgumentException("sctpj.interop.group: " + group
-                            + " is none of core, extensions, auth, ecn, pmtu (the last three may be listed)");
+                            + " is none of core, extensions, " + String.join(", ", FEATURE_GROUPS)
+                            + " (the last five may be listed)");
                 }
                 cases.removeIf(c -> c.feature() == null || !features.contains(c.feature()));
             }

@@ -15,27 +15,40 @@ import org.sctpj.llp.raw.NetworkNamespace;
  * Two fresh network namespaces with random names, ours ({@code sctpj-iu-HEX-o}) and the peer's
  * ({@code sctpj-iu-HEX-p}), joined by one veth pair ({@code io1}/{@code ip1}: 10.201.1.0/24,
  * fd00:201:1::/64), or two when multihomed ({@code io2}/{@code ip2}: 10.201.2.0/24,
- * fd00:201:2::/64). We are .1/::1, the peer .2/::2 on each link. Random loss is nftables rules
+ * fd00:201:2::/64). We are .1/::1, the peer .2/::2 on each link. Over UDP encapsulation (the
+ * multihomed UDP topology, for usrsctp: loopback cannot give a second address without changing the
+ * host's {@code lo}) both sides use IPv4 and UDP port {@value #UDP_PORT}, each in its own
+ * namespace, on one link: we have 10.201.1.1 and 10.201.2.1 on {@code io1}, the peer only
+ * 10.201.1.2 (with a route to 10.201.2.0/24 on {@code ip1}). usrsctp over UDP cannot choose its
+ * packets' source address (one wildcard UDP socket: the kernel's route picks it), so a second
+ * address of its own would be the source of packets its association does not know. Random loss is nftables rules
  * at the input hook of the receiving namespace (see {@link #dropRandomly}); path cuts are rules in
  * the peer's namespace on its end of the veth. Deleting the namespaces removes everything.
  */
 final class NamespaceTopology implements Topology {
+    /** Both sides' UDP encapsulation port over UDP (IANA's, RFC 6951): each namespace has its own. */
+    static final int UDP_PORT = 9899;
+
     private final Llp llp;
     private final String ours;
     private final String peers;
     private final int links;
+    /** UDP, multihomed: our second address on link 1, the peer single-homed (see the class doc). */
+    private final boolean udpSecond;
 
-    private NamespaceTopology(Llp llp, String ours, String peers, int links) {
+    private NamespaceTopology(Llp llp, String ours, String peers, int links, boolean udpSecond) {
         this.llp = llp;
         this.ours = ours;
         this.peers = peers;
         this.links = links;
+        this.udpSecond = udpSecond;
     }
 
     static NamespaceTopology create(Llp llp, boolean multihomed) throws IOException {
         String hex = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
-        NamespaceTopology t =
-                new NamespaceTopology(llp, "sctpj-iu-" + hex + "-o", "sctpj-iu-" + hex + "-p", multihomed ? 2 : 1);
+        boolean udpSecond = llp == Llp.UDP && multihomed;
+        NamespaceTopology t = new NamespaceTopology(
+                llp, "sctpj-iu-" + hex + "-o", "sctpj-iu-" + hex + "-p", multihomed && !udpSecond ? 2 : 1, udpSecond);
         try {
             Shell.run("ip", "netns", "add", t.ours);
             Shell.run("ip", "netns", "add", t.peers);
@@ -68,6 +81,10 @@ final class NamespaceTopology implements Topology {
                         .append(" nodad\n");
                 p.append("link set ip").append(k).append(" up\n");
             }
+            if (udpSecond) {
+                o.append("addr add 10.201.2.1/24 dev io1\n");
+                p.append("route add 10.201.2.0/24 dev ip1\n");
+            }
             Shell.run(List.of("ip", "-n", t.ours, "-batch", "-"), o.toString());
             Shell.run(List.of("ip", "-n", t.peers, "-batch", "-"), p.toString());
             // Both namespaces stand for hosts without kernel SCTP, whose raw SCTP sockets (ours,
@@ -91,8 +108,15 @@ final class NamespaceTopology implements Topology {
 
     private List<InetAddress> addresses(int host) {
         List<InetAddress> l = new ArrayList<>();
+        if (udpSecond) {
+            l.add(address("10.201.1." + host));
+            if (host == 1) {
+                l.add(address("10.201.2.1"));
+            }
+            return List.copyOf(l);
+        }
         for (int k = 1; k <= links; k++) {
-            l.add(address(llp == Llp.RAW6 ? "fd00:201:" + k + "::" + host : "10.201." + k + "." + host));
+            l.add(address(llp == Llp.RAW6 ? "fd00:201:" + k + "::" + host : "10.201." + k + "." + host)); // UDP: IPv4
         }
         return List.copyOf(l);
     }
@@ -117,12 +141,12 @@ final class NamespaceTopology implements Topology {
 
     @Override
     public int ourUdpPort() {
-        return 0;
+        return llp == Llp.UDP ? UDP_PORT : 0;
     }
 
     @Override
     public int peerUdpPort() {
-        return 0;
+        return llp == Llp.UDP ? UDP_PORT : 0;
     }
 
     @Override

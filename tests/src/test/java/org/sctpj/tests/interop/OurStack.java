@@ -72,6 +72,9 @@ final class OurStack implements AutoCloseable {
     private final List<SctpEvent.MessageReceived> messages = new ArrayList<>();
     private final List<String> sendErrors = new ArrayList<>();
     private final MessageParts parts = new MessageParts();
+    /** Addresses {@link #removeAddress} took from the endpoint, still in the lower layer. */
+    private final java.util.Set<InetAddress> removing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private volatile boolean echo;
     private volatile EndpointHandle handle;
     private volatile Tap tap;
@@ -148,6 +151,52 @@ final class OurStack implements AutoCloseable {
     void addStreams(AssociationId id, int outbound, int inbound) {
         call(ep -> {
             ExtensionCalls.addStreams(ep, id, outbound, inbound, thread.now());
+            return null;
+        });
+    }
+
+    /**
+     * Adds our address {@code a} after bind (RFC 5061): the lower layer receives on it first
+     * ({@link LowerLayer#addAddress}, in {@code namespace} when the layer lives in one), then the
+     * endpoint asks each ASCONF association's peer to add it (LocalAddressChange ADDED when it did).
+     */
+    void addAddress(InetAddress a, java.util.Optional<java.nio.file.Path> namespace) throws IOException {
+        if (namespace.isPresent()) {
+            // a UDP socket binds in the namespace of the thread that opens it: the layer's own
+            org.sctpj.llp.raw.NetworkNamespace.call(namespace.get(), () -> {
+                tap.addAddress(a);
+                return null;
+            });
+        } else {
+            tap.addAddress(a);
+        }
+        call(ep -> {
+            ep.addLocalAddress(a, thread.now());
+            return null;
+        });
+    }
+
+    /**
+     * Removes our address {@code a} (RFC 5061): the endpoint stops sending from it at once and asks
+     * each peer to delete it; with {@code fromLayer} the lower layer stops receiving on it once the
+     * peer answered REMOVED (until then the peer may still send there: its data is not lost on the
+     * way), as CallbackSocket does; without, the layer keeps it, so that anything still arriving
+     * there is seen (and counted by the {@link Tap}).
+     */
+    void removeAddress(InetAddress a, boolean fromLayer) {
+        if (fromLayer) {
+            removing.add(a);
+        }
+        call(ep -> {
+            ep.removeLocalAddress(a, thread.now());
+            return null;
+        });
+    }
+
+    /** Asks the peer of {@code id} to make our {@code a} its primary (RFC 5061 Set Primary Address). */
+    void setPeerPrimary(AssociationId id, InetAddress a) {
+        call(ep -> {
+            ep.setPeerPrimary(id, a, thread.now());
             return null;
         });
     }
@@ -329,6 +378,17 @@ final class OurStack implements AutoCloseable {
             }
             if (whole != null || e instanceof SctpEvent.SendSpaceAvailable || e instanceof SctpEvent.StreamChange) {
                 pump();
+            }
+            if (e instanceof SctpEvent.LocalAddressChange c
+                    && c.state() == SctpEvent.LocalAddressState.REMOVED
+                    && removing.remove(c.address())) {
+                try {
+                    tap.removeAddress(c.address()); // the peer sends there no more
+                } catch (IOException x) {
+                    synchronized (OurStack.this) {
+                        sendErrors.add("removing " + c.address() + " from the lower layer: " + x);
+                    }
+                }
             }
         }
 

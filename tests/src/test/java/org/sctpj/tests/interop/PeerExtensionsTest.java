@@ -62,6 +62,13 @@ class PeerExtensionsTest {
             System.setProperty("sctpj.interop.group", "core");
             List<InteropMatrix.Cell> core = InteropMatrix.cells();
             assertTrue(!core.isEmpty() && core.stream().noneMatch(c -> c.c().extension()), "core only");
+            System.setProperty("sctpj.interop.group", "asconf,nrsack");
+            List<InteropMatrix.Cell> issue13 = InteropMatrix.cells();
+            assertTrue(
+                    !issue13.isEmpty()
+                            && issue13.stream()
+                                    .allMatch(c -> List.of("asconf", "nrsack").contains(c.c().feature())),
+                    "asconf and nrsack only");
             System.setProperty("sctpj.interop.group", "everything");
             assertThrows(IllegalArgumentException.class, InteropMatrix::cells);
         } finally {

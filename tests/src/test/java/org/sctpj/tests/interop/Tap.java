@@ -26,6 +26,11 @@ final class Tap implements LowerLayer {
         private final AtomicLongArray received = new AtomicLongArray(256);
         private final Map<InetAddress, LongAdder> dataSentTo = new ConcurrentHashMap<>();
         private final Map<InetAddress, LongAdder> dataArrivedOn = new ConcurrentHashMap<>();
+        private final Map<InetAddress, LongAdder> sentFrom = new ConcurrentHashMap<>();
+        private final Map<InetAddress, LongAdder> sentTo = new ConcurrentHashMap<>();
+        private final Map<InetAddress, LongAdder> arrivedOn = new ConcurrentHashMap<>();
+        private final LongAdder nrGapSent = new LongAdder();
+        private final LongAdder nrGapReceived = new LongAdder();
 
         /** Chunks of {@code type} we sent. */
         long sent(int type) {
@@ -49,7 +54,44 @@ final class Tap implements LowerLayer {
             return a == null ? 0 : a.sum();
         }
 
-        private void count(ByteBuffer p, boolean out, InetAddress where) {
+        /** Packets of any kind we sent from our address {@code local} (RFC 5061: which addresses we use). */
+        long packetsFrom(InetAddress local) {
+            return sum(sentFrom, local);
+        }
+
+        /** Packets of any kind we sent to {@code peer}. */
+        long packetsTo(InetAddress peer) {
+            return sum(sentTo, peer);
+        }
+
+        /** Packets of any kind that arrived on our address {@code local}. */
+        long packetsOn(InetAddress local) {
+            return sum(arrivedOn, local);
+        }
+
+        /**
+         * NR-SACK chunks (type 0x10) we sent ({@code out}) or received carrying at least one NR Gap
+         * Ack Block: a TSN the receiver will not renege on, which only loss or reordering makes.
+         */
+        long nrSacksWithNrGaps(boolean out) {
+            return (out ? nrGapSent : nrGapReceived).sum();
+        }
+
+        private static long sum(Map<InetAddress, LongAdder> m, InetAddress a) {
+            LongAdder x = m.get(a);
+            return x == null ? 0 : x.sum();
+        }
+
+        private void count(ByteBuffer p, boolean out, InetAddress where, InetAddress local) {
+            InetAddress at = out ? where : local;
+            if (at != null) {
+                (out ? sentTo : arrivedOn)
+                        .computeIfAbsent(at, k -> new LongAdder())
+                        .increment();
+            }
+            if (out && local != null) {
+                sentFrom.computeIfAbsent(local, k -> new LongAdder()).increment();
+            }
             int off = p.position() + 12;
             int end = p.limit();
             boolean data = false;
@@ -58,14 +100,19 @@ final class Tap implements LowerLayer {
                 int len = p.getShort(off + 2) & 0xffff;
                 (out ? sent : received).incrementAndGet(type);
                 data |= type == 0 || type == 64;
+                // NR-SACK: cumulative TSN, a_rwnd, then the number of gap blocks and of NR gap blocks
+                if (type == 0x10 && len >= 16 && off + 16 <= end && (p.getShort(off + 14) & 0xffff) > 0) {
+                    (out ? nrGapSent : nrGapReceived).increment();
+                }
                 if (len < 4) {
                     break;
                 }
                 off += (len + 3) & ~3;
             }
-            if (data && where != null) {
+            InetAddress key = out ? where : local;
+            if (data && key != null) {
                 (out ? dataSentTo : dataArrivedOn)
-                        .computeIfAbsent(where, k -> new LongAdder())
+                        .computeIfAbsent(key, k -> new LongAdder())
                         .increment();
             }
         }
@@ -90,7 +137,7 @@ final class Tap implements LowerLayer {
         if (mute) {
             return;
         }
-        traffic.count(sctp, true, destination);
+        traffic.count(sctp, true, destination, source);
         inner.send(sctp, source, destination);
     }
 
@@ -100,7 +147,7 @@ final class Tap implements LowerLayer {
         if (mute) {
             return;
         }
-        traffic.count(sctp, true, destination);
+        traffic.count(sctp, true, destination, source);
         inner.send(sctp, source, destination, ecn);
     }
 
@@ -116,7 +163,7 @@ final class Tap implements LowerLayer {
                     @Override
                     public void packet(ByteBuffer sctp, InetAddress from, InetAddress to) {
                         if (!mute) {
-                            traffic.count(sctp, false, to);
+                            traffic.count(sctp, false, from, to);
                             sink.packet(sctp, from, to);
                         }
                     }
@@ -124,7 +171,7 @@ final class Tap implements LowerLayer {
                     @Override
                     public void packet(ByteBuffer sctp, InetAddress from, InetAddress to, int ecn) {
                         if (!mute) {
-                            traffic.count(sctp, false, to);
+                            traffic.count(sctp, false, from, to);
                             sink.packet(sctp, from, to, ecn); // the CE mark reaches the core
                         }
                     }
@@ -162,5 +209,11 @@ final class Tap implements LowerLayer {
     @Override
     public void close() throws IOException {
         inner.close();
+    }
+
+    /** The layer beneath (so that an address added after bind reaches it, RFC 5061). */
+    @Override
+    public LowerLayer inner() {
+        return inner;
     }
 }

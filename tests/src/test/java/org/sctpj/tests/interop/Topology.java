@@ -76,8 +76,11 @@ public interface Topology extends AutoCloseable {
     @Override
     void close();
 
-    /** A fresh topology for {@code llp}; {@code multihomed} gives two addresses per side. */
+    /**
+     * A fresh topology for {@code llp}; {@code multihomed} gives two addresses per side (over UDP:
+     * two namespaces as for raw IP, since loopback has one address a side).
+     */
     static Topology create(Llp llp, boolean multihomed) throws IOException {
-        return llp == Llp.UDP ? LoopbackTopology.create() : NamespaceTopology.create(llp, multihomed);
+        return llp == Llp.UDP && !multihomed ? LoopbackTopology.create() : NamespaceTopology.create(llp, multihomed);
     }
 }

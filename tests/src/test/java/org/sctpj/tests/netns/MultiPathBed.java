@@ -368,6 +368,14 @@ final class MultiPathBed implements AutoCloseable {
         return nsZ;
     }
 
+    /** The router's namespace (a bed with a router). */
+    String nsR() {
+        if (!router) {
+            throw new IllegalStateException("this bed has no router (Builder.router(true))");
+        }
+        return nsR;
+    }
+
     /** The number of paths. */
     int paths() {
         return paths;

@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.sctpj.api.callback.CallbackSocket;
 import org.sctpj.api.callback.Callbacks;
 import org.sctpj.api.callback.LowerLayerFactory;
@@ -35,7 +36,8 @@ import org.sctpj.timers.StackRuntime;
 
 /**
  * Opening and closing 10,000 associations leaves no state behind (issue 15): a one-to-many server
- * socket of the callback API over UDP encapsulation on loopback, and 20 client sockets that each
+ * socket of the callback API over UDP encapsulation on loopback (one shard, or its associations
+ * spread over two stack threads sharing the UDP port), and 20 client sockets that each
  * open an association, send one 100-byte message, wait for its echo and close it (half with
  * SHUTDOWN, half with ABORT), 500 times over. Afterwards:
  *
@@ -43,9 +45,11 @@ import org.sctpj.timers.StackRuntime;
  *   <li>every association carried exactly one message each way (none lost, none twice);
  *   <li>no association is left in the server's or any client's socket ({@code associations()}),
  *       nor in their endpoints, whose {@link Endpoint#nextTimeout()} is "none" again (no timer);
- *   <li>every map, collection and queue field of the server's socket, its endpoint, its endpoint
- *       handle, its stack thread and that thread's timer wheel (found by reflection, so the check
- *       follows new fields) holds as many entries as right after {@code listen()};
+ *   <li>every map, collection and queue field of the server's socket, and of each shard's
+ *       endpoint, its bookkeeping (ready queue, stale deadlines), its endpoint handle, its stack
+ *       thread and that thread's timer wheel, and of the shared lower layer's per-shard inboxes
+ *       (found by reflection, so the check follows new fields) holds as many entries as right
+ *       after {@code listen()};
  *   <li>the process has no more threads than before the first association.
  * </ul>
  *
@@ -67,8 +71,9 @@ class NoStateLeftTest {
             .nativeIo(NativeIo.OFF)
             .build());
 
-    @Test
-    void tenThousandAssociationsOpenedAndClosedLeaveNothing() throws Exception {
+    @ParameterizedTest(name = "{0} shard(s)")
+    @ValueSource(ints = {1, 2})
+    void tenThousandAssociationsOpenedAndClosedLeaveNothing(int shards) throws Exception {
         InetAddress lo = InetAddress.getByName("127.0.0.1");
         int total = CLIENTS * ROUNDS;
         ConcurrentHashMap<AssociationId, AtomicInteger> serverCounts = new ConcurrentHashMap<>();
@@ -78,7 +83,7 @@ class NoStateLeftTest {
         List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
         try (StackRuntime rt = StackRuntime.start(
                 2, StackConfig.DEFAULT.withName("nostate").withErrors((w, e) -> errors.add(w + ": " + e)))) {
-            CallbackSocket server = CallbackSocket.open(rt, OPTS, UDP, new Callbacks() {
+            Callbacks serverCallbacks = new Callbacks() {
                 @Override
                 public void onMessage(CallbackSocket s, SctpEvent.MessageReceived m) {
                     serverCounts.get(m.association()).incrementAndGet();
@@ -105,13 +110,25 @@ class NoStateLeftTest {
                         default -> {}
                     }
                 }
-            });
+            };
+            CallbackSocket server = shards == 1
+                    ? CallbackSocket.open(rt, OPTS, UDP, serverCallbacks)
+                    : CallbackSocket.open(rt.threads(), OPTS, UDP, serverCallbacks);
             server.bind(5000, List.of(lo));
             server.listen();
             int udp = server.udpLocalPort();
-            Object handle = field(server, "handle");
-            Endpoint serverEndpoint = (Endpoint) field(handle, "endpoint");
-            Object thread = field(server, "thread");
+            List<Object> watched = new ArrayList<>(List.of(server));
+            List<Endpoint> serverEndpoints = new ArrayList<>();
+            for (Object handle : (Object[]) field(server, "handles")) {
+                Endpoint ep = (Endpoint) field(handle, "endpoint");
+                serverEndpoints.add(ep);
+                watched.addAll(List.of(handle, ep, field(ep, "schedule"), field(handle, "thread")));
+            }
+            Object shared = field(server, "shared");
+            if (shared != null) {
+                watched.addAll(List.of((Object[]) field(shared, "views")));
+            }
+            assertEquals(shards, serverEndpoints.size());
             AtomicLong echoes = new AtomicLong();
             AtomicLong duplicates = new AtomicLong();
             AtomicLong clientLost = new AtomicLong();
@@ -181,7 +198,7 @@ class NoStateLeftTest {
                 starters.add(open);
             }
             // Every socket bound, none connected: take the sizes of everything that could hold state.
-            Map<String, Integer> before = onStackThread(server, () -> sizes(server, serverEndpoint, handle, thread));
+            Map<String, Integer> before = onStackThreads(server, () -> sizes(watched));
             int threadsBefore = Thread.activeCount();
             for (int k = 0; k < CLIENTS; k++) {
                 clients.get(k).execute(starters.get(k));
@@ -206,17 +223,19 @@ class NoStateLeftTest {
             Map<String, Integer> after = new TreeMap<>();
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             do {
-                after = onStackThread(server, () -> sizes(server, serverEndpoint, handle, thread));
+                after = onStackThreads(server, () -> sizes(watched));
                 if (after.equals(before)) {
                     break;
                 }
                 Thread.sleep(50);
             } while (System.nanoTime() < end);
             assertEquals(before, after, "sizes of the server's maps, collections and timers");
-            assertEquals(
-                    Long.MAX_VALUE,
-                    onStackThread(server, serverEndpoint::nextTimeout),
-                    "a timer of the server endpoint is left");
+            for (Endpoint ep : serverEndpoints) {
+                assertEquals(
+                        Long.MAX_VALUE,
+                        onStackThreads(server, ep::nextTimeout),
+                        "a timer of a server endpoint is left");
+            }
             assertTrue(
                     Thread.activeCount() <= threadsBefore,
                     "threads: " + threadsBefore + " before, " + Thread.activeCount() + " after");
@@ -227,11 +246,30 @@ class NoStateLeftTest {
         }
     }
 
-    /** Runs {@code task} on the socket's stack thread (the core's collections are not thread-safe). */
-    private static <T> T onStackThread(CallbackSocket s, java.util.function.Supplier<T> task) throws Exception {
-        java.util.concurrent.CompletableFuture<T> f = new java.util.concurrent.CompletableFuture<>();
-        s.execute(() -> f.complete(task.get()));
-        return f.get(10, TimeUnit.SECONDS);
+    /**
+     * Runs {@code task} while every stack thread of the socket waits inside a task of its own (the
+     * core's collections are not thread-safe: no shard may touch them meanwhile).
+     */
+    private static <T> T onStackThreads(CallbackSocket s, java.util.function.Supplier<T> task) throws Exception {
+        List<org.sctpj.timers.StackThread> threads = s.stackThreads();
+        java.util.concurrent.CountDownLatch parked = new java.util.concurrent.CountDownLatch(threads.size());
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        for (org.sctpj.timers.StackThread t : threads) {
+            t.execute(() -> {
+                parked.countDown();
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        try {
+            assertTrue(parked.await(10, TimeUnit.SECONDS), "stack threads parked");
+            return task.get();
+        } finally {
+            release.countDown();
+        }
     }
 
     /** The object in field {@code name} of {@code o} (declared in its class or a superclass). */
@@ -252,10 +290,11 @@ class NoStateLeftTest {
      * The size of every map, collection and array-backed queue held in an instance field of the
      * given objects, and of the timer wheel's timers: "Class.field" to size.
      */
-    private static Map<String, Integer> sizes(Object... objects) {
+    private static Map<String, Integer> sizes(List<Object> objects) {
         Map<String, Integer> m = new TreeMap<>();
         try {
-            for (Object o : objects) {
+            for (int i = 0; i < objects.size(); i++) {
+                Object o = objects.get(i);
                 for (Class<?> c = o.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
                     for (Field f : c.getDeclaredFields()) {
                         if (Modifier.isStatic(f.getModifiers())) {
@@ -263,7 +302,7 @@ class NoStateLeftTest {
                         }
                         f.setAccessible(true);
                         Object v = f.get(o);
-                        String key = c.getSimpleName() + "." + f.getName();
+                        String key = i + ":" + c.getSimpleName() + "." + f.getName();
                         if (v instanceof Map<?, ?> map) {
                             m.put(key, map.size());
                         } else if (v instanceof Collection<?> col) {

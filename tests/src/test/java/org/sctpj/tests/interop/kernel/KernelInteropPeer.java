@@ -51,7 +51,12 @@ public final class KernelInteropPeer implements Peer {
             "pr_abandoned",
             "pr_missing",
             "pr_high_lost",
-            "pr_counted");
+            "pr_counted",
+            "pa_added",
+            "pa_removed",
+            "pa_made_prim",
+            "pa_confirmed",
+            "asconf_calls");
 
     private static KernelVm vm;
     private static String bootFailure;
@@ -179,7 +184,14 @@ public final class KernelInteropPeer implements Peer {
         if (f.switchAt() > 0) {
             o.append(" --auth-switch-at ").append(f.switchAt());
         }
-        v.ok("sysctl net.sctp.auth_enable " + (f.auth() ? 1 : 0));
+        for (String a : f.asconf().args()) {
+            o.append(' ').append(a);
+        }
+        // ASCONF (RFC 5061): addip_enable before the socket is made; Linux then requires AUTH for
+        // ASCONF (unless addip_noauth_enable), as we do, so auth_enable goes with it.
+        boolean asconf = f.asconf().offer();
+        v.ok("sysctl net.sctp.addip_enable " + (asconf ? 1 : 0));
+        v.ok("sysctl net.sctp.auth_enable " + (f.auth() || asconf ? 1 : 0));
         if (f.ecn()) {
             v.ok("sysctl net.sctp.ecn_enable 1");
         }

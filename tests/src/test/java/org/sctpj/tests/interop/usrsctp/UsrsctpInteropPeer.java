@@ -114,6 +114,16 @@ public final class UsrsctpInteropPeer implements Peer {
         if (f.switchAt() > 0) {
             b.option("auth-switch-at", String.valueOf(f.switchAt()));
         }
+        if (f.nrsack()) {
+            b.option("nrsack", null); // its sysctls nrsack_enable and cmt_on_off
+        }
+        // ASCONF (RFC 5061): usrsctp offers it by default (and lists ASCONF and ASCONF-ACK in its
+        // AUTH chunks); the flags say what it does with its addresses
+        java.util.List<String> asconf = f.asconf().args();
+        for (int i = 0; i < asconf.size(); i++) {
+            boolean valued = i + 1 < asconf.size() && !asconf.get(i + 1).startsWith("--");
+            b.option(asconf.get(i).substring(2), valued ? asconf.get(++i) : null);
+        }
         UsrsctpPeer p = b.start();
         return new Run(p);
     }
