@@ -6,11 +6,12 @@
 #   other options go to the runner: --runs N --duration SEC --sizes 100,1000 --no-latency
 #                                   --no-throughput --out DIR
 #                                   --contenders sctpj-callback,sctpj-socket (only these; names:
-#                                     sctpj-callback sctpj-callback-100k sctpj-socket sctpj-socket-nio
-#                                     sctpj-socket-spin (only when named) usrsctp
-#                                     usrsctp-tsctp kernel-tcp kernel-udp sctpj-callback-raw
-#                                     kernel-tcp-c sctpj-callback-raw-sendmsg; without both usrsctp contenders its build
-#                                     is skipped)
+#                                     sctpj-callback sctpj-callback-100k sctpj-callback-portable
+#                                     sctpj-socket sctpj-socket-nio sctpj-socket-spin (only when
+#                                     named) usrsctp usrsctp-tsctp kernel-tcp kernel-udp
+#                                     sctpj-callback-raw kernel-tcp-c sctpj-callback-raw-sendmsg
+#                                     sctpj-callback-raw-nofilter; without both usrsctp contenders
+#                                     their build is skipped)
 #                                   --netns MTU (the namespace mode: the sweep between two network
 #                                     namespaces over a veth pair of that MTU, e.g. 1500 or 9000,
 #                                     created and deleted by the runner; root; results in

@@ -94,6 +94,19 @@ public final class Layout {
     public static final int TV_SEC = 0;
     public static final int TV_NSEC = 8;
 
+    /** struct sock_filter (one classic BPF instruction): code u16, jt u8, jf u8, k u32. */
+    public static final int SOCK_FILTER_SIZE = 8;
+
+    public static final int FILTER_CODE = 0;
+    public static final int FILTER_JT = 2;
+    public static final int FILTER_JF = 3;
+    public static final int FILTER_K = 4;
+    /** struct sock_fprog: the instruction count (u16), then a pointer to the instructions. */
+    public static final int SOCK_FPROG_SIZE = 16;
+
+    public static final int FPROG_LEN = 0;
+    public static final int FPROG_FILTER = 8;
+
     /** sizeof(struct sock_extended_err): the data of an IP_RECVERR / IPV6_RECVERR control message. */
     public static final int EXTENDED_ERR_SIZE = 16;
     /** Offset of ee_errno (u32) in sock_extended_err. */

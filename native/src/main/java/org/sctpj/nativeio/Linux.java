@@ -84,6 +84,21 @@ public final class Linux {
      */
     public static final int UDP_MAX_SEGMENTS = 64;
 
+    // ---------------------------------------------------------------- socket filters (classic BPF)
+
+    /** Attach a classic BPF program (struct sock_fprog) that decides which packets the socket queues. */
+    public static final int SO_ATTACH_FILTER = 26;
+    /** Remove the socket's filter. */
+    public static final int SO_DETACH_FILTER = 27;
+    /** BPF load offset base: offsets from it address the packet's network (IP) header (linux/filter.h). */
+    public static final int SKF_NET_OFF = -0x100000;
+    /** BPF_LD | BPF_W | BPF_ABS: load the 32-bit word at k (network byte order) into A. */
+    public static final int BPF_LD_W_ABS = 0x20;
+    /** BPF_JMP | BPF_JEQ | BPF_K: jump jt ahead if A == k, else jf ahead. */
+    public static final int BPF_JEQ_K = 0x15;
+    /** BPF_RET | BPF_K: end; k bytes of the packet are kept (0: the packet is dropped). */
+    public static final int BPF_RET_K = 0x06;
+
     // ---------------------------------------------------------------- other flags
 
     public static final int EFD_NONBLOCK = 0x800;

@@ -135,19 +135,26 @@ class MmsgArrayAndPollerTest {
         }
     }
 
-    private static int bound(InetAddress address) throws IOException {
+    /** A non-blocking UDP socket of the address's family bound to it, port 0. */
+    static int bound(InetAddress address) throws IOException {
         LibC c = Native.libc();
-        int fd = c.socket(Linux.AF_INET, Linux.SOCK_DGRAM | Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC, 0);
+        boolean v6 = address instanceof java.net.Inet6Address;
+        int fd = c.socket(
+                v6 ? Linux.AF_INET6 : Linux.AF_INET, Linux.SOCK_DGRAM | Linux.SOCK_NONBLOCK | Linux.SOCK_CLOEXEC, 0);
         assertTrue(fd >= 0, Native.describe(Native.errno()));
         byte[] b = new byte[SOCKADDR_IN6_SIZE];
-        int length = SockAddr.encode(b, false, address, 0);
+        int length = SockAddr.encode(b, v6, address, 0);
         ByteBuffer sa = Native.allocate(SOCKADDR_IN6_SIZE);
         sa.put(0, b, 0, length);
-        assertEquals(0, c.bind(fd, Native.pointer(sa), length), () -> Native.describe(Native.errno()));
+        int r = c.bind(fd, Native.pointer(sa), length);
+        if (r != 0) {
+            c.close(fd);
+        }
+        assertEquals(0, r, () -> Native.describe(Native.errno()));
         return fd;
     }
 
-    private static InetSocketAddress local(int fd) throws IOException {
+    static InetSocketAddress local(int fd) throws IOException {
         ByteBuffer sa = Native.allocate(SOCKADDR_IN6_SIZE);
         ByteBuffer len = Native.allocate(4);
         len.putInt(0, SOCKADDR_IN6_SIZE);

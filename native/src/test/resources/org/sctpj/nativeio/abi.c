@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/errqueue.h>
+#include <linux/filter.h>
 #include <linux/udp.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -32,6 +33,8 @@ int main(void) {
     C(CLONE_NEWNET); C(POLLIN); C(MSG_CTRUNC); C(MSG_TRUNC); C(MSG_DONTWAIT);
     C(EPERM); C(EINTR); C(EIO); C(EAGAIN); C(EACCES); C(EINVAL); C(EMSGSIZE); C(EPROTONOSUPPORT);
     C(EAFNOSUPPORT); C(EADDRINUSE); C(EADDRNOTAVAIL); C(ENOBUFS); C(ECONNREFUSED);
+    C(SO_ATTACH_FILTER); C(SO_DETACH_FILTER); C(SKF_NET_OFF);
+    V("BPF_LD_W_ABS", BPF_LD | BPF_W | BPF_ABS); V("BPF_JEQ_K", BPF_JMP | BPF_JEQ | BPF_K); V("BPF_RET_K", BPF_RET | BPF_K);
     C(ENONET); C(ENOPROTOOPT); C(EOPNOTSUPP); C(ENETUNREACH); C(EHOSTDOWN); C(EHOSTUNREACH); C(EPROTO);
     /* Layout */
     V("MSGHDR_SIZE", sizeof(struct msghdr));
@@ -79,6 +82,14 @@ int main(void) {
     V("EE_TYPE", offsetof(struct sock_extended_err, ee_type));
     V("EE_CODE", offsetof(struct sock_extended_err, ee_code));
     V("EE_INFO", offsetof(struct sock_extended_err, ee_info));
+    V("SOCK_FILTER_SIZE", sizeof(struct sock_filter));
+    V("FILTER_CODE", offsetof(struct sock_filter, code));
+    V("FILTER_JT", offsetof(struct sock_filter, jt));
+    V("FILTER_JF", offsetof(struct sock_filter, jf));
+    V("FILTER_K", offsetof(struct sock_filter, k));
+    V("SOCK_FPROG_SIZE", sizeof(struct sock_fprog));
+    V("FPROG_LEN", offsetof(struct sock_fprog, len));
+    V("FPROG_FILTER", offsetof(struct sock_fprog, filter));
     V("TV_SEC", offsetof(struct timespec, tv_sec));
     V("TV_NSEC", offsetof(struct timespec, tv_nsec));
     /* the macros, at the data lengths the lower layers use */

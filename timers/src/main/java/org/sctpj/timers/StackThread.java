@@ -160,7 +160,8 @@ public final class StackThread implements AutoCloseable {
     /** A stack thread with these settings; {@link #start()} starts it. */
     public StackThread(StackConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.probe = JfrProbe.INSTANCE; // loads the JFR event classes here, not on the stack thread
+        this.probe = JfrProbe.INSTANCE;
+        JfrProbe.prepare(); // if JFR runs, loads its event classes here, not on the stack thread
     }
 
     /** A stack thread with {@link StackConfig#DEFAULT}. */

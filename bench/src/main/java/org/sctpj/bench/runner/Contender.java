@@ -53,8 +53,8 @@ record Contender(
     static final Contender CALLBACK_RAW = new Contender(
             "sctpj-callback-raw",
             "sctpj callback API as sctpj-callback, over raw IP (llp-raw: protocol 132, sendmmsg/recvmmsg, no"
-                    + " GSO/GRO, needs root); on loopback the client uses 127.0.0.2, and each process also reads"
-                    + " and drops the other's packets (raw sockets see every SCTP packet of the namespace)",
+                    + " GSO/GRO, needs root); on loopback the client uses 127.0.0.2; a kernel socket filter keeps"
+                    + " each process from reading the other's packets, which raw sockets of one namespace all see",
             "sctpj",
             "sctp-sink",
             "sctp-bulk",
@@ -69,6 +69,20 @@ record Contender(
             "sctp-sink",
             "sctp-bulk",
             List.of("api=callback", "threshold=0", "llp=raw", "raw-send-batch=1"));
+
+    /**
+     * {@link #CALLBACK_RAW} without the kernel's socket filter: the raw path before the kernel
+     * dropped packets to other addresses.
+     */
+    static final Contender CALLBACK_RAW_NOFILTER = new Contender(
+            "sctpj-callback-raw-nofilter",
+            "as sctpj-callback-raw without the kernel socket filter (RawIpLowerLayer.Builder.kernelFilter(false)):"
+                    + " each process reads every SCTP packet of the namespace and drops those not to its address in"
+                    + " user space, the raw path before the filter, for the before/after",
+            "sctpj",
+            "sctp-sink",
+            "sctp-bulk",
+            List.of("api=callback", "threshold=0", "llp=raw", "raw-kernel-filter=0"));
 
     static final Contender SOCKET = new Contender(
             "sctpj-socket",
@@ -155,6 +169,20 @@ record Contender(
             "udp-blast",
             List.of());
 
+    /**
+     * {@link #UDP} with the system calls of RFC 9260's SACK rate: the ceiling of a transport that
+     * sends one datagram per call and is acknowledged every second packet, as the portable path is.
+     */
+    static final Contender UDP_ACKED = new Contender(
+            "kernel-udp-acked",
+            "as kernel-udp, and the sink sends a 28-byte datagram (an SCTP header and a SACK) for every second"
+                    + " datagram it receives, which the sender reads (one read after every second datagram sent):"
+                    + " the system calls of one datagram per call with a SACK every second packet, nothing else",
+            "kernel",
+            "udp-acked-sink",
+            "udp-acked-blast",
+            List.of());
+
     static final List<Contender> THROUGHPUT = List.of(
             CALLBACK,
             CALLBACK_100K,
@@ -168,7 +196,9 @@ record Contender(
             UDP,
             CALLBACK_RAW,
             TCP_C,
-            CALLBACK_RAW_SENDMSG);
+            CALLBACK_RAW_SENDMSG,
+            CALLBACK_RAW_NOFILTER,
+            UDP_ACKED);
 
     static final List<Contender> LATENCY = List.of(
             new Contender(

@@ -54,8 +54,10 @@ final class KernelPeer {
             case "tcp-bulk" -> tcpBulk(a);
             case "tcp-echo" -> tcpEcho(a);
             case "tcp-ping" -> tcpPing(a);
-            case "udp-sink" -> udpSink(a);
-            case "udp-blast" -> udpBlast(a);
+            case "udp-sink" -> udpSink(a, false);
+            case "udp-blast" -> udpBlast(a, false);
+            case "udp-acked-sink" -> udpSink(a, true);
+            case "udp-acked-blast" -> udpBlast(a, true);
             case "udp-echo" -> udpEcho(a);
             case "udp-ping" -> udpPing(a);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
@@ -151,13 +153,13 @@ final class KernelPeer {
 
     private static int tcpPing(Args a) throws Exception {
         int size = a.integer("size", 30);
-        int warmup = a.integer("warmup", 2000);
+        Warmup warm = Warmup.of(a);
         int messages = a.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         try (SocketChannel c = SocketChannel.open(new InetSocketAddress(LOCAL, a.integer("port", 0)))) {
             c.setOption(StandardSocketOptions.TCP_NODELAY, true);
             ByteBuffer b = ByteBuffer.allocateDirect(size);
-            for (int i = 0; i < warmup + messages; i++) {
+            while (rtt.count() < messages) {
                 b.clear();
                 long t = System.nanoTime();
                 while (b.hasRemaining()) {
@@ -165,8 +167,9 @@ final class KernelPeer {
                 }
                 b.clear();
                 readFully(c, b);
-                if (i >= warmup) {
-                    rtt.add(System.nanoTime() - t);
+                long t1 = System.nanoTime();
+                if (warm.counts(t1)) {
+                    rtt.add(t1 - t);
                 }
             }
         }
@@ -184,7 +187,16 @@ final class KernelPeer {
         return d;
     }
 
-    private static int udpSink(Args a) throws Exception {
+    /** Bytes of the acknowledgement datagram: an SCTP common header and a SACK chunk without gaps. */
+    static final int ACK_BYTES = 12 + 16;
+
+    /**
+     * Counts the datagrams of {@link #udpBlast} as the user bytes they stand for. With {@code
+     * acked} ({@code udp-acked-sink}) it also sends one {@value #ACK_BYTES}-byte datagram back to
+     * the sender for every second datagram (one {@code send} each): the system calls a receiver
+     * makes when it SACKs every second packet (RFC 9260 section 6.2).
+     */
+    private static int udpSink(Args a, boolean acked) throws Exception {
         int size = a.integer("size", 1000);
         int user = userBytes(size);
         RateMeter m = new RateMeter(a.dbl("warmup", 0.5));
@@ -192,33 +204,66 @@ final class KernelPeer {
         try (DatagramChannel d = udp()) {
             ready(((InetSocketAddress) d.getLocalAddress()).getPort());
             ByteBuffer b = ByteBuffer.allocateDirect(65536);
+            ByteBuffer ack = ByteBuffer.allocateDirect(ACK_BYTES);
             while (true) {
                 b.clear();
-                d.receive(b);
+                java.net.SocketAddress from = d.receive(b);
                 if (b.position() == 1) {
                     break; // the end marker
                 }
                 datagrams++;
                 m.add(user);
+                if (acked && (datagrams & 1) == 0) {
+                    ack.clear();
+                    ack.putLong(12, datagrams);
+                    d.send(ack, from);
+                }
             }
         }
         result("datagrams=" + datagrams + " datagram_bytes=" + datagramBytes(size) + " " + m.result());
         return 0;
     }
 
-    private static int udpBlast(Args a) throws Exception {
+    /**
+     * Sends datagrams the size of a full SCTP packet of {@code size}-byte messages, one {@code
+     * write} each, for the duration. With {@code acked} ({@code udp-acked-blast}, non-blocking) it
+     * also reads one acknowledgement (one {@code read}, which may find none) after every second
+     * datagram: with the acked sink, the system calls of a sender and a receiver that exchange a
+     * SACK for every second packet, and nothing else (no congestion control, no window).
+     */
+    private static int udpBlast(Args a, boolean acked) throws Exception {
         int size = a.integer("size", 1000);
         long duration = (long) (a.dbl("duration", 2) * 1e9);
         ByteBuffer pkt = ByteBuffer.allocateDirect(datagramBytes(size));
+        ByteBuffer ack = ByteBuffer.allocateDirect(ACK_BYTES);
         long sent = 0;
+        long acks = 0;
+        CpuMeter cpu = new CpuMeter();
+        int user = userBytes(size);
         try (DatagramChannel d = udp()) {
             d.connect(new InetSocketAddress(LOCAL, a.integer("port", 0)));
-            long stop = System.nanoTime() + duration;
-            while (System.nanoTime() < stop) {
+            d.configureBlocking(!acked);
+            long start = System.nanoTime();
+            long stop = start + duration;
+            long measureAt = start + Math.min((long) (a.dbl("warmup", 1.5) * 1e9), duration / 2);
+            long now;
+            while ((now = System.nanoTime()) < stop) {
+                if (now >= measureAt && !cpu.started()) {
+                    cpu.start(sent * user); // the user bytes the datagrams stand for, as the sink counts
+                }
                 pkt.clear();
-                d.write(pkt);
-                sent++;
+                if (d.write(pkt) > 0) {
+                    sent++;
+                    if (acked && (sent & 1) == 0) {
+                        ack.clear();
+                        if (d.read(ack) > 0) {
+                            acks++;
+                        }
+                    }
+                }
             }
+            cpu.stop(sent * user);
+            d.configureBlocking(true);
             Thread.sleep(50);
             for (int i = 0; i < 20; i++) {
                 try {
@@ -229,7 +274,7 @@ final class KernelPeer {
                 Thread.sleep(5);
             }
         }
-        result("datagrams_sent=" + sent);
+        result("datagrams_sent=" + sent + (acked ? " acks_read=" + acks : "") + cpu.result());
         return 0;
     }
 
@@ -255,21 +300,22 @@ final class KernelPeer {
 
     private static int udpPing(Args a) throws Exception {
         int size = a.integer("size", 30);
-        int warmup = a.integer("warmup", 2000);
+        Warmup warm = Warmup.of(a);
         int messages = a.integer("messages", 5000);
         Rtt rtt = new Rtt(messages);
         try (DatagramChannel d = udp()) {
             d.connect(new InetSocketAddress(LOCAL, a.integer("port", 0)));
             ByteBuffer b = ByteBuffer.allocateDirect(size);
             ByteBuffer r = ByteBuffer.allocateDirect(65536);
-            for (int i = 0; i < warmup + messages; i++) {
+            while (rtt.count() < messages) {
                 b.clear();
                 long t = System.nanoTime();
                 d.write(b);
                 r.clear();
                 d.read(r);
-                if (i >= warmup) {
-                    rtt.add(System.nanoTime() - t);
+                long t1 = System.nanoTime();
+                if (warm.counts(t1)) {
+                    rtt.add(t1 - t);
                 }
             }
             try {

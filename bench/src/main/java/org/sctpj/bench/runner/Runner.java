@@ -99,6 +99,15 @@ public final class Runner {
 
     /** Per contender, per size: the figures of each run (NaN for a failed run). */
     private final Map<String, Map<Integer, List<Double>>> tput = new LinkedHashMap<>();
+    /**
+     * Per contender, per size, per run: the load average (1 min) when the run started and the CPU
+     * seconds per GB of the receiver and the sender ({@link CpuMeter}; empty where the process does
+     * not report it), for the CSV.
+     */
+    private final Map<String, Map<Integer, List<String>>> runNotes = new LinkedHashMap<>();
+    /** What {@link #throughputRun} noted for its run. */
+    private String lastRunNote = ",,";
+
     /** Per latency contender: the [median, p99] of each run. */
     private final Map<String, List<double[]>> rtt = new LinkedHashMap<>();
 
@@ -358,12 +367,27 @@ public final class Runner {
                     for (int size : sizes) {
                         for (int k = 0; k < cs.size(); k++) {
                             Contender c = cs.get((k + r) % cs.size());
+                            String load = loadNow();
+                            lastRunNote = ",";
                             double v = throughputRun(c, size);
                             tput.get(c.name())
                                     .computeIfAbsent(size, s -> new ArrayList<>())
                                     .add(v);
+                            runNotes.computeIfAbsent(c.name(), n -> new LinkedHashMap<>())
+                                    .computeIfAbsent(size, s -> new ArrayList<>())
+                                    .add(load + "," + lastRunNote);
                             done++;
-                            progress(done, total, t0, "round %d size %d %s: %.1f MB/s", r + 1, size, c.name(), v);
+                            progress(
+                                    done,
+                                    total,
+                                    t0,
+                                    "round %d size %d %s: %.1f MB/s (load %s; CPU s/GB rx,tx %s)",
+                                    r + 1,
+                                    size,
+                                    c.name(),
+                                    v,
+                                    load,
+                                    lastRunNote);
                         }
                     }
                 }
@@ -604,6 +628,7 @@ public final class Runner {
         }
         Map<String, String> cr = client.finish(limit);
         Map<String, String> sr = server.finish(15);
+        lastRunNote = sr.getOrDefault("cpu_s_per_gb", "") + "," + cr.getOrDefault("cpu_s_per_gb", "");
         String key = c.kind().equals("usrsctp") ? "rx_mb_per_s" : "mb_per_s";
         String v = sr.get(key);
         // A client that failed (e.g. no association within its time) or a server that received
@@ -743,6 +768,7 @@ public final class Runner {
                         "size=30",
                         "messages=" + pingMessages,
                         "warmup=" + pingWarmup,
+                        "warmup-s=" + warmup,
                         "timeout=" + limit));
                 client = new Proc(c.name() + "/ping", atClient(javaCmd(c.clientMode(), ca)));
             }
@@ -779,7 +805,8 @@ public final class Runner {
                                         "port=" + value(ready, "port"),
                                         "size=30",
                                         "messages=" + pingMessages,
-                                        "warmup=" + pingWarmup)));
+                                        "warmup=" + pingWarmup,
+                                        "warmup-s=" + warmup)));
             }
         }
         Map<String, String> cr = client.finish(limit);
@@ -797,6 +824,15 @@ public final class Runner {
             }
         }
         throw new IllegalStateException("no " + key + " in " + line);
+    }
+
+    /** The 1-minute load average now ({@code /proc/loadavg}), or empty. */
+    private static String loadNow() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     private double fail(Contender c, int size, Proc server, Proc client) throws InterruptedException {
@@ -862,32 +898,45 @@ public final class Runner {
             w.println("# load_average_end: " + after.load);
             w.println("# runs: " + runs + ", seconds per throughput run: " + duration
                     + ", receiver warm-up (sctpj/kernel): " + warmup + " s, ping-pong: " + pingMessages
-                    + " round trips after " + pingWarmup);
-            w.println("kind,contender,size_bytes,run,mb_per_s,ratio_to_usrsctp,rtt_median_us,rtt_p99_us");
+                    + " round trips after " + pingWarmup + " (JVM contenders: and after " + warmup + " s)");
+            w.println("# load_1min: the load average when the run started; rx_cpu_s_per_gb, tx_cpu_s_per_gb: CPU"
+                    + " seconds per 10^9 bytes of the receiver's and the sender's process after their warm-up"
+                    + " (JVM contenders; every thread of the process)");
+            w.println("kind,contender,size_bytes,run,mb_per_s,ratio_to_usrsctp,rtt_median_us,rtt_p99_us,"
+                    + "load_1min,rx_cpu_s_per_gb,tx_cpu_s_per_gb");
             Map<String, Map<Integer, Double>> med = medians();
             Map<Integer, Double> ref =
                     usrsctpIsFair(med) ? med.get(Contender.USRSCTP.name()) : Map.of(); // see usrsctpIsFair
             for (var e : tput.entrySet()) {
                 for (int s : sizes) {
                     List<Double> v = e.getValue().getOrDefault(s, List.of());
+                    List<String> notes =
+                            runNotes.getOrDefault(e.getKey(), Map.of()).getOrDefault(s, List.of());
                     for (int r = 0; r < v.size(); r++) {
-                        w.printf(Locale.ROOT, "throughput,%s,%d,%d,%.3f,,,%n", e.getKey(), s, r + 1, v.get(r));
+                        w.printf(
+                                Locale.ROOT,
+                                "throughput,%s,%d,%d,%.3f,,,,%s%n",
+                                e.getKey(),
+                                s,
+                                r + 1,
+                                v.get(r),
+                                r < notes.size() ? notes.get(r) : ",,");
                     }
                     double m = med.get(e.getKey()).get(s);
                     String ratio = ref.isEmpty()
                             ? "" // usrsctp or tsctp left out, or usrsctp below the floor
                             : String.format(Locale.ROOT, "%.3f", m / ref.getOrDefault(s, Double.NaN));
-                    w.printf(Locale.ROOT, "throughput,%s,%d,median,%.3f,%s,,%n", e.getKey(), s, m, ratio);
+                    w.printf(Locale.ROOT, "throughput,%s,%d,median,%.3f,%s,,,,,%n", e.getKey(), s, m, ratio);
                 }
             }
             for (var e : rtt.entrySet()) {
                 for (int r = 0; r < e.getValue().size(); r++) {
                     double[] v = e.getValue().get(r);
-                    w.printf(Locale.ROOT, "latency,%s,30,%d,,,%.1f,%.1f%n", e.getKey(), r + 1, v[0], v[1]);
+                    w.printf(Locale.ROOT, "latency,%s,30,%d,,,%.1f,%.1f,,,%n", e.getKey(), r + 1, v[0], v[1]);
                 }
                 w.printf(
                         Locale.ROOT,
-                        "latency,%s,30,median,,,%.1f,%.1f%n",
+                        "latency,%s,30,median,,,%.1f,%.1f,,,%n",
                         e.getKey(),
                         rttMedian(e.getKey(), 0),
                         rttMedian(e.getKey(), 1));
@@ -996,6 +1045,18 @@ public final class Runner {
             target(b, med, "raw IP >= 0.8 x the UDP path", Contender.CALLBACK_RAW, Contender.CALLBACK, 0.8);
             target(b, med, "callback API >= kernel TCP (C)", Contender.CALLBACK, Contender.TCP_C, 1.0);
             ratios(b, med, "raw IP / UDP path", Contender.CALLBACK_RAW, Contender.CALLBACK);
+            ratios(
+                    b,
+                    med,
+                    "raw IP with the kernel filter / without",
+                    Contender.CALLBACK_RAW,
+                    Contender.CALLBACK_RAW_NOFILTER);
+            ratios(
+                    b,
+                    med,
+                    "portable path / kernel-udp-acked (its ceiling with a SACK's system calls every second packet)",
+                    Contender.CALLBACK_PORTABLE,
+                    Contender.UDP_ACKED);
             ratios(b, med, "callback API / kernel TCP (C)", Contender.CALLBACK, Contender.TCP_C);
             b.append('\n');
         }
@@ -1003,9 +1064,11 @@ public final class Runner {
             b.append("## Latency: round trip of 30-byte messages (no Nagle delay, I bit for SCTP)\n\n");
             b.append(String.format(
                     Locale.ROOT,
-                    "%d round trips per run after %d unmeasured; medians over %d run(s).%n%n",
+                    "%d round trips per run after %d unmeasured (for the JVM contenders also at least %.1f s"
+                            + " of them, as the throughput runs' warm-up); medians over %d run(s).%n%n",
                     pingMessages,
                     pingWarmup,
+                    warmup,
                     runs));
             b.append("Contenders:\n\n");
             for (Contender c : latencyContenders) {

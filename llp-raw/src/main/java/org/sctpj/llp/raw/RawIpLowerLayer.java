@@ -45,7 +45,8 @@ import org.sctpj.stack.llp.LowerLayer;
  *
  * <p>Every raw socket for protocol 132 in a network namespace receives every SCTP packet that
  * arrives in it: two stacks on one host both see all traffic. Restrict delivery with {@link
- * Builder#localAddresses} and give each stack its own namespace ({@link
+ * Builder#localAddresses} (the kernel then drops packets to other addresses before they are
+ * queued: {@link Builder#kernelFilter}) and give each stack its own namespace ({@link
  * Builder#networkNamespace}).
  *
  * <p>Threads: as {@link LowerLayer} says, one owner thread makes every call but {@link #wakeup}.
@@ -62,6 +63,9 @@ public final class RawIpLowerLayer implements LowerLayer {
     private volatile Set<InetAddress> local;
     private final Poller poller;
     private volatile boolean closed;
+    /** Whether the sockets' kernel filters follow {@link #local} ({@link Builder#kernelFilter}). */
+    private boolean kernelFilter;
+
     private boolean v6First;
     private IcmpGuard guard;
     /** {@link Builder#followInterfaceAddresses}: the netlink watcher, last in the poll set; or null. */
@@ -109,6 +113,7 @@ public final class RawIpLowerLayer implements LowerLayer {
         private int receiveBufferBytes = SctpOptions.DEFAULTS.receiveBufferBytes();
         private boolean suppressProtocolUnreachable;
         private boolean pathMtuProbing;
+        private boolean kernelFilter = true;
         private boolean followAddresses;
         private Path namespace;
 
@@ -244,6 +249,22 @@ public final class RawIpLowerLayer implements LowerLayer {
         }
 
         /**
+         * With {@link #localAddresses} given, let the kernel drop the packets to other addresses
+         * before they reach the sockets (default true): a socket filter (classic BPF, {@code
+         * SO_ATTACH_FILTER}) on each socket keeps only the packets whose IP destination is one of
+         * the local addresses, kept up to date by {@link RawIpLowerLayer#addAddress} and {@link
+         * RawIpLowerLayer#removeAddress}. Without it every packet of protocol 132 that reaches the
+         * namespace is read, then dropped here and counted in {@link RawIpStats#notLocal()}: on one
+         * host two stacks then read each other's traffic, each its own packets back too. The check
+         * in user space stays either way (it also compares IPv6 scope ids, which the filter does
+         * not). Without local addresses, or with a wildcard one, no filter is attached.
+         */
+        public Builder kernelFilter(boolean on) {
+            this.kernelFilter = on;
+            return this;
+        }
+
+        /**
          * Open the sockets inside this network namespace (e.g. {@link NetworkNamespace#named}); they
          * stay there while the calling threads stay where they are. Needs CAP_SYS_ADMIN.
          */
@@ -310,7 +331,10 @@ public final class RawIpLowerLayer implements LowerLayer {
                     fds[watchAt] = w.fd();
                 }
                 p = new Poller(fds, "the raw sockets");
-                return new RawIpLowerLayer(s4, s6, stats, Set.copyOf(localAddresses), p, w, watchAt);
+                RawIpLowerLayer l = new RawIpLowerLayer(s4, s6, stats, Set.copyOf(localAddresses), p, w, watchAt);
+                l.kernelFilter = kernelFilter;
+                l.applyKernelFilter();
+                return l;
             } catch (IOException | RuntimeException e) {
                 if (w != null) {
                     w.close();
@@ -545,6 +569,7 @@ public final class RawIpLowerLayer implements LowerLayer {
             java.util.HashSet<InetAddress> n = new java.util.HashSet<>(l);
             n.add(address);
             local = Set.copyOf(n);
+            applyKernelFilter();
         }
     }
 
@@ -556,6 +581,25 @@ public final class RawIpLowerLayer implements LowerLayer {
             java.util.HashSet<InetAddress> n = new java.util.HashSet<>(l);
             n.remove(address);
             local = Set.copyOf(n);
+            applyKernelFilter();
+        }
+    }
+
+    /**
+     * Makes each socket's kernel filter keep the packets to {@link #local} ({@link
+     * Builder#kernelFilter}); a socket whose family has a wildcard among them, or more addresses than
+     * a filter holds, gets none. Should the kernel refuse a filter, the socket's filter is removed
+     * and filtering stays in user space (a stale filter would drop an added address's packets).
+     */
+    private void applyKernelFilter() {
+        if (!kernelFilter) {
+            return;
+        }
+        Set<InetAddress> l = local;
+        for (RawSocket s : new RawSocket[] {v4, v6}) {
+            if (s != null && !l.isEmpty()) {
+                s.filterDestinations(l);
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ import org.sctpj.nativeio.LibC;
 import org.sctpj.nativeio.MmsgArray;
 import org.sctpj.nativeio.Native;
 import org.sctpj.nativeio.SockAddr;
+import org.sctpj.nativeio.SocketFilter;
 import org.sctpj.stack.icmp.IcmpReport;
 import org.sctpj.stack.llp.LowerLayer.PacketSink;
 
@@ -262,6 +263,38 @@ final class RawSocket {
     /** The file descriptor. */
     int fd() {
         return fd;
+    }
+
+    /**
+     * Lets the kernel queue only the packets to {@code local} on this socket (a BPF socket filter,
+     * {@link SocketFilter}), or removes the filter when one of them is this family's wildcard or
+     * there are more than a filter holds. Returns whether a filter is attached now. On a refusal
+     * the filter is removed: user space still checks every packet.
+     */
+    boolean filterDestinations(Set<InetAddress> local) {
+        int mine = 0;
+        boolean any = false;
+        for (InetAddress a : local) {
+            if ((a instanceof Inet6Address) == ipv6) {
+                mine++;
+                any |= a.isAnyLocalAddress();
+            }
+        }
+        try {
+            if (any || mine > SocketFilter.MAX_ADDRESSES) {
+                SocketFilter.detach(fd);
+                return false;
+            }
+            SocketFilter.acceptDestinations(fd, ipv6, local);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            try {
+                SocketFilter.detach(fd);
+            } catch (IOException ignored) {
+                // the library bound when the socket was opened: detach cannot fail to bind
+            }
+            return false;
+        }
     }
 
     /** Whether this is the IPv6 socket. */

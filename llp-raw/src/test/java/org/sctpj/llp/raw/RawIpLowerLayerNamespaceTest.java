@@ -13,6 +13,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Packets both ways between two namespaces over a veth pair: root only. */
 @Timeout(60)
@@ -48,6 +50,11 @@ class RawIpLowerLayerNamespaceTest {
                     64);
         }
         return got;
+    }
+
+    /** A builder of an IPv4-only layer that takes only the packets to {@code local}. */
+    private static RawIpLowerLayer.Builder filtered(InetAddress local) {
+        return RawIpLowerLayer.builder().ipv6(false).localAddresses(List.of(local));
     }
 
     static ByteBuffer packet(int marker) {
@@ -178,14 +185,19 @@ class RawIpLowerLayerNamespaceTest {
         }
     }
 
-    @Test
-    void localAddressFilterAndStats() throws IOException {
+    /**
+     * With local addresses the kernel drops packets to other addresses (a BPF socket filter): they
+     * never reach the layer. Without the kernel filter they are read and dropped here, counted in
+     * notLocal.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void localAddressFilterAndStats(boolean kernelFilter) throws IOException {
         InetAddress a4 = VethPair.addr(VethPair.A4);
         InetAddress a4b = VethPair.addr(VethPair.A4_SECOND);
         InetAddress b4 = VethPair.addr(VethPair.B4);
-        try (RawIpLowerLayer a = RawIpLowerLayer.builder()
-                        .ipv6(false)
-                        .localAddresses(List.of(a4))
+        try (RawIpLowerLayer a = filtered(a4)
+                        .kernelFilter(kernelFilter)
                         .receiveBatch(1)
                         .receiveBufferBytes(1 << 20)
                         .networkNamespace(pair.fileA())
@@ -202,8 +214,8 @@ class RawIpLowerLayerNamespaceTest {
             assertEquals(1, got.size());
             assertEquals(a4, got.get(0).to());
             RawIpStats s = a.stats();
-            assertEquals(2, s.received());
-            assertEquals(1, s.notLocal());
+            assertEquals(kernelFilter ? 1 : 2, s.received());
+            assertEquals(kernelFilter ? 0 : 1, s.notLocal());
             assertEquals(0, s.malformed());
             assertEquals(2, b.stats().sent());
 
@@ -217,6 +229,40 @@ class RawIpLowerLayerNamespaceTest {
                 b.flush(); // a kernel error of a held packet surfaces from the flush
             });
             assertTrue(badSource.getMessage().contains("192.0.2.9"), badSource.getMessage());
+        }
+    }
+
+    /**
+     * The kernel filter follows addAddress and removeAddress (RFC 5061): packets to an added
+     * address arrive, packets to a removed one no longer reach the layer at all.
+     */
+    @Test
+    void kernelFilterFollowsAddedAndRemovedAddresses() throws IOException {
+        InetAddress a4 = VethPair.addr(VethPair.A4);
+        InetAddress a4b = VethPair.addr(VethPair.A4_SECOND);
+        InetAddress b4 = VethPair.addr(VethPair.B4);
+        try (RawIpLowerLayer a = filtered(a4).networkNamespace(pair.fileA()).open();
+                RawIpLowerLayer b = RawIpLowerLayer.builder()
+                        .ipv6(false)
+                        .networkNamespace(pair.fileB())
+                        .open()) {
+            a.addAddress(a4b);
+            b.send(packet(1), b4, a4b);
+            b.flush();
+            List<Got> got = collect(a, 1, 5000);
+            assertEquals(1, got.size(), "a packet to the added address");
+            assertEquals(a4b, got.get(0).to());
+
+            a.removeAddress(a4b);
+            b.send(packet(2), b4, a4b);
+            b.send(packet(3), b4, a4);
+            b.flush();
+            got = collect(a, 1, 5000);
+            collect(a, 1, 200).forEach(got::add); // the removed address's packet, should it come
+            assertEquals(1, got.size());
+            assertEquals(a4, got.get(0).to());
+            assertEquals(2, a.stats().received(), "the packet to the removed address never reached the layer");
+            assertEquals(0, a.stats().notLocal());
         }
     }
 

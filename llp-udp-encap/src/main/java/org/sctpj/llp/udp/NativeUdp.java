@@ -600,6 +600,8 @@ final class NativeUdp {
      */
     int receive(UdpEncapsulation.Delivery delivery, int max) throws IOException {
         int n = 0;
+        boolean woke = afterWait;
+        afterWait = false;
         if (pendingCount > 0) {
             n += deliverPending(delivery, max);
         }
@@ -609,6 +611,10 @@ final class NativeUdp {
             UdpEncapsulation.Sock s = socks[index];
             if (poller.takeError(index)) {
                 readErrors(s, delivery);
+            }
+            if (s.skipAfterReply) {
+                s.skipAfterReply = false;
+                continue;
             }
             int errorRounds = 0;
             while (n < max && pendingCount == 0) {
@@ -638,7 +644,14 @@ final class NativeUdp {
                 pendingOffset = 0;
                 n += deliverPending(delivery, max - n);
                 if (r < want) {
-                    break; // the socket is empty
+                    // The socket is empty. When this was the first read after a wait, a request
+                    // has most likely just come in: the turn that handles it sends the answer, and
+                    // the turn after it would read the socket for nothing before it waits again.
+                    // So that one skips it; the wait that follows asks ppoll, which sees anything
+                    // that came meanwhile, and a thread that has more to do reads again one turn
+                    // later. Reads not after a wait (a busy receiver) are never skipped.
+                    s.skipAfterReply = woke;
+                    break;
                 }
             }
         }
@@ -784,8 +797,16 @@ final class NativeUdp {
     // ================================================================ wait
 
     /** Sends what is held, then blocks in ppoll until a socket is readable, a wakeup, or the timeout. */
+    /** Set by {@link #await}: the next {@link #receive} is the first after a wait. */
+    private boolean afterWait;
+
     void await(long timeoutNanos) throws IOException {
         flush();
+        // ppoll is asked (or a coalesced slot is pending): the next receive reads every socket
+        afterWait = true;
+        for (UdpEncapsulation.Sock s : socks) {
+            s.skipAfterReply = false;
+        }
         if (pendingCount > 0) {
             return;
         }

@@ -103,6 +103,12 @@ public final class UdpEncapsulation implements LowerLayer {
          * since, so the next {@link #receive} does not read it (see {@link #readSocket}).
          */
         boolean foundEmpty;
+        /**
+         * Native path: the first read after a wait took fewer datagrams than it asked for (the
+         * socket was empty after them), so the next {@link #receive} does not read this socket:
+         * see {@link NativeUdp#receive}.
+         */
+        boolean skipAfterReply;
 
         Sock(DatagramChannel channel, InetSocketAddress local, boolean ipv4, boolean ipv6) {
             this.channel = channel;

@@ -1,6 +1,7 @@
 package org.sctpj.timers.jfr;
 
 import java.net.InetAddress;
+import jdk.jfr.FlightRecorder;
 import org.sctpj.stack.AssociationId;
 import org.sctpj.stack.Probe;
 
@@ -19,17 +20,46 @@ public final class JfrProbe implements Probe {
     /** The one instance (it keeps no state). */
     public static final JfrProbe INSTANCE = new JfrProbe();
 
-    // Instances only asked isEnabled(), never committed: JFR answers it from the event type.
-    private static final AssociationStateEvent STATE = new AssociationStateEvent();
-    private static final PathStatusEvent PATH = new PathStatusEvent();
-    private static final RetransmissionTimeoutEvent RTO = new RetransmissionTimeoutEvent();
-    private static final FastRetransmitEvent FAST = new FastRetransmitEvent();
+    /**
+     * The event types, loaded on first use of this class, which happens only once JFR runs:
+     * loading an event class makes the JDK instrument it and set up JFR's metadata, which cost
+     * about 0.4 s of CPU per process (and, later, a long C2 compilation of the JDK's bytecode
+     * library) on the project's machine, a waste in every process that never records.
+     */
+    private static final class Types {
+        // Instances only asked isEnabled(), never committed: JFR answers it from the event type.
+        static final AssociationStateEvent STATE = new AssociationStateEvent();
+        static final PathStatusEvent PATH = new PathStatusEvent();
+        static final RetransmissionTimeoutEvent RTO = new RetransmissionTimeoutEvent();
+        static final FastRetransmitEvent FAST = new FastRetransmitEvent();
+    }
+
+    /** Whether {@link Types} was loaded (JFR was running at some point). */
+    private static volatile boolean loaded;
 
     private JfrProbe() {}
 
+    /**
+     * Loads the event classes now if JFR runs (a recording started with the JVM, or from the
+     * application or Mission Control), so that the endpoint's thread does not load them later;
+     * else nothing: {@link #enabled()} loads them once JFR starts. The stack thread calls it when
+     * it is created.
+     */
+    public static void prepare() {
+        if (!loaded && FlightRecorder.isInitialized()) {
+            loaded = Types.STATE != null;
+        }
+    }
+
     @Override
     public boolean enabled() {
-        return STATE.isEnabled() || PATH.isEnabled() || RTO.isEnabled() || FAST.isEnabled();
+        if (!loaded) {
+            if (!FlightRecorder.isInitialized()) {
+                return false; // no recording has run in this JVM: no event can be wanted
+            }
+            prepare();
+        }
+        return Types.STATE.isEnabled() || Types.PATH.isEnabled() || Types.RTO.isEnabled() || Types.FAST.isEnabled();
     }
 
     @Override
