@@ -98,7 +98,7 @@ class AssociationFuzzTest {
         return o.toBuilder().sendBufferBytes(send).receiveBufferBytes(receive).build();
     }
 
-    @FuzzTest(maxDuration = "45s")
+    @FuzzTest(maxDuration = "30s")
     void packetsAndCallsKeepTheCoreSound(FuzzedDataProvider in) {
         new Run(in).run();
     }

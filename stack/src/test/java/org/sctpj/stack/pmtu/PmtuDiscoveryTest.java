@@ -29,8 +29,8 @@ import org.sctpj.stack.wire.chunk.PadChunk;
 
 /**
  * The path MTU search of RFC 8899 on one association driven by hand: the probe packet (HEARTBEAT
- * and PAD, exactly the probed size), confirmation by HEARTBEAT ACK, lost probes and the halving
- * search, black hole detection, Packet Too Big, and the oversize retransmission after the MTU fell;
+ * and PAD, exactly the probed size), confirmation by HEARTBEAT ACK, lost probes and the search's
+ * choice of sizes, black hole detection, Packet Too Big, and the oversize retransmission after the MTU fell;
  * each change of the MTU reported once, with its reason ({@link SctpEvent.PathMtuChange}).
  */
 class PmtuDiscoveryTest {
@@ -89,21 +89,50 @@ class PmtuDiscoveryTest {
     }
 
     @Test
-    void lostProbesHalveTheGap() {
+    void lostProbesClimbTheCommonMtusThenLookJustAboveThenHalve() {
         AssocFixture f = up();
         Path p = f.tcb().paths.get(0);
         assertEquals(1480, probe(f.transmits()).packet().length);
-        for (int i = 1; i < PmtuDiscovery.MAX_PROBES; i++) {
-            f.advance(PmtuDiscovery.MIN_PROBE_TIMER);
-            assertEquals(1480, probe(f.transmits()).packet().length, "the same size, attempt " + (i + 1));
-        }
+        loseAllButTheLast(f, 1500);
         f.advance(PmtuDiscovery.MIN_PROBE_TIMER);
         Transmit next = probe(f.transmits());
-        assertEquals(1348 - 20, next.packet().length, "1500 failed: (1200 + 1500) / 2");
+        assertEquals(1280 - 20, next.packet().length, "1500 failed: the smallest common MTU above 1200");
         ack(f, next);
-        assertEquals(1348, p.mtu());
-        assertEquals(1424 - 20, probe(f.transmits()).packet().length, "(1348 + 1500) / 2");
-        assertEquals(3, stats(f).probesLost());
+        assertEquals(1280, p.mtu());
+        assertEquals(1400 - 20, probe(f.transmits()).packet().length, "the next common MTU");
+        loseAllButTheLast(f, 1400);
+        f.advance(PmtuDiscovery.MIN_PROBE_TIMER);
+        next = probe(f.transmits());
+        assertEquals(1288 - 20, next.packet().length, "1400 failed: just above 1280, is 1280 the link's?");
+        ack(f, next);
+        assertEquals(1288, p.mtu());
+        assertEquals(1344 - 20, probe(f.transmits()).packet().length, "no common MTU: (1288 + 1400) / 2");
+        assertEquals(6, stats(f).probesLost());
+    }
+
+    /** Loses the probe of {@code size} out now and its retransmissions but the last. */
+    private static void loseAllButTheLast(AssocFixture f, int size) {
+        for (int i = 1; i < PmtuDiscovery.MAX_PROBES; i++) {
+            f.advance(PmtuDiscovery.MIN_PROBE_TIMER);
+            assertEquals(size - 20, probe(f.transmits()).packet().length, "the same size, attempt " + (i + 1));
+        }
+    }
+
+    @Test
+    void aSearchFromTheBaseTo1500Under9000LosesThreeSizes() {
+        int ok = PmtuDiscovery.BASE;
+        int bad = 9000; // the maximum, lost first
+        List<Integer> lost = new java.util.ArrayList<>();
+        for (int size = PmtuDiscovery.nextProbeSize(ok, bad); size != 0; size = PmtuDiscovery.nextProbeSize(ok, bad)) {
+            if (size <= 1500) {
+                ok = size;
+            } else {
+                bad = size;
+                lost.add(size);
+            }
+        }
+        assertEquals(1500, ok);
+        assertEquals(List.of(2002, 1508), lost, "with 9000: three sizes lost, where halving lost eleven");
     }
 
     @Test
@@ -207,7 +236,7 @@ class PmtuDiscoveryTest {
         assertEquals(1200, f.tcb().paths.get(0).mtu(), "not taken before it is confirmed");
         ack(f, next);
         assertEquals(1400, f.tcb().paths.get(0).mtu());
-        assertEquals(1448 - 20, probe(f.transmits()).packet().length, "(1400 + 1500) / 2: 1500 failed");
+        assertEquals(1420 - 20, probe(f.transmits()).packet().length, "the next common MTU: 1500 failed");
     }
 
     @Test

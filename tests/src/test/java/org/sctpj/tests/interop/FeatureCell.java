@@ -27,6 +27,7 @@ import org.sctpj.stack.SctpEvent.PeerAddressChange;
 import org.sctpj.stack.SctpEvent.PeerAddressState;
 import org.sctpj.stack.SctpOptions;
 import org.sctpj.stack.SendInfo;
+import org.sctpj.stack.pmtu.PmtuDiscovery;
 import org.sctpj.stack.wire.chunk.ChunkType;
 import org.sctpj.tests.interop.PeerFeatures.Asconf;
 
@@ -224,9 +225,9 @@ final class FeatureCell {
      *       {@link #MAX_PROBES} probes of one {@link #PROBE_TIMER} each (the sizes that pass cost a
      *       round trip), and its first probe waits out one more {@link #PROBE_TIMER}, as the path
      *       is potentially failed after the two T3-rtx expiries that revealed the hole. 1500 to
-     *       1280: 1348, 1308 and 1288 fail, so 10 s; the last echoes reach the peer about 0.1 s
-     *       after the black hole, so the search ends some 9.9 s after them (seen in the capture of
-     *       usrsctp raw4 we-server), which the former fixed 10 s allowed only by a hair.
+     *       1280: 1280 passes, 1400 and 1288 fail, so 7 s (with the former halving search 1348,
+     *       1308 and 1288 failed, 10 s, and the search ended some 9.9 s after the last echoes, as
+     *       the capture of usrsctp raw4 we-server showed).
      *   <li>raise: the next search starts at most {@link #RAISE_INTERVAL} after the raise and
      *       probes {@link #HIGH_MTU} first; one {@link #PROBE_TIMER} more covers that probe.
      * </ul>
@@ -244,18 +245,18 @@ final class FeatureCell {
 
     /**
      * How many sizes the core's search (a size confirmed at {@code base}, {@code failed} known to
-     * fail) tries that fail on a path of {@code mtu}: it halves the gap, sizes a multiple of 4,
-     * until the gap is below 8 bytes (RFC 8899 section 5.3.2; the core's PmtuDiscovery).
+     * fail, the maximum tried) tries that fail on a path of {@code mtu}, following the core's own
+     * choice of each next size ({@link PmtuDiscovery#nextProbeSize}, RFC 8899 section 5.3).
      */
     static int failingSizes(int base, int failed, int mtu) {
         int ok = base;
         int bad = failed;
         int n = 0;
-        for (int mid = ((ok + bad) / 2) & ~3; mid - ok >= 8; mid = ((ok + bad) / 2) & ~3) {
-            if (mid <= mtu) {
-                ok = mid;
+        for (int size = PmtuDiscovery.nextProbeSize(ok, bad); size != 0; size = PmtuDiscovery.nextProbeSize(ok, bad)) {
+            if (size <= mtu) {
+                ok = size;
             } else {
-                bad = mid;
+                bad = size;
                 n++;
             }
         }

@@ -8,9 +8,15 @@ import org.junit.jupiter.api.Test;
 class FeatureCellTest {
 
     @Test
-    void theSearchAfterABlackHoleTo1280TriesThreeSizesThatFail() {
-        // As captured (usrsctp raw4 we-server): 1348 fails, 1272 passes, 1308 and 1288 fail, 1280 passes.
-        assertEquals(3, FeatureCell.failingSizes(1200, 1500, 1280));
+    void theSearchAfterABlackHoleTo1280TriesTwoSizesThatFail() {
+        // 1280 (a common MTU) passes, the next one, 1400, fails, and so does 1288 just above 1280
+        assertEquals(2, FeatureCell.failingSizes(1200, 1500, 1280));
+    }
+
+    @Test
+    void aLinkOfNoCommonMtuIsFoundByHalvingAboveTheLastCommonOne() {
+        // 1280, 1400, 1420 pass; 1450 fails; 1428 passes (not 1420 exactly), then 1436 halfway
+        assertEquals(1, FeatureCell.failingSizes(1200, 1500, 1436));
     }
 
     @Test
@@ -20,7 +26,7 @@ class FeatureCellTest {
 
     @Test
     void aPathStuckAtTheBaseFailsEverySizeTried() {
-        // 1348, 1272, 1236, 1216, 1208: the gap halves until it is below 8 bytes
-        assertEquals(5, FeatureCell.failingSizes(1200, 1500, 1200));
+        // 1280 fails, then the gap halves: 1240, 1220, 1208, below 16 bytes then
+        assertEquals(4, FeatureCell.failingSizes(1200, 1500, 1200));
     }
 }
