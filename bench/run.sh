@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark of sctpj against usrsctp and the kernel (bench/README.md).
 #
-#   bench/run.sh            the whole sweep (sizes 100..1400 step 100, 4 KiB, 64 KiB; 3 runs; ~17 min)
+#   bench/run.sh            the whole sweep (sizes 100..1400 step 100, 4 KiB, 64 KiB; 3 runs)
 #   bench/run.sh --quick    a short one (6 sizes, 1 run, 1 s per run; ~2-3 min)
 #   other options go to the runner: --runs N --duration SEC --sizes 100,1000 --no-latency
 #                                   --no-throughput --out DIR
@@ -10,8 +10,8 @@
 #                                     sctpj-socket sctpj-socket-nio sctpj-socket-spin (only when
 #                                     named) usrsctp usrsctp-tsctp kernel-tcp kernel-udp
 #                                     sctpj-callback-raw kernel-tcp-c sctpj-callback-raw-sendmsg
-#                                     sctpj-callback-raw-nofilter; without both usrsctp contenders
-#                                     their build is skipped)
+#                                     sctpj-callback-raw-nofilter kernel-udp-acked; without both
+#                                     usrsctp contenders their build is skipped)
 #                                   --netns MTU (the namespace mode: the sweep between two network
 #                                     namespaces over a veth pair of that MTU, e.g. 1500 or 9000,
 #                                     created and deleted by the runner; root; results in
