@@ -189,8 +189,7 @@ public final class CallbackSocket implements AutoCloseable {
      * shards whose associations still use it; a shard takes itself out on its own stack thread, and
      * the last one out drops the address from the lower layer.
      */
-    private final java.util.concurrent.ConcurrentHashMap<InetAddress, java.util.Set<EndpointHandle>> leaving =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<InetAddress, Set<EndpointHandle>> leaving = new ConcurrentHashMap<>();
 
     private final SctpOptions requestedOptions;
     private final LowerLayerFactory layers;
@@ -1202,7 +1201,7 @@ public final class CallbackSocket implements AutoCloseable {
     public void removeLocalAddress(InetAddress address) throws IOException {
         Objects.requireNonNull(address, "address");
         EndpointHandle h = bound();
-        java.util.Set<EndpointHandle> users = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<EndpointHandle> users = ConcurrentHashMap.newKeySet();
         for (EndpointHandle s : boundAll()) {
             call(s, () -> {
                 s.endpoint().removeLocalAddress(address, s.thread().now());
@@ -1235,9 +1234,9 @@ public final class CallbackSocket implements AutoCloseable {
         if (leaving.isEmpty()) {
             return;
         }
-        for (java.util.Map.Entry<InetAddress, java.util.Set<EndpointHandle>> e : leaving.entrySet()) {
+        for (java.util.Map.Entry<InetAddress, Set<EndpointHandle>> e : leaving.entrySet()) {
             InetAddress a = e.getKey();
-            java.util.Set<EndpointHandle> users = e.getValue();
+            Set<EndpointHandle> users = e.getValue();
             if (users.contains(h) && !h.endpoint().localAddressInUse(a)) {
                 users.remove(h);
                 if (users.isEmpty() && leaving.remove(a, users)) {
