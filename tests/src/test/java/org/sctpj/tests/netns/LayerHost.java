@@ -1,9 +1,7 @@
 package org.sctpj.tests.netns;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import org.sctpj.stack.Endpoint;
@@ -23,9 +21,11 @@ final class LayerHost implements AutoCloseable {
     final StackThread thread;
     final EndpointHandle handle;
     final List<SctpEvent> events = new CopyOnWriteArrayList<>();
+    private final String name;
 
     /** Starts {@code endpoint} (made with the thread's clock) over {@code layer} on a thread named {@code name}. */
     LayerHost(String name, LowerLayer layer, LongFunction<Endpoint> endpoint) {
+        this.name = name;
         thread = new StackThread(StackConfig.DEFAULT.withName(name));
         handle = thread.register(endpoint.apply(thread.now()), layer, new EndpointListener() {
             @Override
@@ -38,15 +38,7 @@ final class LayerHost implements AutoCloseable {
 
     /** Runs {@code f} with the endpoint on the stack thread and returns its result (10 s at most). */
     <T> T call(Function<Endpoint, T> f) throws Exception {
-        CompletableFuture<T> r = new CompletableFuture<>();
-        handle.execute(() -> {
-            try {
-                r.complete(f.apply(handle.endpoint()));
-            } catch (RuntimeException e) {
-                r.completeExceptionally(e);
-            }
-        });
-        return r.get(10, TimeUnit.SECONDS);
+        return NetnsHost.call(handle, name, f);
     }
 
     /** Messages received so far. */

@@ -118,6 +118,14 @@ final class NetnsHost implements AutoCloseable {
 
     /** Runs {@code f} on the stack thread with the endpoint and waits for its result (10 s at most). */
     <T> T call(Function<Endpoint, T> f) {
+        return call(handle, name, f);
+    }
+
+    /**
+     * Runs {@code f} on the stack thread of {@code handle} with its endpoint and waits for its result
+     * (10 s at most); what {@code f} throws is thrown here. {@code name} names the host in errors.
+     */
+    static <T> T call(EndpointHandle handle, String name, Function<Endpoint, T> f) {
         CompletableFuture<T> r = new CompletableFuture<>();
         handle.execute(() -> {
             try {
