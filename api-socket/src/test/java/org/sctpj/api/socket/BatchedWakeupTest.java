@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.nio.sctp.MessageInfo;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -13,10 +12,8 @@ import java.nio.channels.Selector;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.sctpj.stack.SctpOptions;
 
 /**
  * The batched hand-offs between application threads and the stack thread lose no wake-up and no
@@ -26,20 +23,7 @@ import org.sctpj.stack.SctpOptions;
  * count if a wake-up or a release is lost.
  */
 @Timeout(60)
-class BatchedWakeupTest {
-
-    static final InetAddress LO = InetAddress.getLoopbackAddress();
-    static final SctpOptions OPTS =
-            SctpOptions.LAN.toBuilder().delayedAckTime(Duration.ofMillis(5)).build();
-
-    final TwoStacks stacks = new TwoStacks();
-    final SctpProvider serverP = stacks.server(OPTS);
-    final SctpProvider clientP = stacks.client(OPTS);
-
-    @AfterEach
-    void tearDown() throws Exception {
-        stacks.close();
-    }
+class BatchedWakeupTest extends LoopbackStacksTest {
 
     SctpjServerChannel server(int rcvbuf) throws Exception {
         SctpjServerChannel s = stacks.later(serverP.openServerChannel());

@@ -13,7 +13,6 @@ import com.sun.nio.sctp.SctpChannel;
 import com.sun.nio.sctp.SctpServerChannel;
 import com.sun.nio.sctp.SctpStandardSocketOptions;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
@@ -25,10 +24,8 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.sctpj.stack.SctpOptions;
 
 /**
  * Non-blocking channels on sctpj's selectors, written as a {@code com.sun.nio.sctp} program would
@@ -36,20 +33,7 @@ import org.sctpj.stack.SctpOptions;
  * selectNow, cancelled keys and closing a registered channel.
  */
 @Timeout(60)
-class SelectorTest {
-
-    static final InetAddress LO = InetAddress.getLoopbackAddress();
-    static final SctpOptions OPTS =
-            SctpOptions.LAN.toBuilder().delayedAckTime(Duration.ofMillis(5)).build();
-
-    final TwoStacks stacks = new TwoStacks();
-    final SctpProvider serverP = stacks.server(OPTS);
-    final SctpProvider clientP = stacks.client(OPTS);
-
-    @AfterEach
-    void tearDown() throws Exception {
-        stacks.close();
-    }
+class SelectorTest extends LoopbackStacksTest {
 
     SctpServerChannel server() throws IOException {
         SctpServerChannel s = serverP.openServerChannel();

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.nio.sctp.MessageInfo;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -13,10 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.sctpj.stack.SctpOptions;
 
 /**
  * The send ring between application threads and the stack thread (see {@link SendRing}) loses no
@@ -24,20 +21,7 @@ import org.sctpj.stack.SctpOptions;
  * drain that should have been scheduled is not, or a message is dropped or reordered.
  */
 @Timeout(120)
-class SendRingTest {
-
-    static final InetAddress LO = InetAddress.getLoopbackAddress();
-    static final SctpOptions OPTS =
-            SctpOptions.LAN.toBuilder().delayedAckTime(Duration.ofMillis(5)).build();
-
-    final TwoStacks stacks = new TwoStacks();
-    final SctpProvider serverP = stacks.server(OPTS);
-    final SctpProvider clientP = stacks.client(OPTS);
-
-    @AfterEach
-    void tearDown() throws Exception {
-        stacks.close();
-    }
+class SendRingTest extends LoopbackStacksTest {
 
     /** A connected client (send buffer {@code sndbuf}) and the server's accepted channel. */
     SctpjChannel[] pair(int sndbuf, boolean noDelay) throws Exception {
