@@ -98,7 +98,7 @@ class AssociationFuzzTest {
         return o.toBuilder().sendBufferBytes(send).receiveBufferBytes(receive).build();
     }
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "20s")
     void packetsAndCallsKeepTheCoreSound(FuzzedDataProvider in) {
         new Run(in).run();
     }

@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  */
 class WireDecoderFuzzTest {
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "20s")
     void decodersKeepTheirInvariants(byte[] input) {
         byte[] in = input.clone();
         if (in.length >= SctpPacket.HEADER_LENGTH && !zeroChecksum(in)) {
