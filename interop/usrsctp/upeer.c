@@ -196,6 +196,9 @@ static int sink_counting(void);
 static int one_to_one_sink;
 static int sockets_gone; /* one-to-one sink: accepted sockets whose association is gone (under mu) */
 
+/* The counting sink reads the clock once per this many bytes received (and at the first piece). */
+#define SINK_CLOCK_BYTES 16384
+
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 
@@ -208,6 +211,8 @@ static struct {
 	uint64_t errors;
 	char first_error[160];
 	double t_first_rx, t_last_rx;
+	/* rx_bytes when t_last_rx was taken; the counting sink reads the clock only now and then */
+	uint64_t rx_bytes_timed;
 	/* client verification */
 	uint8_t *seen;
 	long *last_index_per_stream;
@@ -315,6 +320,7 @@ static void finish(const char *status, const char *extra, int code)
 	pthread_mutex_lock(&mu);
 	double elapsed = now_s() - t_start;
 	double rx_span = st.t_last_rx > st.t_first_rx ? st.t_last_rx - st.t_first_rx : 0;
+	uint64_t rx_timed = one_to_one_sink ? st.rx_bytes_timed : st.rx_bytes;
 	printf("UPEER-RESULT mode=%s status=%s assocs_up=%d assocs_ended=%d cant_start=%d comm_lost=%d"
 	       " restarts=%d peer_shutdown=%d send_failed=%d ostreams=%u istreams=%u tx_msgs=%" PRIu64 " tx_bytes=%" PRIu64
 	       " rx_msgs=%" PRIu64 " rx_bytes=%" PRIu64 " rx_mb_per_s=%.3f errors=%" PRIu64 " first_error=%s"
@@ -323,7 +329,7 @@ static void finish(const char *status, const char *extra, int code)
 	       " sc_in=%u sc_out=%u pa_added=%d pa_removed=%d pa_made_prim=%d pa_confirmed=%d asconf_calls=%d%s%s\n",
 	       mode_names[o.mode], status, st.comm_up, st.ended, st.cant_start, st.comm_lost, st.restarts,
 	       st.peer_shutdown, st.send_failed, st.ostreams, st.istreams, st.tx_msgs, st.tx_bytes, st.rx_msgs, st.rx_bytes,
-	       rx_span > 0 ? st.rx_bytes / rx_span / 1e6 : 0.0, st.errors,
+	       rx_span > 0 ? rx_timed / rx_span / 1e6 : 0.0, st.errors,
 	       st.first_error[0] ? st.first_error : "-", elapsed, st.neg_pr, st.neg_idata, st.neg_reconfig,
 	       st.failed_events, st.failed_sent, st.failed_unsent, st.sr_in, st.sr_out, st.sr_denied, st.ar_events,
 	       st.sc_events, st.sc_denied, st.sc_in, st.sc_out, st.pa_added, st.pa_removed, st.pa_made_prim,
@@ -656,15 +662,22 @@ static int receive_cb(struct socket *sock, union sctp_sockstore addr, void *data
 	if (one_to_one_sink) {
 		/* The sink only counts, as tsctp's does: no lock, no wake-up per message. The receive
 		 * thread is the only writer; the main thread reads after the association-end notification,
-		 * which this thread delivers under mu after these writes. */
-		double t = now_s();
-		if (st.rx_bytes == 0) {
-			st.t_first_rx = t;
-		}
-		st.t_last_rx = t;
+		 * which this thread delivers under mu after these writes. The clock is read at the first
+		 * piece and then once per SINK_CLOCK_BYTES: a read per message took about 1% of the sink's
+		 * CPU at 300 B (perf), which tsctp's sink does not pay. The figure is the bytes up to the
+		 * last reading over the time from the first piece to it. */
+		int first = st.rx_bytes == 0;
 		st.rx_bytes += datalen;
 		if (flags & MSG_EOR) {
 			st.rx_msgs++;
+		}
+		if (first || st.rx_bytes - st.rx_bytes_timed >= SINK_CLOCK_BYTES) {
+			double t = now_s();
+			if (first) {
+				st.t_first_rx = t;
+			}
+			st.t_last_rx = t;
+			st.rx_bytes_timed = st.rx_bytes;
 		}
 		free(data);
 		return 1;
