@@ -78,6 +78,58 @@ class BatchingTest {
         assertTrue(got.get(got.size() - 1).contains(" CLOSED "), "the journal ends with CLOSED");
     }
 
+    /**
+     * Flushes and counter reads from another thread while the endpoint's thread records: the
+     * recorder's lock keeps each entry whole and in order (without it the two threads write into
+     * the same batch buffer and the journal reads back torn or short).
+     */
+    @Test
+    void flushesFromAnotherThreadWhileRecordingKeepEveryEntryWhole() throws Exception {
+        for (boolean writerThread : new boolean[] {true, false}) {
+            Path dir = tmp.resolve("concurrent-" + writerThread);
+            JournalRecorder rec = JournalRecorder.builder(dir)
+                    .writerThread(writerThread)
+                    .batchBytes(4096)
+                    .open();
+            rec.created(5001, List.of(java.net.InetAddress.getLoopbackAddress()), org.sctpj.stack.SctpOptions.LAN, 0);
+            int n = 200_000;
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            Throwable[] failure = new Throwable[1];
+            Thread other = new Thread(() -> {
+                try {
+                    long seen = 0;
+                    while (!done.get()) {
+                        rec.flush();
+                        long e = rec.entries();
+                        assertTrue(e >= seen, "entries never go back: " + e + " after " + seen);
+                        seen = e;
+                    }
+                } catch (Throwable t) {
+                    failure[0] = t;
+                }
+            });
+            other.start();
+            for (int i = 1; i <= n; i++) {
+                rec.noTransmit(i, i); // room i at time i: each entry says where it belongs
+            }
+            done.set(true);
+            other.join();
+            rec.close();
+            assertEquals(null, failure[0], "flush from another thread");
+            List<String> got = entries(dir);
+            assertEquals(n + 2, got.size(), "CREATED, every NO_TRANSMIT and CLOSED, once each");
+            try (JournalReader in = JournalReader.open(dir)) {
+                in.next(); // CREATED
+                for (int i = 1; i <= n; i++) {
+                    JournalEntry e = in.next();
+                    assertEquals(Kind.NO_TRANSMIT, e.kind(), "entry " + i);
+                    assertEquals(i, e.now(), "entry " + i + " in order");
+                }
+                assertEquals(Kind.CLOSED, in.next().kind());
+            }
+        }
+    }
+
     @Test
     void aBatchBoundaryFallsBetweenEntriesOnly() throws IOException {
         Path dir = tmp.resolve("small");

@@ -28,7 +28,9 @@ import org.sctpj.stack.icmp.IcmpReport;
  * of the recording thread (as the stack thread would spend it) and of the recorder's writer thread
  * (Chronicle's part) per message, with their minor page faults. CPU time, not elapsed time: the
  * figures hold on a loaded machine. The calls are made the same way on a journal that does nothing
- * (the baseline, subtracted). Every configuration runs once uncounted first (JIT).
+ * (the baseline, subtracted). Every configuration runs once uncounted first (JIT). Each figure is
+ * the median of the rounds, with the least of them beside it ({@code least}: the steadier one on a
+ * shared machine, where other work only adds).
  *
  * <pre>
  * java $CHRONICLE_FLAGS -cp bench/target/benchmarks.jar org.sctpj.bench.core.JournalRecordCost \
@@ -87,6 +89,7 @@ public final class JournalRecordCost {
         }
         for (String side : List.of("sender", "receiver")) {
             double base = Double.NaN;
+            double baseLeast = Double.NaN;
             for (String mode : List.of("none", "headers", "digests", "full")) {
                 if (only != null && !only.equals(side + ":" + mode) && !mode.equals("none")) {
                     continue;
@@ -98,17 +101,21 @@ public final class JournalRecordCost {
                 double rec = median(r, 0);
                 if (mode.equals("none")) {
                     base = rec;
+                    baseLeast = least(r, 0);
                 }
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8s %-7s recording thread %6.0f ns (journal's part %6.0f ns, %5.2f faults), writer"
-                                + " thread %6.0f ns (%5.2f faults), %6.1f journal bytes per message%n",
+                        "%-8s %-7s recording thread %6.0f ns (journal's part %6.0f ns, least %6.0f ns, %5.2f"
+                                + " faults), writer thread %6.0f ns (least %6.0f ns, %5.2f faults), %6.1f journal"
+                                + " bytes per message%n",
                         side,
                         mode,
                         rec,
                         rec - base,
+                        least(r, 0) - (mode.equals("none") ? least(r, 0) : baseLeast),
                         median(r, 1),
                         median(r, 2),
+                        least(r, 2),
                         median(r, 3),
                         median(r, 4));
             }
@@ -285,6 +292,18 @@ public final class JournalRecordCost {
             }
         }
         return r;
+    }
+
+    /**
+     * The least of the rounds: on a shared machine other work only ever adds CPU time (caches,
+     * frequency), so with several rounds the least is the steadier figure.
+     */
+    private static double least(double[][] r, int k) {
+        double m = Double.MAX_VALUE;
+        for (double[] x : r) {
+            m = Math.min(m, x[k]);
+        }
+        return m;
     }
 
     private static double median(double[][] r, int k) {
