@@ -140,11 +140,13 @@ final class SctpPeer {
         if (raw) {
             // raw-send-batch=1: one sendmsg per packet, the raw path before its sends were batched;
             // raw-kernel-filter=0: no socket filter, the raw path before the kernel dropped packets
-            // to other addresses
+            // to other addresses; raw-no-icmp=1: the layer's nftables guard against the host's ICMP
+            // Protocol Unreachable for inbound SCTP (the namespace mode)
             return (port, addresses) -> rawLayer = RawIpLowerLayer.builder()
                     .ipv6(false)
                     .sendBatch(args.integer("raw-send-batch", 64))
                     .kernelFilter(args.integer("raw-kernel-filter", 1) != 0)
+                    .suppressProtocolUnreachable(args.integer("raw-no-icmp", 0) != 0)
                     .localAddresses(addresses)
                     .receiveBufferFor(options())
                     .open();
