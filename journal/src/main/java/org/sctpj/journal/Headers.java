@@ -158,18 +158,12 @@ final class Headers {
         boolean big = p.order() == ByteOrder.BIG_ENDIAN;
         int i = 0;
         for (; i + 8 <= n; i += 8) {
-            if (big) {
-                LONG_BE.set(b, o + i, p.getLong(at + i));
-            } else {
-                LONG_LE.set(b, o + i, p.getLong(at + i));
-            }
+            long v = p.getLong(at + i);
+            LONG.set(b, o + i, big ? v : Long.reverseBytes(v));
         }
         if (i + 4 <= n) {
-            if (big) {
-                INT_BE.set(b, o + i, p.getInt(at + i));
-            } else {
-                INT_LE.set(b, o + i, p.getInt(at + i));
-            }
+            int v = p.getInt(at + i);
+            INT.set(b, o + i, big ? v : Integer.reverseBytes(v));
             i += 4;
         }
         for (; i < n; i++) {
@@ -177,11 +171,10 @@ final class Headers {
         }
     }
 
-    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG_LE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Big-endian views of a byte array, as a packet's bytes are laid out. */
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     /**
      * The inverse of {@link #cutInto} for export: each cut DATA / I-DATA chunk gets zero bytes up to the

@@ -99,9 +99,10 @@ public final class JournalRecordCost {
                     r[k] = run(side, mode, messages, pool, dir.resolve(side + "-" + mode + "-" + k), memory, batch);
                 }
                 double rec = median(r, 0);
+                double recLeast = least(r, 0);
                 if (mode.equals("none")) {
                     base = rec;
-                    baseLeast = least(r, 0);
+                    baseLeast = recLeast;
                 }
                 System.out.printf(
                         Locale.ROOT,
@@ -112,7 +113,7 @@ public final class JournalRecordCost {
                         mode,
                         rec,
                         rec - base,
-                        least(r, 0) - (mode.equals("none") ? least(r, 0) : baseLeast),
+                        recLeast - baseLeast,
                         median(r, 1),
                         median(r, 2),
                         least(r, 2),
